@@ -1,0 +1,72 @@
+/**
+ * User administration from the command line:
+ *   npm run user -- add --email E --name "N" --password P --role admin [--role lider …]
+ *   npm run user -- list
+ *   npm run user -- remove --email E
+ */
+import { parseArgs } from "node:util";
+import { emailField, passwordField, fullNameField, MESSAGES } from "../src/lib/forms.ts";
+import { getDb } from "../src/lib/server/db.ts";
+import { createUser, deleteUserByEmail, listUsersWithRoles } from "../src/lib/server/user.ts";
+
+function fail(message: string): never {
+  console.error(`Erro: ${message}`);
+  process.exit(1);
+}
+
+const USAGE = `Uso:
+  npm run user -- add --email E --name "Nome" --password SENHA --role admin [--role lider …]
+  npm run user -- list
+  npm run user -- remove --email E`;
+
+async function main(argv: string[]) {
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      email: { type: "string" },
+      name: { type: "string" },
+      password: { type: "string" },
+      role: { type: "string", multiple: true },
+    },
+    strict: true,
+  });
+  const db = getDb();
+
+  if (command === "add") {
+    const email = emailField.safeParse(values.email ?? "");
+    if (!email.success) fail(MESSAGES.email);
+    const name = fullNameField.safeParse(values.name ?? "");
+    if (!name.success) fail(MESSAGES.name);
+    if (!passwordField.safeParse(values.password ?? "").success) fail(MESSAGES.password);
+    const result = await createUser(
+      db,
+      { email: email.data, fullName: name.data, password: values.password!, roleNames: values.role ?? [], confirmed: true },
+      { actionType: "admin_user_created", result: "success", details: { via: "cli" } },
+    );
+    if (!result.ok) {
+      if (result.error === "email_taken") fail(`já existe um usuário com o e-mail ${email.data}`);
+      fail(`perfil desconhecido: ${result.detail}`);
+    }
+    console.log(`Usuário criado: ${email.data} (${(values.role ?? []).join(", ") || "sem perfil"})`);
+    return;
+  }
+  if (command === "list") {
+    for (const user of listUsersWithRoles(db)) {
+      console.log(`${user.email}\t${user.fullName || "N/A"}\t${user.roles.join(", ") || "-"}`);
+    }
+    return;
+  }
+  if (command === "remove") {
+    if (!values.email) fail("informe --email");
+    if (!deleteUserByEmail(db, values.email)) fail(`usuário não encontrado: ${values.email}`);
+    console.log(`Usuário removido: ${values.email}`);
+    return;
+  }
+  console.error(USAGE);
+  process.exit(2);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  fail(error instanceof Error ? error.message : String(error));
+});

@@ -1,0 +1,2 @@
+/** Collections of the journey pages (trail, FAQ, glossary, contact, about, Sementezz, AI First, committee). */
+export const journeyCollections = {};

@@ -1,0 +1,34 @@
+/** Audit action types and their Portuguese labels (spec, access-and-admin §4). */
+export const AUDIT_ACTION_LABELS: Record<string, string> = {
+  user_signup_attempt: "Tentativa de Cadastro",
+  user_signup_success: "Cadastro Realizado",
+  user_email_confirmed: "E-mail Confirmado",
+  user_login_attempt: "Tentativa de Login",
+  user_login_success: "Login Realizado",
+  user_logout: "Logout",
+  password_reset_request: "Solicitação Reset Senha",
+  password_reset_success: "Reset Senha Realizado",
+  page_access_denied: "Acesso Negado",
+  page_access_granted: "Acesso Liberado",
+  admin_user_created: "Usuário Criado",
+  admin_user_updated: "Usuário Atualizado",
+  admin_user_deleted: "Usuário Excluído",
+  admin_role_assigned: "Role Atribuído",
+  admin_role_removed: "Role Removido",
+  admin_custom_role_created: "Role Customizado Criado",
+  admin_custom_role_updated: "Role Customizado Atualizado",
+  admin_custom_role_deleted: "Role Customizado Excluído",
+};
+
+export type AuditResult = "success" | "failure" | "blocked";
+
+export const AUDIT_RESULT_LABELS: Record<AuditResult, string> = {
+  success: "Sucesso",
+  failure: "Falha",
+  blocked: "Bloqueado",
+};
+
+/** Unknown types are shown raw. */
+export function auditActionLabel(actionType: string): string {
+  return AUDIT_ACTION_LABELS[actionType] ?? actionType;
+}

@@ -1,0 +1,178 @@
+/**
+ * The one route table of the portal. The gate, the navigation, the seed of the `pages`
+ * table, the admin checklists and the tests all read it. Pure data + pure functions.
+ */
+
+export const SYSTEM_ROLES = ["admin", "lider", "visualizador", "security"] as const;
+export type SystemRole = (typeof SYSTEM_ROLES)[number];
+
+/** Who may open a route. */
+export type Access =
+  /** Anyone, signed in or not. */
+  | { kind: "public" }
+  /** Any signed-in user, whatever roles they hold (even none). */
+  | { kind: "signed-in" }
+  /** Signed-in users holding one of `roles`, or a role whose page permission grants the path. */
+  | { kind: "roles"; roles: readonly SystemRole[]; grantable: boolean };
+
+export interface NavEntry {
+  /** Label shown in the header. */
+  label: string;
+  /** Roles that see the entry; empty means everybody (also signed-out visitors). */
+  roles: readonly SystemRole[];
+}
+
+export interface RouteRule {
+  /** Canonical path: leading slash, no trailing slash (except `/`). */
+  path: string;
+  /** Portuguese page name (pages table, admin checklists, placeholder titles). */
+  name: string;
+  access: Access;
+  /** Present when the route has an entry in the header navigation. */
+  nav?: NavEntry;
+}
+
+const PUBLIC: Access = { kind: "public" };
+const SIGNED_IN: Access = { kind: "signed-in" };
+const CONTENT_NAV_ROLES: readonly SystemRole[] = ["visualizador", "lider", "admin"];
+
+export const ROUTES: readonly RouteRule[] = [
+  { path: "/", name: "Início", access: PUBLIC, nav: { label: "Home", roles: [] } },
+  { path: "/auth", name: "Autenticação", access: PUBLIC },
+  { path: "/signup-error", name: "Erro no Cadastro", access: PUBLIC },
+  { path: "/link-expired", name: "Link Expirado", access: PUBLIC },
+  { path: "/confirmation-sent", name: "Confirmação Enviada", access: PUBLIC },
+  { path: "/acesso-negado", name: "Acesso Negado", access: SIGNED_IN },
+  {
+    path: "/home-metodologia",
+    name: "Metodologia B1",
+    access: SIGNED_IN,
+    nav: { label: "Metodologia B1", roles: CONTENT_NAV_ROLES },
+  },
+  { path: "/metodologia-ai-first", name: "Metodologia AI First", access: SIGNED_IN },
+  { path: "/ai-first-fast-track", name: "AI First Fast Track", access: SIGNED_IN },
+  { path: "/5ps", name: "Os 5 Ps", access: SIGNED_IN, nav: { label: "Os 5 Ps", roles: CONTENT_NAV_ROLES } },
+  {
+    path: "/etapas-processo",
+    name: "Etapas do Processo",
+    access: SIGNED_IN,
+    nav: { label: "Etapas do Processo", roles: CONTENT_NAV_ROLES },
+  },
+  {
+    path: "/templates",
+    name: "Templates & Ferramentas",
+    access: SIGNED_IN,
+    nav: { label: "Templates & Ferramentas", roles: CONTENT_NAV_ROLES },
+  },
+  { path: "/playbook-produtos", name: "Playbook de Produtos", access: SIGNED_IN },
+  { path: "/ferramentas-ia", name: "Ferramentas de IA", access: SIGNED_IN },
+  { path: "/trilha-interativa", name: "Trilha Interativa", access: SIGNED_IN },
+  { path: "/faq", name: "Perguntas Frequentes", access: SIGNED_IN, nav: { label: "FAQ", roles: CONTENT_NAV_ROLES } },
+  { path: "/glossario", name: "Glossário", access: SIGNED_IN, nav: { label: "Glossário", roles: CONTENT_NAV_ROLES } },
+  { path: "/contato", name: "Contato", access: SIGNED_IN, nav: { label: "Contato", roles: CONTENT_NAV_ROLES } },
+  { path: "/sobre-b1", name: "Sobre a B1", access: SIGNED_IN },
+  { path: "/sementezz", name: "Sementezz", access: SIGNED_IN },
+  {
+    path: "/comite-ia",
+    name: "Comitê de IA",
+    access: { kind: "roles", roles: ["lider", "admin"], grantable: true },
+    nav: { label: "Comitê IA", roles: ["lider", "admin"] },
+  },
+  {
+    path: "/audit-logs",
+    name: "Logs de Auditoria",
+    access: { kind: "roles", roles: ["admin", "security"], grantable: true },
+  },
+  {
+    path: "/admin-panel",
+    name: "Painel Administrativo",
+    access: { kind: "roles", roles: ["admin"], grantable: false },
+  },
+];
+
+/** JSON endpoints; each one is guarded like the page it serves. */
+export interface ApiRule {
+  /** Path prefix as segments, e.g. `/api/admin` matches `/api/admin` and `/api/admin/…`. */
+  prefix: string;
+  /** The page whose access rule applies. */
+  page: string;
+}
+
+export const API_RULES: readonly ApiRule[] = [
+  { prefix: "/api/admin", page: "/admin-panel" },
+  { prefix: "/api/audit-logs", page: "/audit-logs" },
+  { prefix: "/api/trail", page: "/trilha-interativa" },
+  { prefix: "/api/auth", page: "/auth" },
+];
+
+const routesByPath = new Map(ROUTES.map((route) => [route.path, route]));
+
+export function findRoute(path: string): RouteRule | undefined {
+  return routesByPath.get(path);
+}
+
+/** The API rule whose prefix covers `path` segment by segment (longest prefix wins). */
+export function findApiRule(path: string): ApiRule | undefined {
+  let best: ApiRule | undefined;
+  for (const rule of API_RULES) {
+    if ((path === rule.prefix || path.startsWith(rule.prefix + "/")) && (!best || rule.prefix.length > best.prefix.length)) {
+      best = rule;
+    }
+  }
+  return best;
+}
+
+/** What the gate knows about the person behind a request. */
+export interface Principal {
+  userId: string;
+  email: string;
+  name: string;
+  /** Role names, system and custom. */
+  roles: readonly string[];
+  /** Paths granted by `role_permissions` of any of the user's roles. */
+  grantedPaths: ReadonlySet<string>;
+}
+
+export type Decision = "allow" | "sign-in" | "deny";
+
+/** The access decision for one route; the only place where it is made. */
+export function decideAccess(route: RouteRule, principal: Principal | null): Decision {
+  const { access } = route;
+  if (access.kind === "public") return "allow";
+  if (!principal) return "sign-in";
+  if (access.kind === "signed-in") return "allow";
+  if (access.roles.some((role) => principal.roles.includes(role))) return "allow";
+  if (access.grantable && principal.grantedPaths.has(route.path)) return "allow";
+  return "deny";
+}
+
+export function isAdmin(principal: Principal | null): boolean {
+  return principal?.roles.includes("admin") ?? false;
+}
+
+/**
+ * Navigation entries a person sees. Signed-out visitors see public entries only; a role-gated
+ * entry is also shown to a user whose custom role grants its page.
+ */
+export function visibleNav(principal: Principal | null): RouteRule[] {
+  return ROUTES.filter((route) => {
+    const nav = route.nav;
+    if (!nav) return false;
+    if (nav.roles.length === 0) return true;
+    if (!principal) return false;
+    if (nav.roles.some((role) => principal.roles.includes(role))) return true;
+    return route.access.kind === "roles" && decideAccess(route, principal) === "allow";
+  });
+}
+
+/** Pages an administrator may grant through a role's page checklist. */
+export function grantablePages(): RouteRule[] {
+  return ROUTES.filter((route) => route.access.kind === "roles" && route.access.grantable);
+}
+
+/** Default permissions of a system role: the pages the route table opens to it. */
+export function defaultPermissions(role: SystemRole): string[] {
+  return ROUTES.filter((route) => route.access.kind === "roles" && route.access.roles.includes(role)).map(
+    (route) => route.path,
+  );
+}

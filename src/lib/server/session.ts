@@ -1,0 +1,174 @@
+import { sha256 } from "@oslojs/crypto/sha2";
+import { constantTimeEqual } from "@oslojs/crypto/subtle";
+import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
+import { eq, sql } from "drizzle-orm";
+import { roles, sessions, userRoles, users, rolePermissions, pages } from "../../../db/schema/index.ts";
+import type { Principal } from "../routes.ts";
+import type { Db } from "./db.ts";
+
+/** A session ends after this much inactivity. */
+export const INACTIVITY_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000;
+/** `last_verified_at` is written at most this often (sliding expiry without a write per request). */
+export const ACTIVITY_CHECK_INTERVAL_MS = 60 * 60 * 1000;
+export const SESSION_COOKIE = "b1_session";
+
+const SEPARATOR = "\u001f";
+
+export interface SessionInfo {
+  id: string;
+  expiresAt: number;
+  /** True when this validation renewed the expiry: the cookie should be re-sent. */
+  renewed: boolean;
+}
+
+export interface ValidatedSession {
+  session: SessionInfo;
+  principal: Principal;
+}
+
+/** 120 bits of randomness as 24 base32 characters. */
+function generateSecureRandomString(): string {
+  const bytes = new Uint8Array(15);
+  crypto.getRandomValues(bytes);
+  return encodeBase32LowerCaseNoPadding(bytes);
+}
+
+export function hashSecret(secret: string): Uint8Array {
+  return sha256(new TextEncoder().encode(secret));
+}
+
+/** Creates a session and returns its token `<id>.<secret>`; only the secret's hash is stored. */
+export function createSession(
+  db: Db,
+  userId: string,
+  meta: { ipAddress?: string | null; userAgent?: string | null } = {},
+  now = Date.now(),
+): { token: string; expiresAt: number } {
+  const id = generateSecureRandomString();
+  const secret = generateSecureRandomString();
+  const expiresAt = now + INACTIVITY_TIMEOUT_MS;
+  db.insert(sessions)
+    .values({
+      id,
+      secretHash: encodeHexLowerCase(hashSecret(secret)),
+      userId,
+      createdAt: now,
+      lastVerifiedAt: now,
+      expiresAt,
+      ipAddress: meta.ipAddress ?? null,
+      userAgent: meta.userAgent?.slice(0, 512) ?? null,
+    })
+    .run();
+  return { token: `${id}.${secret}`, expiresAt };
+}
+
+/**
+ * Prepared once per connection: one indexed lookup returns the session, its user, the user's
+ * role names and the paths their roles' page permissions grant.
+ */
+function prepareLookup(db: Db) {
+  return db
+    .select({
+      id: sessions.id,
+      secretHash: sessions.secretHash,
+      lastVerifiedAt: sessions.lastVerifiedAt,
+      expiresAt: sessions.expiresAt,
+      userId: users.id,
+      email: users.email,
+      fullName: users.fullName,
+      roleNames: sql<string | null>`(select group_concat(${roles.name}, ${SEPARATOR}) from ${userRoles}
+        join ${roles} on ${roles.id} = ${userRoles.roleId} where ${userRoles.userId} = ${users.id})`,
+      grantedPaths: sql<string | null>`(select group_concat(distinct ${pages.path}) from ${userRoles}
+        join ${rolePermissions} on ${rolePermissions.roleId} = ${userRoles.roleId} and ${rolePermissions.canAccess} = 1
+        join ${pages} on ${pages.id} = ${rolePermissions.pageId} where ${userRoles.userId} = ${users.id})`,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, sql.placeholder("id")))
+    .prepare();
+}
+
+const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
+
+function splitList(value: string | null, separator: string): string[] {
+  return value ? value.split(separator) : [];
+}
+
+/** Returns the session and principal for a token, or null when forged, unknown or expired. */
+export function validateSessionToken(db: Db, token: string, now = Date.now()): ValidatedSession | null {
+  const parts = token.split(".");
+  if (parts.length !== 2) return null;
+  const [id, secret] = parts as [string, string];
+  if (!/^[a-z2-7]{24}$/.test(id) || !/^[a-z2-7]{24}$/.test(secret)) return null;
+
+  let lookup = lookups.get(db);
+  if (!lookup) {
+    lookup = prepareLookup(db);
+    lookups.set(db, lookup);
+  }
+  const row = lookup.get({ id });
+  if (!row) return null;
+
+  const expected = hexToBytes(row.secretHash);
+  if (!constantTimeEqual(hashSecret(secret), expected)) return null;
+
+  if (now - row.lastVerifiedAt >= INACTIVITY_TIMEOUT_MS) {
+    invalidateSession(db, id);
+    return null;
+  }
+  let renewed = false;
+  let expiresAt = row.expiresAt;
+  if (now - row.lastVerifiedAt >= ACTIVITY_CHECK_INTERVAL_MS) {
+    expiresAt = now + INACTIVITY_TIMEOUT_MS;
+    db.update(sessions).set({ lastVerifiedAt: now, expiresAt }).where(eq(sessions.id, id)).run();
+    renewed = true;
+  }
+  return {
+    session: { id, expiresAt, renewed },
+    principal: {
+      userId: row.userId,
+      email: row.email,
+      name: row.fullName,
+      roles: splitList(row.roleNames, SEPARATOR),
+      grantedPaths: new Set(splitList(row.grantedPaths, ",")),
+    },
+  };
+}
+
+function hexToBytes(hex: string): Uint8Array {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return bytes;
+}
+
+export function invalidateSession(db: Db, sessionId: string): void {
+  db.delete(sessions).where(eq(sessions.id, sessionId)).run();
+}
+
+/** Ends every session of a user, optionally keeping one (e.g. the one changing the password). */
+export function invalidateUserSessions(db: Db, userId: string, keepSessionId?: string): void {
+  const filter = keepSessionId
+    ? sql`${sessions.userId} = ${userId} and ${sessions.id} <> ${keepSessionId}`
+    : eq(sessions.userId, userId);
+  db.delete(sessions).where(filter).run();
+}
+
+/** Reads the session token from a Cookie header without parsing every cookie. */
+export function readSessionCookie(cookieHeader: string | undefined | null): string | null {
+  if (!cookieHeader) return null;
+  for (const part of cookieHeader.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq === -1) continue;
+    if (part.slice(0, eq).trim() === SESSION_COOKIE) return decodeURIComponent(part.slice(eq + 1).trim());
+  }
+  return null;
+}
+
+export function sessionCookieHeader(token: string, expiresAt: number, secure: boolean): string {
+  const maxAge = Math.max(0, Math.floor((expiresAt - Date.now()) / 1000));
+  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? "; Secure" : ""}`;
+}
+
+export function deleteSessionCookieHeader(secure: boolean): string {
+  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? "; Secure" : ""}`;
+}

@@ -1,0 +1,88 @@
+import { eq, inArray } from "drizzle-orm";
+import { roles, userRoles, users } from "../../../db/schema/index.ts";
+import { writeAuditLog, type AuditEntry } from "./audit.ts";
+import type { Db } from "./db.ts";
+import { hashPassword } from "./password.ts";
+
+export interface NewUser {
+  email: string;
+  fullName: string;
+  password: string;
+  roleNames: string[];
+  /** Confirmed users can sign in at once (CLI, admin panel); sign-ups confirm by e-mail. */
+  confirmed: boolean;
+}
+
+export type CreateUserResult =
+  | { ok: true; userId: string }
+  | { ok: false; error: "email_taken" | "unknown_role"; detail?: string };
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function getUserByEmail(db: Db, email: string) {
+  return db.select().from(users).where(eq(users.email, normalizeEmail(email))).get() ?? null;
+}
+
+/** Creates the user and their role links in one transaction, with an optional audit row. */
+export async function createUser(
+  db: Db,
+  input: NewUser,
+  audit?: Omit<AuditEntry, "details"> & { details?: Record<string, unknown> },
+): Promise<CreateUserResult> {
+  const email = normalizeEmail(input.email);
+  const passwordHash = await hashPassword(input.password);
+  const wanted = [...new Set(input.roleNames)];
+  return db.transaction((tx) => {
+    if (tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) {
+      return { ok: false, error: "email_taken" } as const;
+    }
+    const found = wanted.length
+      ? tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.name, wanted)).all()
+      : [];
+    const missing = wanted.filter((name) => !found.some((role) => role.name === name));
+    if (missing.length) return { ok: false, error: "unknown_role", detail: missing.join(", ") } as const;
+
+    const userId = crypto.randomUUID();
+    tx.insert(users)
+      .values({
+        id: userId,
+        email,
+        fullName: input.fullName.trim(),
+        passwordHash,
+        emailConfirmedAt: input.confirmed ? Date.now() : null,
+      })
+      .run();
+    for (const role of found) tx.insert(userRoles).values({ userId, roleId: role.id }).run();
+    if (audit) {
+      writeAuditLog(tx, {
+        ...audit,
+        details: { ...audit.details, email, full_name: input.fullName.trim(), roles: found.map((r) => r.name) },
+      });
+    }
+    return { ok: true, userId } as const;
+  });
+}
+
+export function listUsersWithRoles(db: Db) {
+  const rows = db
+    .select({ id: users.id, email: users.email, fullName: users.fullName, createdAt: users.createdAt, role: roles.name })
+    .from(users)
+    .leftJoin(userRoles, eq(userRoles.userId, users.id))
+    .leftJoin(roles, eq(roles.id, userRoles.roleId))
+    .orderBy(users.createdAt)
+    .all();
+  const byId = new Map<string, { id: string; email: string; fullName: string; createdAt: number; roles: string[] }>();
+  for (const row of rows) {
+    const user = byId.get(row.id) ?? { id: row.id, email: row.email, fullName: row.fullName, createdAt: row.createdAt, roles: [] };
+    if (row.role) user.roles.push(row.role);
+    byId.set(row.id, user);
+  }
+  return [...byId.values()];
+}
+
+export function deleteUserByEmail(db: Db, email: string): boolean {
+  const result = db.delete(users).where(eq(users.email, normalizeEmail(email))).run();
+  return result.changes > 0;
+}
