@@ -1,0 +1,53 @@
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// One fresh database per run, shared by the server under test and the fixtures that seed users.
+const runDir = path.resolve("test-results", "e2e-run");
+process.env.E2E_DATABASE_PATH ??= path.join(runDir, `db-${Date.now()}.sqlite`);
+process.env.E2E_MAIL_DIR ??= path.join(runDir, "mail");
+const port = Number(process.env.E2E_PORT ?? 4399);
+const smtpPort = Number(process.env.E2E_SMTP_PORT ?? 2599);
+process.env.E2E_SMTP_PORT = String(smtpPort);
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: "test-results/e2e",
+  fullyParallel: false,
+  workers: 1,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: [["list"]],
+  globalSetup: "./tests/e2e/global-setup.ts",
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    locale: "pt-BR",
+    timezoneId: "America/Sao_Paulo",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  webServer: {
+    command: "node dist/gate/main.mjs",
+    url: `http://127.0.0.1:${port}/auth`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATABASE_PATH: process.env.E2E_DATABASE_PATH,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      MAIL_FROM: "B1 Method Hub <nao-responda@b1.example.com>",
+      E2E_FAST_LIMITS: "1",
+    },
+  },
+});

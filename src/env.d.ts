@@ -1,0 +1,12 @@
+/// <reference types="astro/client" />
+
+declare namespace App {
+  interface Locals {
+    /** The signed-in person, resolved once per request (gate or middleware); null when anonymous. */
+    principal: import("./lib/routes").Principal | null;
+    /** The current session's id, when signed in. */
+    sessionId: string | null;
+    /** Client address (X-Forwarded-For only when TRUST_PROXY is set). */
+    clientIp: string | null;
+  }
+}

@@ -1,0 +1,30 @@
+import { openDatabase, type Db } from "../../src/lib/server/db";
+import { createSession } from "../../src/lib/server/session";
+import { createUser } from "../../src/lib/server/user";
+
+let counter = 0;
+
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+  fullName: string;
+  /** A valid session token for this user. */
+  token: string;
+}
+
+/** Creates a confirmed user through the app's own code path and opens a session for them. */
+export async function createTestUser(db: Db, roles: string[], prefix = roles.join("-") || "sem-perfil"): Promise<TestUser> {
+  counter += 1;
+  const email = `${prefix}-${process.pid}-${Date.now()}-${counter}@b1.example.com`;
+  const password = "Senha@Teste1";
+  const fullName = `Teste ${prefix}`;
+  const result = await createUser(db, { email, fullName, password, roleNames: roles, confirmed: true });
+  if (!result.ok) throw new Error(`não foi possível criar usuário de teste: ${result.error}`);
+  const { token } = createSession(db, result.userId);
+  return { id: result.userId, email, password, fullName, token };
+}
+
+export function openTestDatabase(file: string): Db {
+  return openDatabase(file, { migrate: true });
+}
