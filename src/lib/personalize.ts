@@ -11,24 +11,34 @@ export type Condition = "anon" | "user" | "admin" | `nav:${string}` | `page:${st
 const OPEN = "<!--b1:if:";
 const CLOSE = "<!--b1:fi-->";
 
-export type Segment = { text: string } | { when: Condition; text: string };
+export type Segment = { text: string } | { when: Condition; children: Segment[] };
 
-/** Splits a page once (at start) into static text and conditional blocks. Blocks do not nest. */
+/** Parses a page once (at start) into static text and (possibly nested) conditional blocks. */
 export function compileTemplate(html: string): Segment[] {
-  const segments: Segment[] = [];
+  const root: Segment[] = [];
+  const stack: Segment[][] = [root];
   let index = 0;
   while (index < html.length) {
     const open = html.indexOf(OPEN, index);
-    if (open === -1) break;
-    const condEnd = html.indexOf("-->", open);
-    const close = html.indexOf(CLOSE, condEnd);
-    if (condEnd === -1 || close === -1) break;
-    if (open > index) segments.push({ text: html.slice(index, open) });
-    segments.push({ when: html.slice(open + OPEN.length, condEnd) as Condition, text: html.slice(condEnd + 3, close) });
-    index = close + CLOSE.length;
+    const close = html.indexOf(CLOSE, index);
+    const next = open !== -1 && (close === -1 || open < close) ? "open" : close !== -1 ? "close" : null;
+    const at = next === "open" ? open : close;
+    if (next === null || at === -1) break;
+    const current = stack.at(-1)!;
+    if (at > index) current.push({ text: html.slice(index, at) });
+    if (next === "open") {
+      const condEnd = html.indexOf("-->", open);
+      const block: Segment = { when: html.slice(open + OPEN.length, condEnd) as Condition, children: [] };
+      current.push(block);
+      stack.push(block.children);
+      index = condEnd + 3;
+    } else {
+      if (stack.length > 1) stack.pop();
+      index = close + CLOSE.length;
+    }
   }
-  if (index < html.length) segments.push({ text: html.slice(index) });
-  return segments;
+  if (index < html.length) stack.at(-1)!.push({ text: html.slice(index) });
+  return root;
 }
 
 export function holds(condition: Condition, principal: Principal | null): boolean {
@@ -46,17 +56,22 @@ export function holds(condition: Condition, principal: Principal | null): boolea
   return false;
 }
 
-/** The conditions of a template that hold, as a compact key (for caching rendered variants). */
+/** The outcome of every condition met while rendering, as a compact key (for caching variants). */
 export function variantKey(segments: readonly Segment[], principal: Principal | null): string {
   let key = "";
-  for (const segment of segments) if ("when" in segment) key += holds(segment.when, principal) ? "1" : "0";
+  for (const segment of segments) {
+    if (!("when" in segment)) continue;
+    const kept = holds(segment.when, principal);
+    key += kept ? "1" + variantKey(segment.children, principal) : "0";
+  }
   return key;
 }
 
 export function renderTemplate(segments: readonly Segment[], principal: Principal | null): string {
   let html = "";
   for (const segment of segments) {
-    if (!("when" in segment) || holds(segment.when, principal)) html += segment.text;
+    if (!("when" in segment)) html += segment.text;
+    else if (holds(segment.when, principal)) html += renderTemplate(segment.children, principal);
   }
   return html;
 }

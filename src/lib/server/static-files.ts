@@ -1,0 +1,118 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { compileTemplate, renderTemplate, variantKey, type Segment } from "../personalize.ts";
+import type { Principal } from "../routes.ts";
+
+/** A response body held in memory with its precompressed forms. */
+export interface Body {
+  raw: Buffer;
+  br?: Buffer;
+  gzip?: Buffer;
+  etag: string;
+}
+
+export interface Asset extends Body {
+  type: string;
+  /** Hashed build output: cache for a year. */
+  immutable: boolean;
+}
+
+const TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".webp": "image/webp",
+  ".ico": "image/x-icon",
+  ".woff2": "font/woff2",
+  ".json": "application/json; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8",
+  ".xml": "application/xml; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".pdf": "application/pdf",
+  ".html": "text/html; charset=utf-8",
+};
+
+const COMPRESSIBLE = new Set([".js", ".mjs", ".css", ".svg", ".json", ".txt", ".xml", ".html", ".wasm"]);
+
+export function contentType(file: string): string {
+  return TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream";
+}
+
+function etagOf(buffer: Buffer): string {
+  return `"${createHash("sha1").update(buffer).digest("base64url").slice(0, 22)}"`;
+}
+
+/** Compresses once; kept only when it actually saves bytes. */
+export function compressBody(raw: Buffer, compressible = true): Body {
+  const body: Body = { raw, etag: etagOf(raw) };
+  if (!compressible || raw.length < 256) return body;
+  const br = zlib.brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } });
+  const gzip = zlib.gzipSync(raw, { level: 9 });
+  if (br.length < raw.length) body.br = br;
+  if (gzip.length < raw.length) body.gzip = gzip;
+  return body;
+}
+
+function* walk(dir: string): Generator<string> {
+  if (!fs.existsSync(dir)) return;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(full);
+    else if (entry.isFile()) yield full;
+  }
+}
+
+/** Public files (`dist/client`), read once at start, keyed by URL path. HTML is never public. */
+export function loadAssets(clientDir: string): Map<string, Asset> {
+  const assets = new Map<string, Asset>();
+  for (const file of walk(clientDir)) {
+    const ext = path.extname(file).toLowerCase();
+    if (ext === ".html" || ext === ".br" || ext === ".gz") continue;
+    const urlPath = "/" + path.relative(clientDir, file).split(path.sep).join("/");
+    const raw = fs.readFileSync(file);
+    const body: Body = { raw, etag: etagOf(raw) };
+    // Precompressed siblings are written by scripts/build-server.mjs.
+    if (fs.existsSync(file + ".br")) body.br = fs.readFileSync(file + ".br");
+    if (fs.existsSync(file + ".gz")) body.gzip = fs.readFileSync(file + ".gz");
+    if (!body.br && COMPRESSIBLE.has(ext)) Object.assign(body, compressBody(raw), { etag: body.etag });
+    assets.set(urlPath, { ...body, type: contentType(file), immutable: urlPath.startsWith("/_astro/") });
+  }
+  return assets;
+}
+
+/** A prerendered page: compiled once, rendered per visitor variant and cached compressed. */
+export class PageTemplate {
+  readonly segments: Segment[];
+  private readonly variants = new Map<string, Body>();
+
+  constructor(html: string) {
+    this.segments = compileTemplate(html);
+  }
+
+  body(principal: Principal | null): Body {
+    const key = variantKey(this.segments, principal);
+    let body = this.variants.get(key);
+    if (!body) {
+      body = compressBody(Buffer.from(renderTemplate(this.segments, principal)));
+      this.variants.set(key, body);
+    }
+    return body;
+  }
+}
+
+/** Prerendered pages (`dist/pages`), keyed by route path (`/templates`, `/`). */
+export function loadPages(pagesDir: string): Map<string, PageTemplate> {
+  const pages = new Map<string, PageTemplate>();
+  for (const file of walk(pagesDir)) {
+    if (!file.endsWith(".html")) continue;
+    const rel = path.relative(pagesDir, file).split(path.sep).join("/");
+    const route = rel === "index.html" ? "/" : "/" + rel.replace(/\/index\.html$/, "").replace(/\.html$/, "");
+    pages.set(route, new PageTemplate(fs.readFileSync(file, "utf8")));
+  }
+  return pages;
+}

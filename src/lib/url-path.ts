@@ -1,0 +1,34 @@
+/**
+ * Normalises a request path once, before any access decision: decoded a single time,
+ * backslashes and duplicate slashes folded, `.`/`..` resolved, trailing slash and a final
+ * `/index.html` removed. Returns null for paths that cannot be decoded or contain NUL.
+ */
+export function normalizePath(rawPath: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(rawPath);
+  } catch {
+    return null;
+  }
+  if (decoded.includes("\0")) return null;
+  const segments: string[] = [];
+  for (const segment of decoded.replaceAll("\\", "/").split("/")) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") segments.pop();
+    else segments.push(segment);
+  }
+  if (segments.at(-1) === "index.html") segments.pop();
+  return "/" + segments.join("/");
+}
+
+/** Keeps a post-sign-in target only when it is a same-origin path (no scheme, host or `//`). */
+export function safeNextPath(next: string | null | undefined): string {
+  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
+  try {
+    const url = new URL(next, "http://b1.invalid");
+    if (url.origin !== "http://b1.invalid") return "/";
+    return url.pathname + url.search + url.hash;
+  } catch {
+    return "/";
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Production entry: `node dist/gate/main.mjs` (bundled by scripts/build-server.mjs).
+ * Opens and migrates the database, loads the built site into memory and serves it through
+ * the gate, which hands API requests to the Astro adapter's handler.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { config } from "../lib/server/config.ts";
+import { getDb } from "../lib/server/db.ts";
+import { loadAssets, loadPages } from "../lib/server/static-files.ts";
+import { loadSearchBundles } from "../lib/server/search-files.ts";
+import { createGate, type AppHandler } from "./gate.ts";
+
+const dist = path.resolve(process.env.B1_DIST_DIR ?? "dist");
+const cfg = config();
+const db = getDb();
+
+const { handler } = (await import(pathToFileURL(path.join(dist, "server", "entry.mjs")).href)) as { handler: AppHandler };
+const pages = loadPages(path.join(dist, "pages"));
+const gate = createGate({
+  db,
+  config: cfg,
+  assets: loadAssets(path.join(dist, "client")),
+  pages,
+  search: loadSearchBundles(path.join(dist, "search")),
+  appHandler: handler,
+});
+
+const server = http.createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+  gate(req, res).catch((error: unknown) => {
+    console.error(`[500] ${req.method} ${req.url}`, error);
+    if (res.headersSent) return res.destroy();
+    const page = pages.get("/500");
+    res.writeHead(500, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
+    res.end(page ? page.body(null).raw : "<h1>Unexpected Application Error!</h1>");
+  });
+});
+
+server.listen(cfg.port, cfg.host, () => {
+  const { port } = server.address() as AddressInfo;
+  console.log(`B1 Method Hub no ar em http://${cfg.host === "0.0.0.0" ? "localhost" : cfg.host}:${port}`);
+  console.log(`Banco de dados: ${cfg.databasePath}`);
+});
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    server.close();
+    db.$client.close();
+    process.exit(0);
+  });
+}

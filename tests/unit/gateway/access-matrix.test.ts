@@ -1,0 +1,228 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { auditLogs, roles } from "../../../db/schema/index";
+import { ROUTES } from "../../../src/lib/routes";
+import { createCustomRole, assignRoleByEmail, replaceRolePermissions } from "../../../src/lib/server/roles";
+import { startBuiltServer, type RunningServer } from "../../support/server";
+import { createTestUser, type TestUser } from "../../support/users";
+
+type Persona = "anonymous" | "visualizador" | "lider" | "security" | "admin" | "custom" | "none";
+const PERSONAS: Persona[] = ["anonymous", "visualizador", "lider", "security", "admin", "custom", "none"];
+
+const PUBLIC = ["/", "/auth", "/signup-error", "/link-expired", "/confirmation-sent"];
+const SIGNED_IN = [
+  "/acesso-negado",
+  "/home-metodologia",
+  "/metodologia-ai-first",
+  "/ai-first-fast-track",
+  "/5ps",
+  "/etapas-processo",
+  "/templates",
+  "/playbook-produtos",
+  "/ferramentas-ia",
+  "/trilha-interativa",
+  "/faq",
+  "/glossario",
+  "/contato",
+  "/sobre-b1",
+  "/sementezz",
+];
+/** Who may open each role-gated page (the spec's table plus the custom role granted /comite-ia). */
+const GATED: Record<string, Persona[]> = {
+  "/comite-ia": ["lider", "admin", "custom"],
+  "/audit-logs": ["admin", "security"],
+  "/admin-panel": ["admin"],
+};
+
+/** The exact answer each persona must get: status and redirect target. */
+function expected(path: string, persona: Persona): { status: number; location?: string } {
+  if (PUBLIC.includes(path)) {
+    if (path === "/auth" && persona !== "anonymous") return { status: 302, location: "/" };
+    return { status: 200 };
+  }
+  if (persona === "anonymous") return { status: 302, location: `/auth?next=${encodeURIComponent(path)}` };
+  if (SIGNED_IN.includes(path)) return { status: 200 };
+  return GATED[path]!.includes(persona) ? { status: 200 } : { status: 302, location: "/acesso-negado" };
+}
+
+let server: RunningServer;
+const users = {} as Record<Exclude<Persona, "anonymous">, TestUser>;
+let customRoleId: number;
+
+async function get(path: string, persona: Persona, init: RequestInit = {}) {
+  const headers = new Headers(init.headers);
+  if (persona !== "anonymous") headers.set("cookie", `b1_session=${users[persona].token}`);
+  return fetch(server.url + path, { redirect: "manual", ...init, headers });
+}
+
+beforeAll(async () => {
+  server = await startBuiltServer();
+  for (const role of ["visualizador", "lider", "security", "admin"] as const) users[role] = await createTestUser(server.db, [role]);
+  users.none = await createTestUser(server.db, []);
+  const created = createCustomRole(server.db, { name: "comite-convidado", description: "Convidados do comitê", pagePaths: ["/comite-ia"] });
+  if (!created.ok) throw new Error("role");
+  customRoleId = created.roleId;
+  users.custom = await createTestUser(server.db, []);
+  assignRoleByEmail(server.db, users.custom.email, "comite-convidado");
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("route table × personas", () => {
+  it("covers every route of the route table", () => {
+    expect([...PUBLIC, ...SIGNED_IN, ...Object.keys(GATED)].sort()).toEqual(ROUTES.map((r) => r.path).sort());
+  });
+
+  for (const route of ROUTES) {
+    it(`${route.path} answers each persona as the table says`, async () => {
+      for (const persona of PERSONAS) {
+        const response = await get(route.path, persona);
+        const want = expected(route.path, persona);
+        expect({ persona, status: response.status, location: response.headers.get("location") ?? undefined }).toEqual({
+          persona,
+          ...want,
+        });
+      }
+    });
+  }
+
+  it("answers unknown paths with the 404 page for everyone", async () => {
+    for (const persona of PERSONAS) {
+      const response = await get("/nao-existe/de-jeito-nenhum", persona);
+      expect(response.status).toBe(404);
+      const html = await response.text();
+      expect(html).toContain("Oops! Page not found");
+      expect(html).toContain("Return to Home");
+    }
+    expect(server.output()).toContain("[404] GET /nao-existe/de-jeito-nenhum");
+  });
+
+  it("takes a revoked custom-role permission into account on the very next request", async () => {
+    expect((await get("/comite-ia", "custom")).status).toBe(200);
+    server.db.transaction((tx) => replaceRolePermissions(tx, customRoleId, []));
+    const response = await get("/comite-ia", "custom");
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/acesso-negado");
+    server.db.transaction((tx) => replaceRolePermissions(tx, customRoleId, ["/comite-ia"]));
+    expect((await get("/comite-ia", "custom")).status).toBe(200);
+  });
+
+  it("never lets a custom role grant the admin panel", async () => {
+    server.db.transaction((tx) => replaceRolePermissions(tx, customRoleId, ["/comite-ia", "/admin-panel"]));
+    expect((await get("/admin-panel", "custom")).headers.get("location")).toBe("/acesso-negado");
+  });
+
+  it("records denials in the audit log", async () => {
+    await get("/admin-panel", "visualizador");
+    const rows = server.db.select().from(auditLogs).where(eq(auditLogs.userId, users.visualizador.id)).all();
+    const denial = rows.find((row) => row.actionType === "page_access_denied" && row.actionDetails?.includes("/admin-panel"));
+    expect(denial?.result).toBe("blocked");
+    expect(JSON.parse(denial!.actionDetails!)).toMatchObject({ path: "/admin-panel" });
+  });
+
+  it("keeps the system roles seeded", () => {
+    const names = server.db.select({ name: roles.name }).from(roles).where(eq(roles.isSystem, true)).all().map((r) => r.name);
+    expect(names.sort()).toEqual(["admin", "lider", "security", "visualizador"]);
+  });
+});
+
+describe("leaks", () => {
+  const protectedRoutes = ROUTES.filter((r) => r.access.kind !== "public");
+  const variants = (path: string) => [
+    path,
+    `${path}/`,
+    `${path}/index.html`,
+    `${path}%2Findex.html`,
+    `${path}%2findex.html`,
+    `/x/..${path}`,
+    `/%2e%2e${path}`,
+    `/${path}`,
+    `${path}//`,
+    `${path}/.`,
+  ];
+
+  it("never serves a protected page to anonymous visitors, whatever the spelling", async () => {
+    for (const route of protectedRoutes) {
+      for (const variant of variants(route.path)) {
+        const response = await fetch(server.url + variant, { redirect: "manual" });
+        const body = await response.text();
+        expect([302, 404], `${variant} → ${response.status}`).toContain(response.status);
+        expect(body, variant).not.toContain(`<title>${route.name} | B1 Method Hub</title>`);
+      }
+    }
+  });
+
+  it("does not serve raw HTML files from the build folder", async () => {
+    for (const raw of ["/comite-ia/index.html", "/pages/comite-ia/index.html", "/dist/pages/comite-ia/index.html", "/client/404.html"]) {
+      const response = await fetch(server.url + raw, { redirect: "manual" });
+      expect(response.status).not.toBe(200);
+    }
+  });
+
+  it("gives anonymous requests for search index and data endpoints no content", async () => {
+    for (const path of ["/pagefind/pagefind.js", "/pagefind/pagefind-entry.json", "/api/trail", "/api/admin/users", "/api/audit-logs"]) {
+      const response = await fetch(server.url + path, { redirect: "manual" });
+      expect(response.status, path).toBe(401);
+      expect(await response.json()).toEqual({ error: "Não autenticado" });
+    }
+  });
+
+  it("answers API requests of the wrong role with 403 JSON, not a redirect", async () => {
+    const response = await get("/api/admin/users", "lider");
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ error: "Acesso negado" });
+  });
+});
+
+describe("responses", () => {
+  it("marks protected pages private and no-store, and hashed assets immutable", async () => {
+    const page = await get("/templates", "visualizador");
+    expect(page.headers.get("cache-control")).toBe("private, no-store");
+    const html = await page.text();
+    const asset = /\/_astro\/[^"']+\.css/.exec(html)?.[0];
+    expect(asset).toBeTruthy();
+    const css = await fetch(server.url + asset!, { headers: { "accept-encoding": "br" } });
+    expect(css.status).toBe(200);
+    expect(css.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(css.headers.get("content-encoding")).toBe("br");
+  });
+
+  it("shows the navigation each role may see and hides the rest", async () => {
+    const visualizador = await (await get("/templates", "visualizador")).text();
+    expect(visualizador).toContain(">Templates & Ferramentas<".replace("&", "&amp;"));
+    expect(visualizador).not.toContain('href="/comite-ia" class="rounded-md');
+    expect(visualizador).not.toContain("Painel Admin");
+    const admin = await (await get("/templates", "admin")).text();
+    expect(admin).toContain('href="/comite-ia" class="rounded-md');
+    expect(admin).toContain("Painel Admin");
+    const anonymous = await (await get("/", "anonymous")).text();
+    expect(anonymous).toContain("Acesso Restrito");
+    expect(anonymous).not.toContain('href="/templates" class="rounded-md');
+    expect(anonymous).not.toContain("<!--b1:if");
+  });
+
+  it("refuses page methods other than GET/HEAD", async () => {
+    const response = await get("/templates", "visualizador", { method: "POST" });
+    expect(response.status).toBe(405);
+  });
+
+  it("signs out only with a same-origin POST and ends the session", async () => {
+    const user = await createTestUser(server.db, ["visualizador"]);
+    const headers = { cookie: `b1_session=${user.token}` };
+    const forged = await fetch(server.url + "/api/auth/sign-out", { method: "POST", headers, redirect: "manual" });
+    expect(forged.status).toBe(403);
+    expect((await fetch(server.url + "/faq", { headers, redirect: "manual" })).status).toBe(200);
+    const ok = await fetch(server.url + "/api/auth/sign-out", {
+      method: "POST",
+      headers: { ...headers, origin: server.url },
+      redirect: "manual",
+    });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get("set-cookie")).toContain("Max-Age=0");
+    expect((await fetch(server.url + "/faq", { headers, redirect: "manual" })).status).toBe(302);
+    const logout = server.db.select().from(auditLogs).where(eq(auditLogs.userId, user.id)).all();
+    expect(logout.map((row) => row.actionType)).toContain("user_logout");
+  });
+});
