@@ -16,7 +16,7 @@ export default defineConfig({
   workers: 1,
   timeout: 30_000,
   expect: { timeout: 7_000 },
-  reporter: [["list"]],
+  reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
   globalSetup: "./tests/e2e/global-setup.ts",
   use: {
     baseURL: `http://127.0.0.1:${port}`,
