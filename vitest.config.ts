@@ -1,3 +1,4 @@
+/// <reference types="vitest/config" />
 import { getViteConfig } from "astro/config";
 
 // Unit and integration tests; Playwright specs live in tests/e2e and run separately.
