@@ -140,7 +140,7 @@ export function createGate(options: GateOptions) {
     });
   }
 
-  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = req.url ?? "/";
     const queryStart = url.indexOf("?");
     const rawPath = queryStart === -1 ? url : url.slice(0, queryStart);
@@ -208,5 +208,20 @@ export function createGate(options: GateOptions) {
       return redirect(res, "/");
     }
     return sendPage(req, res, path, principal, 200, renewedCookie);
+  }
+
+  /** The request listener: an uncaught error becomes the 500 page; the detail goes to the log only. */
+  return function listener(req: IncomingMessage, res: ServerResponse): void {
+    handle(req, res).catch((error: unknown) => {
+      console.error(`[500] ${req.method} ${req.url}`, error);
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const page = pages.get("/500");
+      const body = page ? page.body(null).raw : Buffer.from("<h1>Unexpected Application Error!</h1>");
+      res.writeHead(500, { ...SECURITY_HEADERS, "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
+      res.end(body);
+    });
   };
 }

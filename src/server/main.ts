@@ -18,25 +18,16 @@ const cfg = config();
 const db = getDb();
 
 const { handler } = (await import(pathToFileURL(path.join(dist, "server", "entry.mjs")).href)) as { handler: AppHandler };
-const pages = loadPages(path.join(dist, "pages"));
 const gate = createGate({
   db,
   config: cfg,
   assets: loadAssets(path.join(dist, "client")),
-  pages,
+  pages: loadPages(path.join(dist, "pages")),
   search: loadSearchBundles(path.join(dist, "search")),
   appHandler: handler,
 });
 
-const server = http.createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
-  gate(req, res).catch((error: unknown) => {
-    console.error(`[500] ${req.method} ${req.url}`, error);
-    if (res.headersSent) return res.destroy();
-    const page = pages.get("/500");
-    res.writeHead(500, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
-    res.end(page ? page.body(null).raw : "<h1>Unexpected Application Error!</h1>");
-  });
-});
+const server = http.createServer({ keepAliveTimeout: 65_000 }, gate);
 
 server.listen(cfg.port, cfg.host, () => {
   const { port } = server.address() as AddressInfo;
