@@ -47,7 +47,7 @@ export default defineConfig({
       DATABASE_PATH: process.env.E2E_DATABASE_PATH,
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       MAIL_FROM: "B1 Method Hub <nao-responda@b1.example.com>",
-      E2E_FAST_LIMITS: "1",
+      RATE_LIMIT_MULTIPLIER: "50",
     },
   },
 });

@@ -7,6 +7,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   user_login_success: "Login Realizado",
   user_logout: "Logout",
   password_reset_request: "Solicitação Reset Senha",
+  email_confirmation_resend: "Reenvio de Confirmação",
   password_reset_success: "Reset Senha Realizado",
   page_access_denied: "Acesso Negado",
   page_access_granted: "Acesso Liberado",

@@ -40,6 +40,19 @@ export const updatePasswordSchema = z
   })
   .refine((data) => data.password === data.confirmPassword, { message: MESSAGES.confirm, path: ["confirmPassword"] });
 
+/** /link-expired: its own messages (spec §5); the domain check needs the configured list, so it runs on the server. */
+export const LINK_EXPIRED_MESSAGES = {
+  required: "Campo obrigatório",
+  requiredHint: "Digite seu e-mail para receber um novo link.",
+  unauthorized: "E-mail não autorizado",
+  unauthorizedHint: "Use um e-mail corporativo válido.",
+} as const;
+
+export const resendLinkSchema = z.object({
+  email: z.string().trim().min(1, LINK_EXPIRED_MESSAGES.required).pipe(emailField),
+  type: z.enum(["email-confirmation", "password-reset"]).default("email-confirmation"),
+});
+
 export type SignUpInput = z.infer<typeof signUpSchema>;
 export type SignInInput = z.infer<typeof signInSchema>;
 export type ResetRequestInput = z.infer<typeof resetRequestSchema>;

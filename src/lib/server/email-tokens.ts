@@ -1,0 +1,56 @@
+import { sha256 } from "@oslojs/crypto/sha2";
+import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
+import { and, eq, isNull } from "drizzle-orm";
+import { emailTokens } from "../../../db/schema/index.ts";
+import type { Db } from "./db.ts";
+
+export type TokenPurpose = "email_confirmation" | "password_reset";
+
+/** How long each kind of link stays valid. */
+export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
+  email_confirmation: 24 * 60 * 60 * 1000,
+  password_reset: 60 * 60 * 1000,
+};
+
+function hashToken(token: string): string {
+  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+}
+
+/** Issues a single-use link token (160 random bits); earlier unused tokens of the same purpose die. */
+export function createEmailToken(db: Db, userId: string, purpose: TokenPurpose, now = Date.now()): string {
+  const bytes = new Uint8Array(20);
+  crypto.getRandomValues(bytes);
+  const token = encodeBase32LowerCaseNoPadding(bytes);
+  db.transaction((tx) => {
+    tx.delete(emailTokens)
+      .where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt)))
+      .run();
+    tx.insert(emailTokens)
+      .values({ tokenHash: hashToken(token), userId, purpose, expiresAt: now + TOKEN_TTL_MS[purpose], createdAt: now })
+      .run();
+  });
+  return token;
+}
+
+export type ConsumeResult = { ok: true; userId: string } | { ok: false; reason: "invalid" | "expired" | "used" };
+
+/** Marks a token used and returns its user; expired, reused or unknown tokens are refused. */
+export function consumeEmailToken(db: Db, token: string, purpose: TokenPurpose, now = Date.now()): ConsumeResult {
+  if (!/^[a-z2-7]{32}$/.test(token)) return { ok: false, reason: "invalid" };
+  const tokenHash = hashToken(token);
+  const row = db
+    .select()
+    .from(emailTokens)
+    .where(and(eq(emailTokens.tokenHash, tokenHash), eq(emailTokens.purpose, purpose)))
+    .get();
+  if (!row) return { ok: false, reason: "invalid" };
+  if (row.usedAt !== null) return { ok: false, reason: "used" };
+  if (row.expiresAt <= now) return { ok: false, reason: "expired" };
+  const updated = db
+    .update(emailTokens)
+    .set({ usedAt: now })
+    .where(and(eq(emailTokens.tokenHash, tokenHash), isNull(emailTokens.usedAt)))
+    .run();
+  if (updated.changes !== 1) return { ok: false, reason: "used" };
+  return { ok: true, userId: row.userId };
+}

@@ -1,0 +1,41 @@
+import type { z } from "zod";
+
+/** A JSON response that is never cached. */
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers },
+  });
+}
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export type Parsed<T> = { ok: true; data: T } | { ok: false; response: Response };
+
+/**
+ * Reads and validates a JSON body. Bad input becomes a 400 with the first Portuguese message
+ * and the per-field messages, so nothing downstream runs.
+ */
+export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<Parsed<z.infer<S>>> {
+  const text = await request.text();
+  if (text.length > MAX_BODY_BYTES) return { ok: false, response: jsonResponse(413, { error: "Requisição muito grande" }) };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { ok: false, response: jsonResponse(400, { error: "Requisição inválida: JSON malformado" }) };
+  }
+  const result = schema.safeParse(raw);
+  if (!result.success) {
+    const fields: Record<string, string> = {};
+    for (const issue of result.error.issues) fields[issue.path.join(".") || "_"] ??= issue.message;
+    const first = result.error.issues[0]?.message ?? "Dados inválidos";
+    return { ok: false, response: jsonResponse(400, { error: first, fields }) };
+  }
+  return { ok: true, data: result.data };
+}
+
+/** Audit metadata of the request: the gate's resolved client IP and the user agent. */
+export function requestMeta(locals: App.Locals, request: Request) {
+  return { ipAddress: locals.clientIp, userAgent: request.headers.get("user-agent") };
+}

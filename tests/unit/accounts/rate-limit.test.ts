@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { auditLogs } from "../../../db/schema/index";
+import { consumeRateLimit } from "../../../src/lib/server/rate-limit";
+import { startBuiltServer, type RunningServer } from "../../support/server";
+
+describe("consumeRateLimit", () => {
+  it("allows max attempts per window, measured in milliseconds, then recovers", () => {
+    const limit = { max: 2, windowMs: 1000 };
+    expect(consumeRateLimit("k", limit, 0)).toBe(true);
+    expect(consumeRateLimit("k", limit, 10)).toBe(true);
+    expect(consumeRateLimit("k", limit, 999)).toBe(false);
+    expect(consumeRateLimit("k", limit, 1000)).toBe(true);
+  });
+});
+
+describe("sign-in limit over HTTP", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startBuiltServer({ RATE_LIMIT_WINDOW_MS: "1500" });
+  });
+  afterAll(() => server?.stop());
+
+  const attempt = () =>
+    fetch(server.url + "/api/auth/sign-in", {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url },
+      body: JSON.stringify({ email: "alvo@b1.example.com", password: "Errada@123" }),
+    });
+
+  it("trips after the per-e-mail limit, says so in Portuguese, audits it as blocked, and recovers", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 9; i++) statuses.push((await attempt()).status);
+    expect(statuses.slice(0, 8)).toEqual(Array(8).fill(401));
+    expect(statuses[8]).toBe(429);
+    const blocked = await attempt();
+    expect(await blocked.json()).toEqual({ error: "Muitas tentativas. Aguarde alguns minutos e tente novamente.", code: "rate_limited" });
+    const rows = server.db.select().from(auditLogs).where(eq(auditLogs.result, "blocked")).all();
+    expect(rows.some((row) => row.actionType === "user_login_attempt")).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    expect((await attempt()).status).toBe(401);
+  });
+});

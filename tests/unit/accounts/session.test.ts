@@ -1,0 +1,78 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { encodeHexLowerCase } from "@oslojs/encoding";
+import { sessions } from "../../../db/schema/index";
+import {
+  ACTIVITY_CHECK_INTERVAL_MS,
+  INACTIVITY_TIMEOUT_MS,
+  createSession,
+  hashSecret,
+  invalidateUserSessions,
+  validateSessionToken,
+} from "../../../src/lib/server/session";
+import { createTestUser, openTestDatabase } from "../../support/users";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-session-"));
+const db = openTestDatabase(path.join(dir, "db.sqlite"));
+afterAll(() => {
+  db.$client.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("sessions (Lucia guide)", () => {
+  it("issues <id>.<secret> tokens of 120 bits each and stores only the secret's SHA-256", async () => {
+    const user = await createTestUser(db, []);
+    const { token } = createSession(db, user.id, {}, 1_000);
+    expect(token).toMatch(/^[a-z2-7]{24}\.[a-z2-7]{24}$/);
+    const [id, secret] = token.split(".") as [string, string];
+    const row = db.select().from(sessions).where(eq(sessions.id, id)).get()!;
+    expect(row.secretHash).toBe(encodeHexLowerCase(hashSecret(secret)));
+    expect(JSON.stringify(row)).not.toContain(secret);
+  });
+
+  it("validates, then renews at most once per activity interval (sliding expiry)", async () => {
+    const user = await createTestUser(db, ["lider"]);
+    const t0 = 10_000_000;
+    const { token } = createSession(db, user.id, {}, t0);
+    const first = validateSessionToken(db, token, t0 + 1000)!;
+    expect(first.session.renewed).toBe(false);
+    expect(first.principal.roles).toEqual(["lider"]);
+    const later = validateSessionToken(db, token, t0 + ACTIVITY_CHECK_INTERVAL_MS)!;
+    expect(later.session.renewed).toBe(true);
+    expect(later.session.expiresAt).toBe(t0 + ACTIVITY_CHECK_INTERVAL_MS + INACTIVITY_TIMEOUT_MS);
+    // Still alive past the original expiry because it was used.
+    expect(validateSessionToken(db, token, t0 + INACTIVITY_TIMEOUT_MS + 1000)).not.toBeNull();
+  });
+
+  it("expires after inactivity and deletes the row", async () => {
+    const user = await createTestUser(db, []);
+    const t0 = 50_000_000;
+    const { token } = createSession(db, user.id, {}, t0);
+    expect(validateSessionToken(db, token, t0 + INACTIVITY_TIMEOUT_MS)).toBeNull();
+    const id = token.split(".")[0]!;
+    expect(db.select().from(sessions).where(eq(sessions.id, id)).get()).toBeUndefined();
+  });
+
+  it("rejects forged, malformed and foreign tokens", async () => {
+    const user = await createTestUser(db, []);
+    const { token } = createSession(db, user.id);
+    const [id, secret] = token.split(".") as [string, string];
+    const flipped = secret.slice(0, -1) + (secret.endsWith("a") ? "b" : "a");
+    for (const bad of [`${id}.${flipped}`, `${id}.`, id, `${id}.${secret}.x`, `${"a".repeat(24)}.${secret}`, "", `${id.toUpperCase()}.${secret}`]) {
+      expect(validateSessionToken(db, bad), bad).toBeNull();
+    }
+    expect(validateSessionToken(db, token)).not.toBeNull();
+  });
+
+  it("ends every session of a user, optionally keeping one", async () => {
+    const user = await createTestUser(db, []);
+    const a = createSession(db, user.id).token;
+    const b = createSession(db, user.id).token;
+    invalidateUserSessions(db, user.id, a.split(".")[0]);
+    expect(validateSessionToken(db, a)).not.toBeNull();
+    expect(validateSessionToken(db, b)).toBeNull();
+  });
+});
