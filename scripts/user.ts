@@ -42,7 +42,9 @@ async function main(argv: string[]) {
     const result = await createUser(
       db,
       { email: email.data, fullName: name.data, password: values.password!, roleNames: values.role ?? [], confirmed: true },
-      { actionType: "admin_user_created", result: "success", details: { via: "cli" } },
+      ({ email, fullName, roles }) => [
+        { actionType: "admin_user_created", result: "success", details: { via: "cli", email, full_name: fullName, roles } },
+      ],
     );
     if (!result.ok) {
       if (result.error === "email_taken") fail(`já existe um usuário com o e-mail ${email.data}`);

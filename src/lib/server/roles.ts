@@ -1,6 +1,6 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { pages, rolePermissions, roles, userRoles, users } from "../../../db/schema/index.ts";
-import { grantablePages } from "../routes.ts";
+import { SYSTEM_ROLES, defaultPermissions, findRoute, grantablePages, type SystemRole } from "../routes.ts";
 import { writeAuditLog, type AuditEntry } from "./audit.ts";
 import type { Db } from "./db.ts";
 
@@ -55,4 +55,140 @@ export function assignRoleByEmail(db: Db, email: string, roleName: string): bool
     tx.insert(userRoles).values({ userId: user.id, roleId: role.id }).onConflictDoNothing().run();
     return true;
   });
+}
+
+export interface RoleSummary {
+  id: number;
+  name: string;
+  description: string;
+  isSystem: boolean;
+  userCount: number;
+  /** Paths granted by this role's page permissions. */
+  pages: string[];
+  /** Paths the route table itself gives this role (locked in the checklist). */
+  lockedPages: string[];
+}
+
+/** System roles first, then by name (spec §3). */
+export function listRoles(db: Db): RoleSummary[] {
+  const rows = db
+    .select({
+      id: roles.id,
+      name: roles.name,
+      description: roles.description,
+      isSystem: roles.isSystem,
+      userCount: sql<number>`(select count(*) from ${userRoles} where ${userRoles.roleId} = ${roles.id})`,
+      pages: sql<string | null>`(select group_concat(${pages.path}) from ${rolePermissions}
+        join ${pages} on ${pages.id} = ${rolePermissions.pageId}
+        where ${rolePermissions.roleId} = ${roles.id} and ${rolePermissions.canAccess} = 1)`,
+    })
+    .from(roles)
+    .orderBy(sql`${roles.isSystem} desc`, roles.name)
+    .all();
+  return rows.map((row) => ({
+    ...row,
+    pages: row.pages ? row.pages.split(",").sort() : [],
+    lockedPages: row.isSystem && isSystemRole(row.name) ? defaultPermissions(row.name) : [],
+  }));
+}
+
+function isSystemRole(name: string): name is SystemRole {
+  return (SYSTEM_ROLES as readonly string[]).includes(name);
+}
+
+export interface ChecklistPage {
+  id: number;
+  name: string;
+  path: string;
+  /** `grantable`: a checkbox; `signed-in`: open to everyone signed in (shown checked, disabled). */
+  kind: "grantable" | "signed-in";
+}
+
+/** Pages shown in a role's checklist: every non-public page except the admin panel. Ordered system first, then name. */
+export function listChecklistPages(db: Db): ChecklistPage[] {
+  const grantable = new Set(grantablePages().map((route) => route.path));
+  return db
+    .select()
+    .from(pages)
+    .orderBy(sql`${pages.isSystemPage} desc`, pages.name)
+    .all()
+    .flatMap((page) => {
+      const route = findRoute(page.path);
+      if (!route || route.access.kind === "public" || page.path === "/admin-panel") return [];
+      return [{ id: page.id, name: page.name, path: page.path, kind: grantable.has(page.path) ? ("grantable" as const) : ("signed-in" as const) }];
+    });
+}
+
+type RoleResult<T = undefined> = { ok: true; value: T } | { ok: false; status: number; error: string };
+const failRole = (status: number, error: string) => ({ ok: false, status, error }) as const;
+
+export function createRoleAsAdmin(
+  db: Db,
+  body: { name: string; description: string; pages: string[] },
+  actor: Actor,
+): RoleResult<{ id: number }> {
+  const result = createCustomRole(db, { name: body.name, description: body.description, pagePaths: body.pages }, actor);
+  if (!result.ok) return failRole(409, "Já existe um perfil com este nome");
+  return { ok: true, value: { id: result.roleId } };
+}
+
+/** Description, name (custom roles only) and a full replacement of the page permissions. */
+export function updateRoleAsAdmin(
+  db: Db,
+  roleId: number,
+  body: { name: string; description: string; pages: string[] },
+  actor: Actor,
+): RoleResult {
+  return db.transaction((tx) => {
+    const role = tx.select().from(roles).where(eq(roles.id, roleId)).get();
+    if (!role) return failRole(404, "Perfil não encontrado");
+    const name = body.name.trim();
+    if (role.isSystem && name !== role.name) return failRole(400, "Nome não pode ser alterado em perfis do sistema");
+    if (name !== role.name && tx.select({ id: roles.id }).from(roles).where(eq(roles.name, name)).get()) {
+      return failRole(409, "Já existe um perfil com este nome");
+    }
+    const before = listRolePages(tx, roleId);
+    const locked = role.isSystem && isSystemRole(role.name) ? defaultPermissions(role.name) : [];
+    tx.update(roles).set({ name, description: body.description.trim() }).where(eq(roles.id, roleId)).run();
+    const after = replaceRolePermissions(tx, roleId, [...locked, ...body.pages]);
+    writeAuditLog(tx, {
+      ...actor,
+      actionType: "admin_custom_role_updated",
+      result: "success",
+      details: {
+        before: { name: role.name, description: role.description, pages: before },
+        after: { name, description: body.description.trim(), pages: after.sort() },
+      },
+    });
+    return { ok: true, value: undefined };
+  });
+}
+
+export function deleteRoleAsAdmin(db: Db, roleId: number, actor: Actor): RoleResult {
+  return db.transaction((tx) => {
+    const role = tx.select().from(roles).where(eq(roles.id, roleId)).get();
+    if (!role) return failRole(404, "Perfil não encontrado");
+    if (role.isSystem) return failRole(400, "Não é possível excluir perfis do sistema");
+    const holders = tx.select({ email: users.email }).from(userRoles).innerJoin(users, eq(users.id, userRoles.userId)).where(eq(userRoles.roleId, roleId)).all();
+    const pagesBefore = listRolePages(tx, roleId);
+    tx.delete(roles).where(eq(roles.id, roleId)).run();
+    writeAuditLog(tx, {
+      ...actor,
+      actionType: "admin_custom_role_deleted",
+      result: "success",
+      details: { name: role.name, description: role.description, pages: pagesBefore, holders: holders.map((h) => h.email) },
+    });
+    return { ok: true, value: undefined };
+  });
+}
+
+function listRolePages(tx: Tx, roleId: number): string[] {
+  return tx
+    .select({ path: pages.path })
+    .from(rolePermissions)
+    .innerJoin(pages, eq(pages.id, rolePermissions.pageId))
+    .where(eq(rolePermissions.roleId, roleId))
+    .all()
+    .map((row) => row.path)
+    .sort();
 }

@@ -25,12 +25,11 @@ export function getUserByEmail(db: Db, email: string) {
   return db.select().from(users).where(eq(users.email, normalizeEmail(email))).get() ?? null;
 }
 
-/** Creates the user and their role links in one transaction, with an optional audit row. */
-export async function createUser(
-  db: Db,
-  input: NewUser,
-  audit?: Omit<AuditEntry, "details"> & { details?: Record<string, unknown> },
-): Promise<CreateUserResult> {
+/** What a caller records about a new user; written in the user's own transaction. */
+export type CreationAudit = (created: { userId: string; email: string; fullName: string; roles: string[] }) => AuditEntry[];
+
+/** Creates the user and their role links in one transaction, together with its audit rows. */
+export async function createUser(db: Db, input: NewUser, audit?: CreationAudit): Promise<CreateUserResult> {
   const email = normalizeEmail(input.email);
   const passwordHash = await hashPassword(input.password);
   const wanted = [...new Set(input.roleNames)];
@@ -55,12 +54,8 @@ export async function createUser(
       })
       .run();
     for (const role of found) tx.insert(userRoles).values({ userId, roleId: role.id }).run();
-    if (audit) {
-      writeAuditLog(tx, {
-        ...audit,
-        details: { ...audit.details, email, full_name: input.fullName.trim(), roles: found.map((r) => r.name) },
-      });
-    }
+    const created = { userId, email, fullName: input.fullName.trim(), roles: found.map((role) => role.name) };
+    for (const entry of audit?.(created) ?? []) writeAuditLog(tx, entry);
     return { ok: true, userId } as const;
   });
 }

@@ -34,7 +34,9 @@ export const POST: APIRoute = async ({ request, locals }) => {
   const created = await createUser(
     db,
     { email: address, fullName, password, roleNames: ["visualizador"], confirmed: false },
-    { actionType: "user_signup_success", result: "success", ...meta },
+    ({ userId, email: created, roles }) => [
+      { userId, actionType: "user_signup_success", result: "success", details: { email: created, roles }, ...meta },
+    ],
   );
   if (!created.ok) {
     writeAuditLog(db, { actionType: "user_signup_attempt", result: "failure", details: { email: address, error: created.error }, ...meta });

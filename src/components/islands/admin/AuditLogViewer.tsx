@@ -1,0 +1,189 @@
+import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { Download } from "lucide-react";
+import { AUDIT_ACTION_LABELS, AUDIT_RESULT_LABELS, auditActionLabel, type AuditResult } from "../../../lib/audit-actions";
+import { formatDateTime, truncateDetails } from "../../../lib/admin/labels";
+import { ghostButton, inputClass, primaryButton } from "./ui";
+
+interface Row {
+  id: number;
+  createdAt: number;
+  userLabel: string;
+  userEmail: string | null;
+  actionType: string;
+  result: AuditResult;
+  actionDetails: string | null;
+  ipAddress: string | null;
+}
+
+interface Filters {
+  action: string;
+  result: string;
+  user: string;
+  from: string;
+  to: string;
+}
+
+const EMPTY: Filters = { action: "", result: "", user: "", from: "", to: "" };
+const RESULT_CLASS: Record<AuditResult, string> = {
+  success: "bg-green-100 text-green-800",
+  failure: "bg-red-100 text-red-800",
+  blocked: "bg-amber-100 text-amber-800",
+};
+
+function queryString(filters: Filters, cursor?: string): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
+  if (cursor) params.set("cursor", cursor);
+  return params.toString();
+}
+
+/** /audit-logs: latest 100 entries newest first, filters, keyset paging and CSV export. */
+export default function AuditLogViewer() {
+  const [filters, setFilters] = useState<Filters>(EMPTY);
+  const [applied, setApplied] = useState<Filters>(EMPTY);
+  const [rows, setRows] = useState<Row[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [timeZone, setTimeZone] = useState("America/Sao_Paulo");
+  const [loading, setLoading] = useState(true);
+  const [expanded, setExpanded] = useState<number | null>(null);
+
+  const load = useCallback(async (active: Filters, after?: string) => {
+    setLoading(true);
+    try {
+      const response = await fetch(`/api/audit-logs?${queryString(active, after)}`, { headers: { Accept: "application/json" } });
+      if (!response.ok) throw new Error(String(response.status));
+      const data = (await response.json()) as { rows: Row[]; nextCursor: string | null; timeZone: string };
+      setRows((current) => (after ? [...current, ...data.rows] : data.rows));
+      setCursor(data.nextCursor);
+      setTimeZone(data.timeZone);
+    } catch (error) {
+      // Spec §8: failing to load audit logs is reported on the console only.
+      console.log("Falha ao carregar os logs de auditoria", error);
+    }
+    setLoading(false);
+  }, []);
+
+  useEffect(() => {
+    void load(EMPTY);
+  }, [load]);
+
+  function apply(event: FormEvent) {
+    event.preventDefault();
+    setApplied(filters);
+    void load(filters);
+  }
+
+  const set = (key: keyof Filters) => (event: { target: { value: string } }) => setFilters((f) => ({ ...f, [key]: event.target.value }));
+
+  return (
+    <div>
+      <form onSubmit={apply} className="mb-4 grid gap-3 rounded-xl border border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-6 dark:border-slate-700">
+        <label className="text-sm lg:col-span-2">
+          <span className="mb-1 block font-medium">Ação</span>
+          <select className={inputClass} value={filters.action} onChange={set("action")}>
+            <option value="">Todas</option>
+            {Object.entries(AUDIT_ACTION_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-sm">
+          <span className="mb-1 block font-medium">Resultado</span>
+          <select className={inputClass} value={filters.result} onChange={set("result")}>
+            <option value="">Todos</option>
+            {Object.entries(AUDIT_RESULT_LABELS).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="text-sm">
+          <span className="mb-1 block font-medium">Usuário</span>
+          <input className={inputClass} placeholder="Nome ou e-mail" value={filters.user} onChange={set("user")} />
+        </label>
+        <label className="text-sm">
+          <span className="mb-1 block font-medium">De</span>
+          <input type="date" className={inputClass} value={filters.from} onChange={set("from")} />
+        </label>
+        <label className="text-sm">
+          <span className="mb-1 block font-medium">Até</span>
+          <input type="date" className={inputClass} value={filters.to} onChange={set("to")} />
+        </label>
+        <div className="flex flex-wrap gap-2 lg:col-span-6">
+          <button type="submit" className={primaryButton}>
+            Filtrar
+          </button>
+          <a className={ghostButton} href={`/api/audit-logs/export.csv?${queryString(applied)}`} download>
+            <Download className="size-4" aria-hidden="true" /> Exportar CSV
+          </a>
+        </div>
+      </form>
+      <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700">
+        <table className="w-full text-left text-sm">
+          <thead className="bg-slate-50 dark:bg-slate-800">
+            <tr>
+              <th className="px-3 py-2">Data/Hora</th>
+              <th className="px-3 py-2">Usuário</th>
+              <th className="px-3 py-2">Ação</th>
+              <th className="px-3 py-2">Resultado</th>
+              <th className="px-3 py-2">Detalhes</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.id} className="border-t border-slate-200 align-top dark:border-slate-700">
+                <td className="px-3 py-2 whitespace-nowrap tabular-nums">{formatDateTime(row.createdAt, timeZone)}</td>
+                <td className="px-3 py-2">
+                  <span className="block">{row.userLabel}</span>
+                  {row.userEmail && <span className="block text-xs text-slate-500">{row.userEmail}</span>}
+                </td>
+                <td className="px-3 py-2">{auditActionLabel(row.actionType)}</td>
+                <td className="px-3 py-2">
+                  <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${RESULT_CLASS[row.result]}`}>{AUDIT_RESULT_LABELS[row.result]}</span>
+                </td>
+                <td className="max-w-md px-3 py-2 font-mono text-xs">
+                  <button
+                    type="button"
+                    title={row.actionDetails ?? ""}
+                    aria-expanded={expanded === row.id}
+                    className="text-left break-all hover:underline"
+                    onClick={() => setExpanded((current) => (current === row.id ? null : row.id))}
+                  >
+                    {expanded === row.id ? (row.actionDetails ?? "-") : truncateDetails(row.actionDetails)}
+                  </button>
+                </td>
+              </tr>
+            ))}
+            {loading &&
+              Array.from({ length: 10 }, (_, index) => (
+                <tr key={`skeleton-${index}`} data-skeleton className="border-t border-slate-200 dark:border-slate-700">
+                  {Array.from({ length: 5 }, (_, cell) => (
+                    <td key={cell} className="px-3 py-3">
+                      <span className="block h-4 animate-pulse rounded bg-slate-200 dark:bg-slate-700" />
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            {!loading && rows.length === 0 && (
+              <tr>
+                <td colSpan={5} className="px-3 py-6 text-center text-slate-500">
+                  Nenhum registro encontrado
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+      {cursor && !loading && (
+        <div className="mt-4 text-center">
+          <button type="button" className={ghostButton} onClick={() => load(applied, cursor)}>
+            Carregar mais
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

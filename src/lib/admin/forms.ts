@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { emailField, fullNameField, passwordField } from "../forms.ts";
+
+/** Admin request bodies, validated on the server (the panel's forms show server messages). */
+const roleNames = z.array(z.string().trim().min(1).max(60), { message: "Lista de perfis inválida" }).max(30);
+
+export const createUserSchema = z.object({
+  email: emailField,
+  fullName: fullNameField,
+  password: passwordField,
+  roles: roleNames.default([]),
+});
+
+export const updateUserSchema = z.object({
+  fullName: fullNameField,
+  roles: roleNames,
+});
+
+export const roleSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(2, "Nome do perfil deve ter pelo menos 2 caracteres")
+    .max(50, "Nome do perfil deve ter no máximo 50 caracteres"),
+  description: z.string().trim().max(300, "Descrição deve ter no máximo 300 caracteres").default(""),
+  pages: z.array(z.string().max(200), { message: "Lista de páginas inválida" }).max(100).default([]),
+});
+
+export type CreateUserBody = z.infer<typeof createUserSchema>;
+export type UpdateUserBody = z.infer<typeof updateUserSchema>;
+export type RoleBody = z.infer<typeof roleSchema>;

@@ -1,0 +1,50 @@
+/** Portuguese names of the system roles on badges; other roles are shown as they are. */
+const ROLE_LABELS: Record<string, string> = {
+  admin: "Administrador",
+  lider: "Líder",
+  visualizador: "Visualizador",
+  security: "Segurança",
+};
+
+export function roleLabel(role: string): string {
+  return ROLE_LABELS[role] ?? role;
+}
+
+export interface UserRow {
+  id: string;
+  email: string;
+  fullName: string;
+  roles: string[];
+  createdAt: number;
+}
+
+/** Users tab search: case-insensitive substring of name, e-mail or any role. */
+export function filterUsers<T extends Pick<UserRow, "email" | "fullName" | "roles">>(users: readonly T[], search: string): T[] {
+  const needle = search.trim().toLocaleLowerCase("pt-BR");
+  if (!needle) return [...users];
+  return users.filter((user) =>
+    [user.fullName, user.email, ...user.roles, ...user.roles.map(roleLabel)].some((value) => value.toLocaleLowerCase("pt-BR").includes(needle)),
+  );
+}
+
+/** dd/MM/yyyy HH:mm:ss in the portal's time zone. */
+export function formatDateTime(ms: number, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat("pt-BR", {
+    timeZone,
+    day: "2-digit",
+    month: "2-digit",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(new Date(ms));
+  const get = (type: string) => parts.find((part) => part.type === type)?.value ?? "";
+  return `${get("day")}/${get("month")}/${get("year")} ${get("hour")}:${get("minute")}:${get("second")}`;
+}
+
+/** Details column: JSON text cut to `max` characters with an ellipsis. */
+export function truncateDetails(details: string | null, max = 80): string {
+  if (!details) return "-";
+  return details.length > max ? `${details.slice(0, max - 1)}…` : details;
+}

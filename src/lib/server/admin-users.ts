@@ -1,0 +1,102 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { roles, userRoles, users } from "../../../db/schema/index.ts";
+import type { CreateUserBody, UpdateUserBody } from "../admin/forms.ts";
+import { DOMAIN_MESSAGE, isAllowedEmail } from "./allowed-email.ts";
+import { writeAuditLog, type AuditEntry } from "./audit.ts";
+import type { Db } from "./db.ts";
+import { createUser, normalizeEmail } from "./user.ts";
+
+type Actor = { userId: string } & Pick<AuditEntry, "ipAddress" | "userAgent">;
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/** An admin operation's outcome: a value, or a Portuguese message with an HTTP status. */
+export type AdminResult<T = undefined> = { ok: true; value: T } | { ok: false; status: number; error: string };
+
+const fail = (status: number, error: string) => ({ ok: false, status, error }) as const;
+
+function adminCount(tx: Tx): number {
+  return tx
+    .select({ n: sql<number>`count(*)` })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(eq(roles.name, "admin"))
+    .get()!.n;
+}
+
+function rolesOf(tx: Tx, userId: string): string[] {
+  return tx
+    .select({ name: roles.name })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(eq(userRoles.userId, userId))
+    .all()
+    .map((row) => row.name)
+    .sort();
+}
+
+function roleAudits(actor: Actor, email: string, added: string[], removed: string[]): AuditEntry[] {
+  return [
+    ...added.map((role) => ({ ...actor, actionType: "admin_role_assigned", result: "success" as const, details: { user_email: email, role } })),
+    ...removed.map((role) => ({ ...actor, actionType: "admin_role_removed", result: "success" as const, details: { user_email: email, role } })),
+  ];
+}
+
+export async function createUserAsAdmin(db: Db, body: CreateUserBody, actor: Actor): Promise<AdminResult<{ id: string }>> {
+  const email = normalizeEmail(body.email);
+  if (!isAllowedEmail(email)) return fail(400, DOMAIN_MESSAGE);
+  const result = await createUser(db, { email, fullName: body.fullName, password: body.password, roleNames: body.roles, confirmed: true }, (created) => [
+    { ...actor, actionType: "admin_user_created", result: "success", details: { email, full_name: created.fullName, roles: created.roles } },
+    ...roleAudits(actor, email, created.roles, []),
+  ]);
+  if (!result.ok) {
+    return result.error === "email_taken"
+      ? fail(409, "Já existe um usuário com este e-mail")
+      : fail(400, `Perfil desconhecido: ${result.detail}`);
+  }
+  return { ok: true, value: { id: result.userId } };
+}
+
+/** Name + full replacement of the user's roles, one transaction; self-demotion and last-admin guarded. */
+export function updateUserAsAdmin(db: Db, userId: string, body: UpdateUserBody, actor: Actor): AdminResult {
+  return db.transaction((tx) => {
+    const user = tx.select().from(users).where(eq(users.id, userId)).get();
+    if (!user) return fail(404, "Usuário não encontrado");
+    const wanted = [...new Set(body.roles)].sort();
+    const found = wanted.length ? tx.select().from(roles).where(inArray(roles.name, wanted)).all() : [];
+    const missing = wanted.filter((name) => !found.some((role) => role.name === name));
+    if (missing.length) return fail(400, `Perfil desconhecido: ${missing.join(", ")}`);
+    const before = rolesOf(tx, userId);
+    const losesAdmin = before.includes("admin") && !wanted.includes("admin");
+    if (losesAdmin && userId === actor.userId) return fail(400, "Você não pode remover o seu próprio perfil de administrador");
+    if (losesAdmin && adminCount(tx) <= 1) return fail(400, "O último administrador não pode perder o perfil de administrador");
+
+    tx.update(users).set({ fullName: body.fullName }).where(eq(users.id, userId)).run();
+    tx.delete(userRoles).where(eq(userRoles.userId, userId)).run();
+    for (const role of found) tx.insert(userRoles).values({ userId, roleId: role.id }).run();
+
+    const added = wanted.filter((role) => !before.includes(role));
+    const removed = before.filter((role) => !wanted.includes(role));
+    writeAuditLog(tx, {
+      ...actor,
+      actionType: "admin_user_updated",
+      result: "success",
+      details: { user_email: user.email, before: { full_name: user.fullName, roles: before }, after: { full_name: body.fullName, roles: wanted } },
+    });
+    for (const entry of roleAudits(actor, user.email, added, removed)) writeAuditLog(tx, entry);
+    return { ok: true, value: undefined };
+  });
+}
+
+/** Deletes a user (sessions go with them; audit rows stay). Never oneself, never the last admin. */
+export function deleteUserAsAdmin(db: Db, userId: string, actor: Actor): AdminResult {
+  return db.transaction((tx) => {
+    const user = tx.select().from(users).where(eq(users.id, userId)).get();
+    if (!user) return fail(404, "Usuário não encontrado");
+    if (userId === actor.userId) return fail(400, "Você não pode excluir a sua própria conta");
+    const held = rolesOf(tx, userId);
+    if (held.includes("admin") && adminCount(tx) <= 1) return fail(400, "O último administrador não pode ser excluído");
+    tx.delete(users).where(and(eq(users.id, userId))).run();
+    writeAuditLog(tx, { ...actor, actionType: "admin_user_deleted", result: "success", details: { email: user.email, full_name: user.fullName, roles: held } });
+    return { ok: true, value: undefined };
+  });
+}

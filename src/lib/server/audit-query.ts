@@ -1,0 +1,113 @@
+import { and, desc, eq, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { auditLogs, users } from "../../../db/schema/index.ts";
+import { AUDIT_RESULT_LABELS, auditActionLabel, type AuditResult } from "../audit-actions.ts";
+import { formatDateTime } from "../admin/labels.ts";
+import type { Db } from "./db.ts";
+
+/** Filters of the audit viewer (query string), all optional. */
+export const auditFilterSchema = z.object({
+  action: z.string().max(60).optional(),
+  result: z.enum(["success", "failure", "blocked"]).optional(),
+  /** Substring of the user's e-mail or name. */
+  user: z.string().max(120).optional(),
+  /** Inclusive bounds, ISO dates (yyyy-mm-dd) or datetimes. */
+  from: z.string().max(40).optional(),
+  to: z.string().max(40).optional(),
+  /** Keyset cursor `<created_at>_<id>` of the last row already shown. */
+  cursor: z.string().regex(/^\d+_\d+$/, "Cursor inválido").optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+export type AuditFilter = z.infer<typeof auditFilterSchema>;
+
+export interface AuditRow {
+  id: number;
+  createdAt: number;
+  userId: string | null;
+  userEmail: string | null;
+  userName: string | null;
+  actionType: string;
+  result: AuditResult;
+  actionDetails: string | null;
+  ipAddress: string | null;
+  userAgent: string | null;
+}
+
+function parseBound(value: string | undefined, endOfDay: boolean): number | undefined {
+  if (!value) return undefined;
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T${endOfDay ? "23:59:59.999" : "00:00:00"}-03:00`) : new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date.getTime();
+}
+
+/** Newest first, keyset-paged on (created_at, id): stable and index-friendly, no OFFSET. */
+export function queryAuditLogs(db: Db, filter: AuditFilter): { rows: AuditRow[]; nextCursor: string | null } {
+  const conditions: SQL[] = [];
+  if (filter.action) conditions.push(eq(auditLogs.actionType, filter.action));
+  if (filter.result) conditions.push(eq(auditLogs.result, filter.result));
+  if (filter.user) {
+    const like = `%${filter.user.toLowerCase().replace(/[%_]/g, "")}%`;
+    conditions.push(sql`(lower(${users.email}) like ${like} or lower(${users.fullName}) like ${like})`);
+  }
+  const from = parseBound(filter.from, false);
+  const to = parseBound(filter.to, true);
+  if (from !== undefined) conditions.push(gte(auditLogs.createdAt, from));
+  if (to !== undefined) conditions.push(lte(auditLogs.createdAt, to));
+  if (filter.cursor) {
+    const [createdAt, id] = filter.cursor.split("_").map(Number) as [number, number];
+    conditions.push(or(lt(auditLogs.createdAt, createdAt), and(eq(auditLogs.createdAt, createdAt), lt(auditLogs.id, id)))!);
+  }
+  const rows = db
+    .select({
+      id: auditLogs.id,
+      createdAt: auditLogs.createdAt,
+      userId: auditLogs.userId,
+      userEmail: users.email,
+      userName: users.fullName,
+      actionType: auditLogs.actionType,
+      result: auditLogs.result,
+      actionDetails: auditLogs.actionDetails,
+      ipAddress: auditLogs.ipAddress,
+      userAgent: auditLogs.userAgent,
+    })
+    .from(auditLogs)
+    .leftJoin(users, eq(users.id, auditLogs.userId))
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(desc(auditLogs.createdAt), desc(auditLogs.id))
+    .limit(filter.limit + 1)
+    .all();
+  const page = rows.slice(0, filter.limit);
+  const last = page.at(-1);
+  return { rows: page, nextCursor: rows.length > filter.limit && last ? `${last.createdAt}_${last.id}` : null };
+}
+
+/** How the viewer names a row's user (spec: 'Sistema' without user, 'Usuário sem nome' without a name). */
+export function auditUserLabel(row: Pick<AuditRow, "userId" | "userName" | "userEmail">): string {
+  if (!row.userId) return "Sistema";
+  if (!row.userEmail) return "Usuário excluído";
+  return row.userName || "Usuário sem nome";
+}
+
+function csvCell(value: string): string {
+  return /[",\n\r;]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+/** CSV (RFC 4180, UTF-8 with BOM so spreadsheets keep the accents) of the filtered rows. */
+export function auditLogsCsv(rows: readonly AuditRow[], timeZone: string): string {
+  const header = ["Data/Hora", "Usuário", "E-mail", "Ação", "Resultado", "Detalhes", "IP", "User-Agent"];
+  const lines = rows.map((row) =>
+    [
+      formatDateTime(row.createdAt, timeZone),
+      auditUserLabel(row),
+      row.userEmail ?? "",
+      auditActionLabel(row.actionType),
+      AUDIT_RESULT_LABELS[row.result],
+      row.actionDetails ?? "",
+      row.ipAddress ?? "",
+      row.userAgent ?? "",
+    ]
+      .map(csvCell)
+      .join(","),
+  );
+  return "\uFEFF" + [header.join(","), ...lines].join("\r\n") + "\r\n";
+}

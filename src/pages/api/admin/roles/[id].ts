@@ -1,0 +1,30 @@
+import type { APIRoute } from "astro";
+import { roleSchema } from "../../../../lib/admin/forms";
+import { getDb } from "../../../../lib/server/db";
+import { actorOf, refuseUnlessAllowed } from "../../../../lib/server/guards";
+import { jsonResponse, parseJsonBody } from "../../../../lib/server/http";
+import { deleteRoleAsAdmin, updateRoleAsAdmin } from "../../../../lib/server/roles";
+
+export const prerender = false;
+
+function roleId(raw: string | undefined): number {
+  return /^\d+$/.test(raw ?? "") ? Number(raw) : -1;
+}
+
+export const PUT: APIRoute = async ({ locals, request, params }) => {
+  const refused = refuseUnlessAllowed(locals, "/admin-panel");
+  if (refused) return refused;
+  const parsed = await parseJsonBody(request, roleSchema);
+  if (!parsed.ok) return parsed.response;
+  const result = updateRoleAsAdmin(getDb(), roleId(params.id), parsed.data, actorOf(locals, request));
+  if (!result.ok) return jsonResponse(result.status, { error: result.error });
+  return jsonResponse(200, { message: "Perfil atualizado com sucesso" });
+};
+
+export const DELETE: APIRoute = ({ locals, request, params }) => {
+  const refused = refuseUnlessAllowed(locals, "/admin-panel");
+  if (refused) return refused;
+  const result = deleteRoleAsAdmin(getDb(), roleId(params.id), actorOf(locals, request));
+  if (!result.ok) return jsonResponse(result.status, { error: result.error });
+  return jsonResponse(200, { message: "Perfil excluído com sucesso" });
+};

@@ -1,0 +1,25 @@
+import type { APIRoute } from "astro";
+import { roleSchema } from "../../../../lib/admin/forms";
+import { getDb } from "../../../../lib/server/db";
+import { actorOf, refuseUnlessAllowed } from "../../../../lib/server/guards";
+import { jsonResponse, parseJsonBody } from "../../../../lib/server/http";
+import { createRoleAsAdmin, listChecklistPages, listRoles } from "../../../../lib/server/roles";
+
+export const prerender = false;
+
+export const GET: APIRoute = ({ locals }) => {
+  const refused = refuseUnlessAllowed(locals, "/admin-panel");
+  if (refused) return refused;
+  const db = getDb();
+  return jsonResponse(200, { roles: listRoles(db), pages: listChecklistPages(db) });
+};
+
+export const POST: APIRoute = async ({ locals, request }) => {
+  const refused = refuseUnlessAllowed(locals, "/admin-panel");
+  if (refused) return refused;
+  const parsed = await parseJsonBody(request, roleSchema);
+  if (!parsed.ok) return parsed.response;
+  const result = createRoleAsAdmin(getDb(), parsed.data, actorOf(locals, request));
+  if (!result.ok) return jsonResponse(result.status, { error: result.error });
+  return jsonResponse(201, { id: result.value.id, message: "Perfil criado com sucesso" });
+};

@@ -1,0 +1,116 @@
+import { SESSION_COOKIE } from "../../src/lib/server/session";
+import { expect, test } from "./fixtures";
+
+test("an admin creates, finds, edits and deletes a user", async ({ page, loginAs, consoleErrors }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await loginAs(["admin"]);
+  await page.goto("/admin-panel");
+  await expect(page.getByRole("heading", { name: "Painel Administrativo" })).toBeVisible();
+  await expect(page.getByText("Administrador")).toBeVisible();
+
+  await page.getByRole("tab", { name: "Usuários" }).click();
+  await page.getByRole("button", { name: "Novo Usuário" }).click();
+  const dialog = page.getByRole("dialog");
+  const email = `rita-${Date.now()}@b1.example.com`;
+  await dialog.getByLabel("E-mail").fill(email);
+  await dialog.getByLabel("Nome Completo").fill("Rita Lee");
+  await expect(dialog.getByPlaceholder("Senha temporária")).toBeVisible();
+  await dialog.getByLabel("Senha").fill("Senha@123");
+  await dialog.getByLabel("lider").check();
+  await dialog.getByLabel("security").check();
+  await dialog.getByRole("button", { name: "Criar Usuário" }).click();
+  await expect(page.getByText("Usuário criado com sucesso")).toBeVisible();
+
+  await page.getByPlaceholder("Buscar usuários...").fill("RITA");
+  const row = page.getByRole("row", { name: new RegExp(email) });
+  await expect(row).toBeVisible();
+  await expect(row.getByText("Líder")).toBeVisible();
+  await expect(page.getByRole("row")).toHaveCount(2);
+
+  await row.getByRole("button", { name: `Editar ${email}` }).click();
+  await expect(page.getByRole("dialog").getByLabel("E-mail")).toBeDisabled();
+  await page.getByRole("dialog").getByLabel("Nome Completo").fill("Rita Lee Jones");
+  await page.getByRole("dialog").getByLabel("security").uncheck();
+  await page.getByRole("button", { name: "Salvar Alterações" }).click();
+  await expect(page.getByText("Usuário atualizado com sucesso")).toBeVisible();
+  await expect(page.getByRole("row", { name: /Rita Lee Jones/ })).not.toContainText("security");
+
+  await page.getByRole("button", { name: `Excluir ${email}` }).click();
+  await expect(page.getByText("Tem certeza que deseja excluir este usuário?")).toBeVisible();
+  await page.getByRole("button", { name: "Excluir", exact: true }).click();
+  await expect(page.getByText("Usuário excluído com sucesso")).toBeVisible();
+  await expect(page.getByRole("row", { name: new RegExp(email) })).toHaveCount(0);
+  expect(consoleErrors).toEqual([]);
+});
+
+test("a custom role opens a page to its holder until the role is deleted; system roles stay protected", async ({ page, browser, baseURL, loginAs }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await loginAs(["admin"]);
+  await page.goto("/admin-panel");
+  await page.getByRole("tab", { name: "Perfis" }).click();
+  await expect(page.getByText(/\d+ perfis configurados/)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Excluir perfil lider" })).toHaveCount(0);
+  await page.getByRole("button", { name: "Editar perfil lider" }).click();
+  await expect(page.getByRole("dialog").getByLabel("Nome do Perfil")).toBeDisabled();
+  await expect(page.getByText("Nome não pode ser alterado em perfis do sistema")).toBeVisible();
+  await page.keyboard.press("Escape");
+
+  const name = `comite-${Date.now()}`;
+  await page.getByRole("button", { name: "Novo Perfil" }).click();
+  await page.getByRole("dialog").getByLabel("Nome do Perfil").fill(name);
+  await page.getByRole("dialog").getByLabel("Descrição").fill("Convidados do comitê");
+  await page.getByRole("dialog").getByLabel(/Comitê de IA/).check();
+  await page.getByRole("button", { name: "Criar Perfil" }).click();
+  await expect(page.getByText("Perfil criado com sucesso")).toBeVisible();
+
+  // A visualizador in another browser gets the role and opens /comite-ia on the next request.
+  const other = await browser.newContext();
+  const holder = await (async () => {
+    const { createTestUser } = await import("../support/users");
+    const { e2eDb } = await import("./fixtures");
+    return createTestUser(e2eDb(), ["visualizador"]);
+  })();
+  await other.addCookies([{ name: SESSION_COOKIE, value: holder.token, url: baseURL! }]);
+  const holderPage = await other.newPage();
+  await holderPage.goto(`${baseURL}/comite-ia`);
+  await expect(holderPage).toHaveURL(/\/acesso-negado$/);
+
+  await page.reload();
+  await page.getByRole("tab", { name: "Usuários" }).click();
+  await page.getByPlaceholder("Buscar usuários...").fill(holder.email);
+  await page.getByRole("button", { name: `Editar ${holder.email}` }).click();
+  await page.getByRole("dialog").getByLabel(name).check();
+  await page.getByRole("button", { name: "Salvar Alterações" }).click();
+  await expect(page.getByText("Usuário atualizado com sucesso")).toBeVisible();
+  await holderPage.goto(`${baseURL}/comite-ia`);
+  await expect(holderPage).toHaveURL(/\/comite-ia$/);
+
+  await page.getByRole("tab", { name: "Perfis" }).click();
+  await page.getByRole("button", { name: `Excluir perfil ${name}` }).click();
+  await expect(page.getByText(`Tem certeza que deseja excluir o perfil "${name}"?`, { exact: false })).toBeVisible();
+  await page.getByRole("button", { name: "Excluir", exact: true }).click();
+  await expect(page.getByText("Perfil excluído com sucesso")).toBeVisible();
+  await holderPage.goto(`${baseURL}/comite-ia`);
+  await expect(holderPage).toHaveURL(/\/acesso-negado$/);
+  await other.close();
+});
+
+test("the audit page shows the flows' rows with Portuguese labels and pt-BR times", async ({ page, loginAs }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await loginAs(["security"]);
+  await page.goto("/admin-panel");
+  await expect(page).toHaveURL(/\/acesso-negado$/);
+  await page.goto("/audit-logs");
+  await expect(page.getByRole("heading", { name: "Logs de Auditoria" })).toBeVisible();
+  for (const header of ["Data/Hora", "Usuário", "Ação", "Resultado", "Detalhes"]) {
+    await expect(page.getByRole("columnheader", { name: header })).toBeVisible();
+  }
+  await expect(page.getByRole("cell", { name: "Acesso Negado" }).first()).toBeVisible();
+  await expect(page.getByRole("cell", { name: /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/ }).first()).toBeVisible();
+  const table = page.locator("tbody");
+  await expect(table.getByText("Bloqueado").first()).toBeVisible();
+  await page.getByLabel("Resultado").selectOption("blocked");
+  await page.getByRole("button", { name: "Filtrar" }).click();
+  await expect(table.getByText("Bloqueado").first()).toBeVisible();
+  await expect(table.getByText("Sucesso", { exact: true })).toHaveCount(0);
+});

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeAuditLog } from "../../../src/lib/server/audit";
+import { startBuiltServer, type RunningServer } from "../../support/server";
+import { createTestUser, type TestUser } from "../../support/users";
+
+let server: RunningServer;
+const who: Record<string, TestUser> = {};
+
+const get = (path: string, user: TestUser | null) =>
+  fetch(server.url + path, { headers: user ? { cookie: `b1_session=${user.token}` } : {}, redirect: "manual" });
+
+beforeAll(async () => {
+  server = await startBuiltServer();
+  for (const role of ["admin", "security", "lider"]) who[role] = await createTestUser(server.db, [role]);
+  for (let i = 0; i < 130; i++) {
+    writeAuditLog(server.db, { actionType: i % 2 ? "user_login_success" : "user_logout", result: i % 3 ? "success" : "failure", details: { i } });
+  }
+  writeAuditLog(server.db, { userId: who.lider!.id, actionType: "acao_desconhecida", result: "blocked", details: { motivo: "teste; com vírgula, e \"aspas\"" } });
+});
+afterAll(() => server?.stop());
+
+describe("audit log API", () => {
+  it("is readable by admin and security, not by lider or anonymous", async () => {
+    expect((await get("/api/audit-logs", who.admin!)).status).toBe(200);
+    expect((await get("/api/audit-logs", who.security!)).status).toBe(200);
+    expect((await get("/api/audit-logs", who.lider!)).status).toBe(403);
+    expect((await get("/api/audit-logs", null)).status).toBe(401);
+    expect((await get("/api/audit-logs/export.csv", who.lider!)).status).toBe(403);
+    expect((await get("/audit-logs", who.security!)).status).toBe(200);
+    expect((await get("/audit-logs", who.lider!)).headers.get("location")).toBe("/acesso-negado");
+  });
+
+  it("returns the latest 100 newest first, then pages by keyset without gaps or repeats", async () => {
+    const first = (await (await get("/api/audit-logs", who.admin!)).json()) as { rows: { id: number; createdAt: number; userLabel: string }[]; nextCursor: string; timeZone: string };
+    expect(first.rows).toHaveLength(100);
+    expect(first.timeZone).toBe("America/Sao_Paulo");
+    const ids = first.rows.map((r) => r.id);
+    expect([...ids].sort((a, b) => b - a)).toEqual(ids);
+    const second = (await (await get(`/api/audit-logs?cursor=${first.nextCursor}`, who.admin!)).json()) as { rows: { id: number }[] };
+    expect(second.rows.length).toBeGreaterThan(30);
+    expect(second.rows.some((r) => ids.includes(r.id))).toBe(false);
+    expect(Math.max(...second.rows.map((r) => r.id))).toBeLessThan(Math.min(...ids));
+    expect(first.rows.find((r) => r.userLabel)?.userLabel).toBeTruthy();
+  });
+
+  it("filters by action, result and user, and the CSV has exactly the filtered rows", async () => {
+    const query = "action=user_logout&result=failure";
+    const data = (await (await get(`/api/audit-logs?${query}`, who.admin!)).json()) as { rows: { actionType: string; result: string; userLabel: string }[] };
+    expect(data.rows.length).toBeGreaterThan(0);
+    expect(data.rows.every((r) => r.actionType === "user_logout" && r.result === "failure" && r.userLabel === "Sistema")).toBe(true);
+    const csv = await (await get(`/api/audit-logs/export.csv?${query}`, who.admin!)).text();
+    const lines = csv.replace(/^\uFEFF/, "").trim().split("\r\n");
+    expect(lines[0]).toBe("Data/Hora,Usuário,E-mail,Ação,Resultado,Detalhes,IP,User-Agent");
+    expect(lines).toHaveLength(data.rows.length + 1);
+    expect(lines.slice(1).every((line) => line.includes(",Logout,Falha,"))).toBe(true);
+    expect(lines[1]).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2},Sistema,/);
+
+    const byUser = (await (await get(`/api/audit-logs?user=${encodeURIComponent(who.lider!.email)}`, who.admin!)).json()) as { rows: { actionType: string }[] };
+    expect(byUser.rows.map((r) => r.actionType)).toContain("acao_desconhecida");
+    const quoted = await (await get(`/api/audit-logs/export.csv?action=acao_desconhecida`, who.admin!)).text();
+    expect(quoted).toContain('"{""motivo"":""teste; com vírgula, e \\""aspas\\""""}"');
+  });
+
+  it("rejects a malformed cursor or result with a Portuguese message", async () => {
+    const response = await get("/api/audit-logs?cursor=abc", who.admin!);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: "Cursor inválido" });
+  });
+});

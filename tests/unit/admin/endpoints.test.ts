@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { auditLogs, roles, users } from "../../../db/schema/index";
+import { startBuiltServer, type RunningServer } from "../../support/server";
+import { createTestUser, type TestUser } from "../../support/users";
+
+let server: RunningServer;
+let admin: TestUser;
+const personas: Record<string, TestUser> = {};
+
+function call(method: string, path: string, who: TestUser | null, body?: unknown) {
+  const headers: Record<string, string> = { origin: server.url, "content-type": "application/json" };
+  if (who) headers.cookie = `b1_session=${who.token}`;
+  return fetch(server.url + path, { method, headers, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
+}
+
+const snapshot = () => JSON.stringify([server.db.select().from(users).all(), server.db.select().from(roles).all()]);
+const roleId = (name: string) => server.db.select().from(roles).where(eq(roles.name, name)).get()!.id;
+
+beforeAll(async () => {
+  server = await startBuiltServer();
+  admin = await createTestUser(server.db, ["admin"]);
+  for (const role of ["visualizador", "lider", "security"]) personas[role] = await createTestUser(server.db, [role]);
+});
+afterAll(() => server?.stop());
+
+const ENDPOINTS: [string, string, unknown?][] = [
+  ["GET", "/api/admin/me"],
+  ["GET", "/api/admin/users"],
+  ["POST", "/api/admin/users", { email: "x@b1.example.com", fullName: "Xis", password: "Senha@123", roles: [] }],
+  ["PUT", "/api/admin/users/qualquer", { fullName: "Xis", roles: [] }],
+  ["DELETE", "/api/admin/users/qualquer"],
+  ["GET", "/api/admin/roles"],
+  ["POST", "/api/admin/roles", { name: "novo", description: "", pages: [] }],
+  ["PUT", "/api/admin/roles/1", { name: "admin", description: "x", pages: [] }],
+  ["DELETE", "/api/admin/roles/1"],
+];
+
+describe("admin endpoints refuse everyone but admins", () => {
+  it.each(ENDPOINTS)("%s %s: 401 anonymous, 403 visualizador/lider/security, nothing changes", async (method, path, body) => {
+    const before = snapshot();
+    expect((await call(method, path, null, body)).status).toBe(401);
+    for (const role of ["visualizador", "lider", "security"]) {
+      const response = await call(method, path, personas[role]!, body);
+      expect(response.status, role).toBe(403);
+      expect(await response.json()).toEqual({ error: "Acesso negado" });
+    }
+    expect(snapshot()).toBe(before);
+  });
+
+  it("refuses cross-site writes even from an admin", async () => {
+    const response = await fetch(server.url + "/api/admin/roles", {
+      method: "POST",
+      headers: { cookie: `b1_session=${admin.token}`, origin: "https://evil.example.com", "content-type": "application/json" },
+      body: JSON.stringify({ name: "csrf", description: "", pages: [] }),
+    });
+    expect(response.status).toBe(403);
+  });
+});
+
+describe("malformed bodies", () => {
+  it.each([
+    ["POST", "/api/admin/users", "{nope"],
+    ["POST", "/api/admin/users", { email: "invalido", fullName: "Ana", password: "Senha@123" }],
+    ["POST", "/api/admin/users", { email: "ana@b1.example.com", fullName: "A", password: "Senha@123" }],
+    ["POST", "/api/admin/users", { email: "ana@b1.example.com", fullName: "Ana", password: "fraca" }],
+    ["POST", "/api/admin/users", { email: "ana@b1.example.com", fullName: "Ana", password: "Senha@123", roles: "admin" }],
+    ["POST", "/api/admin/roles", { name: "x" }],
+    ["POST", "/api/admin/roles", { name: "ok", pages: "tudo" }],
+  ])("%s %s %j → 400 with a Portuguese message, nothing changes", async (method, path, body) => {
+    const before = snapshot();
+    const response = await call(method, path, admin, body);
+    expect(response.status).toBe(400);
+    const json = (await response.json()) as { error: string };
+    expect(json.error).toMatch(/[a-zà-ú]/i);
+    expect(json.error).not.toMatch(/expected|invalid input|received/i);
+    expect(snapshot()).toBe(before);
+  });
+});
+
+describe("users", () => {
+  it("creates a confirmed user with two roles, updates name and roles, deletes it — audited with before/after", async () => {
+    const created = await call("POST", "/api/admin/users", admin, {
+      email: "Carla@B1.example.com",
+      fullName: "Carla Dias",
+      password: "Senha@123",
+      roles: ["visualizador", "lider"],
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const row = server.db.select().from(users).where(eq(users.id, id)).get()!;
+    expect(row.email).toBe("carla@b1.example.com");
+    expect(row.emailConfirmedAt).not.toBeNull();
+
+    const list = (await (await call("GET", "/api/admin/users", admin)).json()) as { users: { id: string; roles: string[] }[] };
+    expect(list.users.find((u) => u.id === id)?.roles.sort()).toEqual(["lider", "visualizador"]);
+
+    const updated = await call("PUT", `/api/admin/users/${id}`, admin, { fullName: "Carla Dias Souza", roles: ["security"] });
+    expect(updated.status).toBe(200);
+    const audit = server.db.select().from(auditLogs).where(eq(auditLogs.userId, admin.id)).all();
+    const update = audit.find((a) => a.actionType === "admin_user_updated")!;
+    expect(JSON.parse(update.actionDetails!)).toMatchObject({
+      before: { full_name: "Carla Dias", roles: ["lider", "visualizador"] },
+      after: { full_name: "Carla Dias Souza", roles: ["security"] },
+    });
+    expect(audit.filter((a) => a.actionType === "admin_role_removed")).toHaveLength(2);
+    expect(audit.filter((a) => a.actionType === "admin_role_assigned").length).toBeGreaterThanOrEqual(3);
+
+    expect((await call("DELETE", `/api/admin/users/${id}`, admin)).status).toBe(200);
+    expect(server.db.select().from(users).where(eq(users.id, id)).get()).toBeUndefined();
+    expect(server.db.select().from(auditLogs).where(eq(auditLogs.actionType, "admin_user_deleted")).all()).toHaveLength(1);
+  });
+
+  it("refuses a duplicate e-mail, an unknown role and an unauthorised domain", async () => {
+    const duplicate = await call("POST", "/api/admin/users", admin, { email: personas.lider!.email, fullName: "Dup", password: "Senha@123", roles: [] });
+    expect(duplicate.status).toBe(409);
+    expect(await duplicate.json()).toEqual({ error: "Já existe um usuário com este e-mail" });
+    const unknown = await call("POST", "/api/admin/users", admin, { email: "nova@b1.example.com", fullName: "Nova", password: "Senha@123", roles: ["chefe"] });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toEqual({ error: "Perfil desconhecido: chefe" });
+    const domain = await call("POST", "/api/admin/users", admin, { email: "nova@gmail.com", fullName: "Nova", password: "Senha@123", roles: [] });
+    expect(domain.status).toBe(400);
+  });
+
+  it("never lets an admin delete or demote themself, nor remove the last admin", async () => {
+    const self = await call("DELETE", `/api/admin/users/${admin.id}`, admin);
+    expect(self.status).toBe(400);
+    expect(await self.json()).toEqual({ error: "Você não pode excluir a sua própria conta" });
+    const demote = await call("PUT", `/api/admin/users/${admin.id}`, admin, { fullName: "Admin", roles: ["lider"] });
+    expect(demote.status).toBe(400);
+
+    const second = await createTestUser(server.db, ["admin"]);
+    // With two admins, the second may remove the first's admin role… but not when only one is left.
+    expect((await call("PUT", `/api/admin/users/${admin.id}`, second, { fullName: "Admin", roles: ["lider"] })).status).toBe(200);
+    // The demoted first admin has lost the panel at once (next request).
+    const last = await call("DELETE", `/api/admin/users/${second.id}`, admin);
+    expect(last.status).toBe(403);
+    const lastDemote = await call("PUT", `/api/admin/users/${second.id}`, second, { fullName: "X Y", roles: [] });
+    expect(lastDemote.status).toBe(400);
+    // Restore for the following tests.
+    expect((await call("PUT", `/api/admin/users/${admin.id}`, second, { fullName: "Admin", roles: ["admin"] })).status).toBe(200);
+    const removeLast = await call("DELETE", `/api/admin/users/${second.id}`, admin);
+    expect(removeLast.status).toBe(200);
+    // Now the only admin again: still cannot demote themself.
+    const guard = await call("PUT", `/api/admin/users/${admin.id}`, admin, { fullName: "Admin", roles: [] });
+    expect(guard.status).toBe(400);
+  });
+});
+
+describe("roles", () => {
+  it("lists system roles first with counts and the checklist pages", async () => {
+    const data = (await (await call("GET", "/api/admin/roles", admin)).json()) as {
+      roles: { name: string; isSystem: boolean; lockedPages: string[] }[];
+      pages: { path: string; kind: string }[];
+    };
+    expect(data.roles.slice(0, 4).every((r) => r.isSystem)).toBe(true);
+    expect(data.roles.find((r) => r.name === "lider")?.lockedPages).toEqual(["/comite-ia"]);
+    expect(data.pages.find((p) => p.path === "/comite-ia")?.kind).toBe("grantable");
+    expect(data.pages.some((p) => p.path === "/admin-panel" || p.path === "/")).toBe(false);
+  });
+
+  it("refuses to delete or rename a system role", async () => {
+    const del = await call("DELETE", `/api/admin/roles/${roleId("lider")}`, admin);
+    expect(del.status).toBe(400);
+    expect(await del.json()).toEqual({ error: "Não é possível excluir perfis do sistema" });
+    const rename = await call("PUT", `/api/admin/roles/${roleId("lider")}`, admin, { name: "lideranca", description: "x", pages: [] });
+    expect(rename.status).toBe(400);
+    expect(await rename.json()).toEqual({ error: "Nome não pode ser alterado em perfis do sistema" });
+    // Its route-table pages stay even when the checklist comes back empty.
+    expect((await call("PUT", `/api/admin/roles/${roleId("lider")}`, admin, { name: "lider", description: "Líderes", pages: [] })).status).toBe(200);
+    expect((await call("GET", "/comite-ia", personas.lider!)).status).toBe(200);
+  });
+
+  it("a custom role opens /comite-ia on the next request and the access ends when it is deleted", async () => {
+    const holder = await createTestUser(server.db, ["visualizador"]);
+    const page = () => fetch(server.url + "/comite-ia", { headers: { cookie: `b1_session=${holder.token}` }, redirect: "manual" });
+    expect((await page()).status).toBe(302);
+    const created = await call("POST", "/api/admin/roles", admin, { name: "convidados-comite", description: "Convidados", pages: ["/comite-ia", "/nao-existe"] });
+    expect(created.status).toBe(201);
+    const duplicate = await call("POST", "/api/admin/roles", admin, { name: "convidados-comite", description: "", pages: [] });
+    expect(duplicate.status).toBe(409);
+    expect(await duplicate.json()).toEqual({ error: "Já existe um perfil com este nome" });
+    expect((await call("PUT", `/api/admin/users/${holder.id}`, admin, { fullName: holder.fullName, roles: ["visualizador", "convidados-comite"] })).status).toBe(200);
+    expect((await page()).status).toBe(200);
+    const { id } = (await created.json()) as { id: number };
+    expect((await call("DELETE", `/api/admin/roles/${id}`, admin)).status).toBe(200);
+    const after = await page();
+    expect(after.status).toBe(302);
+    expect(after.headers.get("location")).toBe("/acesso-negado");
+    const deleted = server.db.select().from(auditLogs).where(eq(auditLogs.actionType, "admin_custom_role_deleted")).get()!;
+    expect(JSON.parse(deleted.actionDetails!)).toMatchObject({ name: "convidados-comite", pages: ["/comite-ia"], holders: [holder.email] });
+  });
+});

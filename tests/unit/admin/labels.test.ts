@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { filterUsers, formatDateTime, roleLabel, truncateDetails } from "../../../src/lib/admin/labels";
+import { auditActionLabel } from "../../../src/lib/audit-actions";
+
+describe("admin labels", () => {
+  it("names system roles in Portuguese and shows others as they are", () => {
+    expect(["admin", "lider", "visualizador", "auditoria"].map(roleLabel)).toEqual(["Administrador", "Líder", "Visualizador", "auditoria"]);
+  });
+
+  it("searches users by name, e-mail or role, case-insensitively", () => {
+    const users = [
+      { email: "ana@b1.example.com", fullName: "Ana Souza", roles: ["admin"] },
+      { email: "bruno@b1.example.com", fullName: "", roles: ["lider"] },
+    ];
+    expect(filterUsers(users, "SOUZA").map((u) => u.email)).toEqual(["ana@b1.example.com"]);
+    expect(filterUsers(users, "bruno@").map((u) => u.email)).toEqual(["bruno@b1.example.com"]);
+    expect(filterUsers(users, "líder").map((u) => u.email)).toEqual(["bruno@b1.example.com"]);
+    expect(filterUsers(users, "  ")).toHaveLength(2);
+  });
+
+  it("formats times as dd/MM/yyyy HH:mm:ss in São Paulo", () => {
+    expect(formatDateTime(Date.UTC(2026, 0, 5, 2, 3, 4), "America/Sao_Paulo")).toBe("04/01/2026 23:03:04");
+  });
+
+  it("truncates details and labels unknown actions raw", () => {
+    expect(truncateDetails("x".repeat(100), 10)).toBe("xxxxxxxxx…");
+    expect(truncateDetails(null)).toBe("-");
+    expect(auditActionLabel("admin_user_created")).toBe("Usuário Criado");
+    expect(auditActionLabel("algo_novo")).toBe("algo_novo");
+  });
+});
