@@ -13,6 +13,7 @@ export default defineConfig({
   integrations: [mdx(), react()],
   session: false,
   trailingSlash: "ignore",
+  prerenderConflictBehavior: "error",
   build: { format: "directory" },
   devToolbar: { enabled: false },
   vite: { plugins: [tailwindcss()] },

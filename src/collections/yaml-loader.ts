@@ -1,0 +1,44 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Loader } from "astro/loaders";
+import { parse } from "yaml";
+
+/**
+ * Loads one YAML file of content: a list of entries with unique `id`s, or a single document
+ * (one entry named after the file). Unlike Astro's `file()` loader, a YAML syntax error or a
+ * duplicate id fails the build with the file name, and schema errors name the entry and field.
+ */
+export function yamlLoader(file: string): Loader {
+  return {
+    name: "b1-yaml-loader",
+    load: async ({ store, parseData, config, watcher }) => {
+      const filePath = fileURLToPath(new URL(file, config.root));
+      const relative = path.relative(fileURLToPath(config.root), filePath);
+      const text = await fs.readFile(filePath, "utf8");
+      let data: unknown;
+      try {
+        data = parse(text);
+      } catch (error) {
+        throw new Error(`${relative}: YAML inválido — ${(error as Error).message}`);
+      }
+      store.clear();
+      if (Array.isArray(data)) {
+        const seen = new Set<string>();
+        for (const [index, item] of data.entries()) {
+          const id = (item as { id?: unknown })?.id;
+          if (typeof id !== "string" || !id) throw new Error(`${relative}: o item ${index + 1} não tem o campo "id"`);
+          if (seen.has(id)) throw new Error(`${relative}: id duplicado "${id}" (item ${index + 1})`);
+          seen.add(id);
+          store.set({ id, data: await parseData({ id, data: item as Record<string, unknown>, filePath: relative }), filePath: relative });
+        }
+      } else if (data && typeof data === "object") {
+        const id = path.basename(file).replace(/\.ya?ml$/, "");
+        store.set({ id, data: await parseData({ id, data: data as Record<string, unknown>, filePath: relative }), filePath: relative });
+      } else {
+        throw new Error(`${relative}: o arquivo deve conter uma lista ou um objeto`);
+      }
+      watcher?.add(filePath);
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { Download } from "lucide-react";
+
+/** Download/open action inside islands; an empty link logs instead (spec §8). */
+export function LinkAction({ name, link, label = "Baixar" }: { name: string; link: string; label?: string }) {
+  const base = "inline-flex items-center gap-1.5 rounded-md px-3 py-1.5 text-sm font-medium";
+  if (!link) {
+    return (
+      <button
+        type="button"
+        aria-disabled="true"
+        title="Link ainda não disponível"
+        onClick={() => console.log(`Link não encontrado para: ${name}`)}
+        className={`${base} cursor-not-allowed bg-slate-200 text-slate-500 dark:bg-slate-800 dark:text-slate-400`}
+      >
+        <Download className="size-4" aria-hidden="true" />
+        {label}
+      </button>
+    );
+  }
+  const internal = link.startsWith("/");
+  return (
+    <a href={link} className={`${base} bg-brand-600 text-white hover:bg-brand-700`} {...(internal ? {} : { target: "_blank", rel: "noopener noreferrer" })}>
+      <Download className="size-4" aria-hidden="true" />
+      {label}
+    </a>
+  );
+}

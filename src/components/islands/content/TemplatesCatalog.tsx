@@ -1,0 +1,102 @@
+import { useMemo, useState } from "react";
+import { Select } from "radix-ui";
+import { Check, ChevronDown, FileSearch, Search } from "lucide-react";
+import { CATEGORY_OPTIONS, filterTemplates } from "../../../lib/content/templates-filter";
+import { LinkAction } from "./LinkAction";
+
+export interface TemplateCard {
+  id: string;
+  title: string;
+  description: string;
+  category: string;
+  tools: string[];
+  format: string;
+  stage: string;
+  /** Tailwind classes for the colour strip. */
+  accent: string;
+  link: string;
+}
+
+/** /templates: live search + category filter over the catalogue (content comes as props). */
+export default function TemplatesCatalog({ templates }: { templates: TemplateCard[] }) {
+  const [search, setSearch] = useState("");
+  const [category, setCategory] = useState("all");
+  const visible = useMemo(() => filterTemplates(templates, search, category), [templates, search, category]);
+
+  return (
+    <div>
+      <div className="mb-6 flex flex-col gap-3 md:flex-row">
+        <div className="relative flex-1">
+          <Search className="absolute top-2.5 left-3 size-4 text-slate-400" aria-hidden="true" />
+          <input
+            type="search"
+            aria-label="Buscar templates"
+            placeholder="Buscar templates..."
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            className="w-full rounded-md border border-slate-300 bg-white py-2 pr-3 pl-9 focus:border-brand-500 focus:ring-2 focus:ring-brand-100 focus:outline-none dark:border-slate-600 dark:bg-slate-900"
+          />
+        </div>
+        <Select.Root value={category} onValueChange={setCategory}>
+          <Select.Trigger
+            aria-label="Filtrar por etapa"
+            className="inline-flex min-w-56 items-center justify-between gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-left dark:border-slate-600 dark:bg-slate-900"
+          >
+            <Select.Value placeholder="Filtrar por etapa" />
+            <Select.Icon>
+              <ChevronDown className="size-4" aria-hidden="true" />
+            </Select.Icon>
+          </Select.Trigger>
+          <Select.Portal>
+            <Select.Content position="popper" sideOffset={4} className="z-50 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+              <Select.Viewport>
+                {CATEGORY_OPTIONS.map((option) => (
+                  <Select.Item
+                    key={option.value}
+                    value={option.value}
+                    className="flex cursor-pointer items-center justify-between gap-4 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800"
+                  >
+                    <Select.ItemText>{option.label}</Select.ItemText>
+                    <Select.ItemIndicator>
+                      <Check className="size-4" aria-hidden="true" />
+                    </Select.ItemIndicator>
+                  </Select.Item>
+                ))}
+              </Select.Viewport>
+            </Select.Content>
+          </Select.Portal>
+        </Select.Root>
+      </div>
+      <p className="mb-4 text-sm text-slate-500" aria-live="polite">
+        {visible.length} de {templates.length} templates
+      </p>
+      {visible.length === 0 ? (
+        <div className="rounded-xl border border-dashed border-slate-300 p-10 text-center dark:border-slate-600">
+          <FileSearch className="mx-auto mb-3 size-10 text-slate-400" aria-hidden="true" />
+          <p className="font-semibold">Nenhum template encontrado</p>
+          <p className="text-sm text-slate-500">Tente ajustar os filtros ou termo de busca</p>
+        </div>
+      ) : (
+        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {visible.map((template) => (
+            <li key={template.id} className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900">
+              <span className={`h-1.5 ${template.accent}`} />
+              <div className="flex flex-1 flex-col p-5">
+                <div className="mb-2 flex flex-wrap gap-2 text-xs">
+                  <span className="rounded-full bg-slate-100 px-2 py-0.5 dark:bg-slate-800">{template.stage}</span>
+                  <span className="rounded-full bg-slate-100 px-2 py-0.5 dark:bg-slate-800">{template.format}</span>
+                </div>
+                <h3 className="font-semibold">{template.title}</h3>
+                <p className="mt-1 flex-1 text-sm text-slate-600 dark:text-slate-300">{template.description}</p>
+                <p className="mt-3 text-xs text-slate-500">Ferramentas: {template.tools.join(", ")}</p>
+                <div className="mt-4">
+                  <LinkAction name={template.title} link={template.link} label={template.link.startsWith("/") ? "Abrir" : "Baixar"} />
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

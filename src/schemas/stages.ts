@@ -1,0 +1,80 @@
+import { z } from "astro/zod";
+import { colorSchema, iconSchema, linkSchema, text } from "./common";
+
+/** One of the 8 process stages (/etapas-processo). */
+export const stageSchema = z.object({
+  /** Stable id. */
+  id: text,
+  /** 1…8. */
+  number: z.number().int().min(1).max(8),
+  /** Stage name. */
+  title: text,
+  /** What happens in the stage. */
+  description: text,
+  /** Suggested tools (names; each gets a download action and a learn-more dialog). */
+  tools: z.array(text).min(2),
+  /** Main template of the stage. */
+  template: text,
+  /** Card colour. */
+  color: colorSchema,
+  /** Lucide icon. */
+  icon: iconSchema,
+});
+
+/** An AI tool of stage 5's 'Inteligência Artificial' row, or a recommended tool. */
+export const toolSchema = z.object({
+  /** Stable id. */
+  id: text,
+  /** Tool name. */
+  name: text,
+  /** What it is used for. */
+  description: text,
+  /** Grouping label. */
+  category: text,
+  /** Official site (empty when unknown). */
+  link: linkSchema,
+});
+
+/** Explanatory text per tool or template name (learn-more dialogs). */
+export const toolDescriptionSchema = z.object({
+  /** Tool or template name, exactly as used elsewhere. */
+  id: text,
+  /** Explanation. */
+  description: text,
+});
+
+/** The real case: a payment-method project across the 8 phases. */
+export const caseStudySchema = z.object({
+  /** Heading. */
+  title: text,
+  /** Summary of the project. */
+  summary: text,
+  /** One per stage. */
+  phases: z
+    .array(
+      z.object({
+        /** Stage id. */
+        id: text,
+        /** Phase title. */
+        title: text,
+        /** Three questions. */
+        questions: z
+          .array(
+            z.object({
+              /** The question asked. */
+              question: text,
+              /** What the team answered. */
+              answer: text,
+              /** Analysis. */
+              analysis: text,
+              /** Impact on the project. */
+              impact: text,
+              /** positive (green), partial (yellow), negative (red). */
+              status: z.enum(["positive", "partial", "negative"]),
+            }),
+          )
+          .length(3),
+      }),
+    )
+    .length(8),
+});
