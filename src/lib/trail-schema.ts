@@ -1,0 +1,13 @@
+import { z } from "zod";
+import { MAX_ANSWER_LENGTH, MAX_PROJECT_NAME_LENGTH } from "./trail";
+
+/** Body of PUT /api/trail; phase ids are checked against the content by the endpoint. */
+export const trailBodySchema = z.object({
+  completed: z.array(z.string().max(40), { message: "Lista de fases inválida" }).max(20),
+  answers: z.record(
+    z.string().max(40),
+    z.record(z.string().regex(/^[0-2]$/, "Índice de pergunta inválido"), z.string().max(MAX_ANSWER_LENGTH, "Resposta muito longa")),
+  ),
+  projectName: z.string().max(MAX_PROJECT_NAME_LENGTH, "Nome do projeto muito longo"),
+  updatedAt: z.number().int().nonnegative(),
+});

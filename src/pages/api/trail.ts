@@ -1,0 +1,33 @@
+import type { APIRoute } from "astro";
+import { getDb } from "../../lib/server/db";
+import { refuseUnlessAllowed } from "../../lib/server/guards";
+import { jsonResponse, parseJsonBody } from "../../lib/server/http";
+import { readTrail, saveTrail } from "../../lib/server/trail-store";
+import { TRAIL_PHASE_IDS, sanitizeAnswers, sanitizeCompleted } from "../../lib/trail";
+import { trailBodySchema } from "../../lib/trail-schema";
+
+export const prerender = false;
+
+/** The signed-in user's trail, so it follows them to another browser. */
+export const GET: APIRoute = ({ locals }) => {
+  const refused = refuseUnlessAllowed(locals, "/trilha-interativa");
+  if (refused) return refused;
+  return jsonResponse(200, { trail: readTrail(getDb(), locals.principal!.userId) });
+};
+
+export const PUT: APIRoute = async ({ locals, request }) => {
+  const refused = refuseUnlessAllowed(locals, "/trilha-interativa");
+  if (refused) return refused;
+  const parsed = await parseJsonBody(request, trailBodySchema);
+  if (!parsed.ok) return parsed.response;
+  const unknown = [...parsed.data.completed, ...Object.keys(parsed.data.answers)].find((id) => !(TRAIL_PHASE_IDS as readonly string[]).includes(id));
+  if (unknown) return jsonResponse(400, { error: `Fase desconhecida: ${unknown}` });
+  const state = {
+    completed: sanitizeCompleted(parsed.data.completed, TRAIL_PHASE_IDS),
+    answers: sanitizeAnswers(parsed.data.answers, TRAIL_PHASE_IDS),
+    projectName: parsed.data.projectName,
+    updatedAt: parsed.data.updatedAt,
+  };
+  saveTrail(getDb(), locals.principal!.userId, state);
+  return jsonResponse(200, { ok: true });
+};
