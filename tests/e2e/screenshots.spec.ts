@@ -1,0 +1,21 @@
+import { ROUTES } from "../../src/lib/routes";
+import { expect, test } from "./fixtures";
+
+// Every page at phone and desktop width, as an artefact for review (test-results/screenshots, not committed).
+const pages = ROUTES.filter((route) => !["/signup-error", "/confirmation-sent"].includes(route.path));
+
+for (const width of [375, 1280]) {
+  test(`every page renders without console errors at ${width}px`, async ({ page, loginAs, consoleErrors }) => {
+    test.setTimeout(90_000);
+    await loginAs(["admin"]);
+    await page.setViewportSize({ width, height: 900 });
+    for (const route of pages) {
+      if (route.path === "/auth") continue; // signed-in users are sent to /
+      await page.goto(route.path);
+      await expect(page.locator("main")).toBeVisible();
+      await page.waitForLoadState("networkidle");
+      await page.screenshot({ path: `test-results/screenshots/${width}${route.path === "/" ? "/inicio" : route.path}.png`, fullPage: true });
+    }
+    expect(consoleErrors).toEqual([]);
+  });
+}

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { filterTemplates } from "../../../src/lib/content/templates-filter";
+
+const templates = [
+  { title: "Canvas de Ideação", description: "Estrutura o problema", category: "ideacao" },
+  { title: "Relatório de Discovery", description: "Consolida entrevistas e CANVAS", category: "discovery" },
+  { title: "Plano de Produto", description: "Objetivos e métricas", category: "planejamento" },
+];
+
+describe("filterTemplates (spec §5)", () => {
+  it("matches the search case-insensitively in title or description", () => {
+    expect(filterTemplates(templates, "canvas", "all").map((t) => t.title)).toEqual(["Canvas de Ideação", "Relatório de Discovery"]);
+    expect(filterTemplates(templates, "MÉTRICAS", "all").map((t) => t.title)).toEqual(["Plano de Produto"]);
+  });
+
+  it("combines the search with the category (AND)", () => {
+    expect(filterTemplates(templates, "canvas", "discovery").map((t) => t.title)).toEqual(["Relatório de Discovery"]);
+    expect(filterTemplates(templates, "", "planejamento")).toHaveLength(1);
+  });
+
+  it("returns everything for an empty search and 'all', nothing when no template matches", () => {
+    expect(filterTemplates(templates, "  ", "all")).toHaveLength(3);
+    expect(filterTemplates(templates, "inexistente", "all")).toEqual([]);
+    expect(filterTemplates(templates, "canvas", "playbooks")).toEqual([]);
+  });
+});

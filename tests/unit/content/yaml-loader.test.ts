@@ -1,0 +1,37 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { yamlLoader } from "../../../src/collections/yaml-loader";
+
+async function load(yamlText: string) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "b1-yaml-"));
+  fs.mkdirSync(path.join(root, "content"));
+  fs.writeFileSync(path.join(root, "content", "itens.yaml"), yamlText);
+  const entries = new Map<string, unknown>();
+  const context = {
+    config: { root: pathToFileURL(root + "/") },
+    store: { clear: () => entries.clear(), set: ({ id, data }: { id: string; data: unknown }) => entries.set(id, data) },
+    parseData: async ({ data }: { data: unknown }) => data,
+  };
+  // The loader only touches the parts of Astro's context given here.
+  await yamlLoader("content/itens.yaml").load(context as never);
+  return entries;
+}
+
+describe("yamlLoader", () => {
+  it("loads a list by id and a single document by file name", async () => {
+    expect([...(await load("- id: a\n  x: 1\n- id: b\n  x: 2\n")).keys()]).toEqual(["a", "b"]);
+    expect([...(await load("titulo: Olá\n")).keys()]).toEqual(["itens"]);
+  });
+
+  it("fails on a duplicate id, naming the file and the id", async () => {
+    await expect(load("- id: a\n- id: a\n")).rejects.toThrow('content/itens.yaml: id duplicado "a" (item 2)');
+  });
+
+  it("fails on invalid YAML and on an item without id", async () => {
+    await expect(load("- id: a\n  x: [1, 2\n")).rejects.toThrow(/content\/itens.yaml: YAML inválido/);
+    await expect(load("- nome: sem id\n")).rejects.toThrow('content/itens.yaml: o item 1 não tem o campo "id"');
+  });
+});
