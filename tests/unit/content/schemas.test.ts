@@ -120,3 +120,17 @@ describe("broken content is refused with a readable message", () => {
     expect(playbookSchema.safeParse({ ...playbook, guides: playbook.guides.slice(1) }).success).toBe(false);
   });
 });
+
+describe("content files", () => {
+  it("have no empty (null) fields — e.g. an unquoted comma splitting a value in a flow mapping", async () => {
+    const fs = await import("node:fs");
+    const nulls: string[] = [];
+    const walk = (value: unknown, path: string) => {
+      if (value === null) nulls.push(path);
+      else if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${path}[${i}]`));
+      else if (typeof value === "object") for (const [key, item] of Object.entries(value as object)) walk(item, `${path}.${key}`);
+    };
+    for (const file of fs.readdirSync("content").filter((f) => f.endsWith(".yaml"))) walk(readContent(file), file);
+    expect(nulls).toEqual([]);
+  });
+});
