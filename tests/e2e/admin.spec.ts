@@ -1,5 +1,6 @@
 import { SESSION_COOKIE } from "../../src/lib/server/session";
 import { expect, test } from "./fixtures";
+import { hydrated } from "./islands";
 
 test("an admin creates, finds, edits and deletes a user", async ({ page, loginAs, consoleErrors }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -8,7 +9,7 @@ test("an admin creates, finds, edits and deletes a user", async ({ page, loginAs
   await expect(page.getByRole("heading", { name: "Painel Administrativo" })).toBeVisible();
   await expect(page.getByText("Administrador")).toBeVisible();
 
-  await page.getByRole("tab", { name: "Usuários" }).click();
+  await (await hydrated(page.getByRole("tab", { name: "Usuários" }))).click();
   await page.getByRole("button", { name: "Novo Usuário" }).click();
   const dialog = page.getByRole("dialog");
   const email = `rita-${Date.now()}@b1.example.com`;
@@ -47,7 +48,7 @@ test("a custom role opens a page to its holder until the role is deleted; system
   await page.setViewportSize({ width: 1280, height: 900 });
   await loginAs(["admin"]);
   await page.goto("/admin-panel");
-  await page.getByRole("tab", { name: "Perfis" }).click();
+  await (await hydrated(page.getByRole("tab", { name: "Perfis" }))).click();
   await expect(page.getByText(/\d+ perfis configurados/)).toBeVisible();
   await expect(page.getByRole("button", { name: "Excluir perfil lider" })).toHaveCount(0);
   await page.getByRole("button", { name: "Editar perfil lider" }).click();
@@ -76,7 +77,7 @@ test("a custom role opens a page to its holder until the role is deleted; system
   await expect(holderPage).toHaveURL(/\/acesso-negado$/);
 
   await page.reload();
-  await page.getByRole("tab", { name: "Usuários" }).click();
+  await (await hydrated(page.getByRole("tab", { name: "Usuários" }))).click();
   await page.getByPlaceholder("Buscar usuários...").fill(holder.email);
   await page.getByRole("button", { name: `Editar ${holder.email}` }).click();
   await page.getByRole("dialog").getByLabel(name).check();
@@ -109,7 +110,7 @@ test("the audit page shows the flows' rows with Portuguese labels and pt-BR time
   await expect(page.getByRole("cell", { name: /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/ }).first()).toBeVisible();
   const table = page.locator("tbody");
   await expect(table.getByText("Bloqueado").first()).toBeVisible();
-  await page.getByLabel("Resultado").selectOption("blocked");
+  await (await hydrated(page.getByLabel("Resultado"))).selectOption("blocked");
   await page.getByRole("button", { name: "Filtrar" }).click();
   await expect(table.getByText("Bloqueado").first()).toBeVisible();
   await expect(table.getByText("Sucesso", { exact: true })).toHaveCount(0);

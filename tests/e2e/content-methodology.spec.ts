@@ -1,12 +1,5 @@
-import type { Locator } from "@playwright/test";
 import { expect, test } from "./fixtures";
-
-/** Islands hydrate when visible: scroll there and wait until Astro has hydrated the island. */
-async function hydrated(locator: Locator): Promise<Locator> {
-  await locator.scrollIntoViewIfNeeded();
-  await expect(locator.locator("xpath=ancestor::astro-island[1]")).not.toHaveAttribute("ssr", /.*/);
-  return locator;
-}
+import { hydrated } from "./islands";
 
 test.beforeEach(async ({ loginAs, page }) => {
   await loginAs(["visualizador"]);
@@ -47,7 +40,7 @@ test("the methodology pages render their blocks", async ({ page, consoleErrors }
 test("the templates filter narrows, combines with the category and shows the empty state", async ({ page, consoleErrors }) => {
   await page.goto("/templates");
   await expect(page.getByText("44 de 44 templates")).toBeVisible();
-  await page.getByPlaceholder("Buscar templates...").fill("canvas");
+  await (await hydrated(page.getByPlaceholder("Buscar templates..."))).fill("canvas");
   await expect(page.getByText(/^\d+ de 44 templates$/)).not.toHaveText("44 de 44 templates");
   const canvasCount = await page.locator("#catalogo li").count();
   expect(canvasCount).toBeGreaterThan(1);
@@ -66,7 +59,7 @@ test("a missing download link logs instead of navigating; the internal one navig
   const logs: string[] = [];
   page.on("console", (message) => logs.push(message.text()));
   await page.goto("/templates");
-  await page.getByPlaceholder("Buscar templates...").fill("Lean Canvas");
+  await (await hydrated(page.getByPlaceholder("Buscar templates..."))).fill("Lean Canvas");
   // aria-disabled (not disabled) so that trying it can still log.
   await page.locator("#catalogo li").first().getByRole("button", { name: "Baixar" }).click({ force: true });
   await expect.poll(() => logs).toContain("Link não encontrado para: Lean Canvas");
