@@ -1,0 +1,87 @@
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCustomRole, assignRoleByEmail } from "../../../src/lib/server/roles";
+import { startBuiltServer, type RunningServer } from "../../support/server";
+import { createTestUser, type TestUser } from "../../support/users";
+
+/** A phrase that exists only on /comite-ia (lider/admin). */
+const COMMITTEE_ONLY = "Espinha dorsal central";
+const PUBLIC_PHRASE = "Produto Mínimo Viável";
+
+let server: RunningServer;
+const who: Record<string, TestUser> = {};
+
+function bundleFiles(bundle: string): string[] {
+  const root = path.join("dist/search", bundle, "pagefind");
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else files.push("/pagefind/" + path.relative(root, full).split(path.sep).join("/"));
+    }
+  };
+  walk(root);
+  return files;
+}
+
+async function fetchAs(user: TestUser | null, file: string) {
+  return fetch(server.url + file, { headers: user ? { cookie: `b1_session=${user.token}` } : {} });
+}
+
+/** Downloads every file of a bundle as `user` and returns the decoded text of what was served. */
+async function servedText(user: TestUser, files: string[]): Promise<string> {
+  let text = "";
+  for (const file of files) {
+    const response = await fetchAs(user, file);
+    if (response.status !== 200) continue;
+    const bytes = Buffer.from(await response.arrayBuffer());
+    text += /\.pf_(fragment|index|meta|filter)$/.test(file) ? zlib.gunzipSync(bytes).toString("utf8") : bytes.toString("utf8");
+  }
+  return text;
+}
+
+beforeAll(async () => {
+  server = await startBuiltServer();
+  for (const role of ["visualizador", "lider", "admin"]) who[role] = await createTestUser(server.db, [role]);
+  createCustomRole(server.db, { name: "convidado-comite", description: "", pagePaths: ["/comite-ia"] });
+  who.custom = await createTestUser(server.db, []);
+  assignRoleByEmail(server.db, who.custom.email, "convidado-comite");
+  createCustomRole(server.db, { name: "auditor", description: "", pagePaths: ["/audit-logs"] });
+  who.auditor = await createTestUser(server.db, []);
+  assignRoleByEmail(server.db, who.auditor.email, "auditor");
+});
+afterAll(() => server?.stop());
+
+describe("search index access", () => {
+  const everyFile = () => [...new Set([...bundleFiles("base"), ...bundleFiles("comite-ia")])];
+
+  it("gives anonymous visitors no index file at all", async () => {
+    for (const file of everyFile().slice(0, 20)) expect((await fetchAs(null, file)).status, file).toBe(401);
+  });
+
+  it("never serves a visualizador any fragment of /comite-ia, whatever file they ask for", async () => {
+    const text = await servedText(who.visualizador!, everyFile());
+    expect(text).toContain(PUBLIC_PHRASE);
+    expect(text).not.toContain(COMMITTEE_ONLY);
+    const onlyInCommittee = bundleFiles("comite-ia").filter((file) => !bundleFiles("base").includes(file));
+    expect(onlyInCommittee.length).toBeGreaterThan(0);
+    for (const file of onlyInCommittee) expect((await fetchAs(who.visualizador!, file)).status, file).toBe(404);
+  });
+
+  it("serves lider, admin and a custom role granted /comite-ia the bundle with it", async () => {
+    for (const user of [who.lider!, who.admin!, who.custom!]) {
+      expect(await servedText(user, bundleFiles("comite-ia"))).toContain(COMMITTEE_ONLY);
+    }
+  });
+
+  it("gives a custom role without that grant the base bundle only", async () => {
+    expect(await servedText(who.auditor!, everyFile())).not.toContain(COMMITTEE_ONLY);
+  });
+
+  it("keeps the index out of the public folder", () => {
+    expect(fs.existsSync("dist/client/pagefind")).toBe(false);
+  });
+});
