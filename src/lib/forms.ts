@@ -1,4 +1,7 @@
 import { z } from "zod";
+import { LINK_EXPIRED_MESSAGES } from "./link-expired-messages.ts";
+
+export { LINK_EXPIRED_MESSAGES };
 
 /** Form schemas shared by the islands (react-hook-form) and the server (spec §5). */
 
@@ -39,14 +42,6 @@ export const updatePasswordSchema = z
     confirmPassword: z.string(),
   })
   .refine((data) => data.password === data.confirmPassword, { message: MESSAGES.confirm, path: ["confirmPassword"] });
-
-/** /link-expired: its own messages (spec §5); the domain check needs the configured list, so it runs on the server. */
-export const LINK_EXPIRED_MESSAGES = {
-  required: "Campo obrigatório",
-  requiredHint: "Digite seu e-mail para receber um novo link.",
-  unauthorized: "E-mail não autorizado",
-  unauthorizedHint: "Use um e-mail corporativo válido.",
-} as const;
 
 export const resendLinkSchema = z.object({
   email: z.string().trim().min(1, LINK_EXPIRED_MESSAGES.required).pipe(emailField),

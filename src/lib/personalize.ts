@@ -56,17 +56,6 @@ export function holds(condition: Condition, principal: Principal | null): boolea
   return false;
 }
 
-/** The outcome of every condition met while rendering, as a compact key (for caching variants). */
-export function variantKey(segments: readonly Segment[], principal: Principal | null): string {
-  let key = "";
-  for (const segment of segments) {
-    if (!("when" in segment)) continue;
-    const kept = holds(segment.when, principal);
-    key += kept ? "1" + variantKey(segment.children, principal) : "0";
-  }
-  return key;
-}
-
 export function renderTemplate(segments: readonly Segment[], principal: Principal | null): string {
   let html = "";
   for (const segment of segments) {

@@ -1,9 +1,13 @@
+const CANONICAL = /^\/(?:[A-Za-z0-9_-]+(?:\/[A-Za-z0-9_-]+)*)?(?:\/[A-Za-z0-9_-]+\.(?!html$)[A-Za-z0-9]+)?$/;
+
 /**
  * Normalises a request path once, before any access decision: decoded a single time,
  * backslashes and duplicate slashes folded, `.`/`..` resolved, trailing slash and a final
  * `/index.html` removed. Returns null for paths that cannot be decoded or contain NUL.
  */
 export function normalizePath(rawPath: string): string | null {
+  // Hot path: an already-canonical path (no escapes, dots, backslashes, repeated or trailing slash).
+  if (CANONICAL.test(rawPath)) return rawPath;
   let decoded: string;
   try {
     decoded = decodeURIComponent(rawPath);

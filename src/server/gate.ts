@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Config } from "../lib/server/config.ts";
 import type { Db } from "../lib/server/db.ts";
 import { writeAuditLog } from "../lib/server/audit.ts";
-import { readSessionCookie, sessionCookieHeader, validateSessionToken, type ValidatedSession } from "../lib/server/session.ts";
+import { createSessionValidator, readSessionCookie, sessionCookieHeader, type ValidatedSession } from "../lib/server/session.ts";
 import type { Asset, Body, PageTemplate } from "../lib/server/static-files.ts";
 import { decideAccess, findApiRule, findRoute, type Principal, type RouteRule } from "../lib/routes.ts";
 import { normalizePath } from "../lib/url-path.ts";
@@ -45,6 +45,7 @@ export function createGate(options: GateOptions) {
   const { db, config, assets, pages, appHandler } = options;
   const secureCookies = config.publicUrl.startsWith("https://");
   const lastGrantAudit = new Map<string, number>();
+  const validateSession = createSessionValidator(db);
 
   function clientIp(req: IncomingMessage): string | null {
     if (config.trustProxy) {
@@ -159,7 +160,7 @@ export function createGate(options: GateOptions) {
     }
 
     const token = readSessionCookie(req.headers.cookie);
-    const auth = token ? validateSessionToken(db, token) : null;
+    const auth = token ? validateSession(token) : null;
     const principal = auth?.principal ?? null;
     const renewedCookie = auth?.session.renewed ? sessionCookieHeader(token!, auth.session.expiresAt, secureCookies) : undefined;
 

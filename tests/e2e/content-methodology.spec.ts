@@ -44,8 +44,7 @@ test("the templates filter narrows, combines with the category and shows the emp
   await expect(page.getByText(/^\d+ de 44 templates$/)).not.toHaveText("44 de 44 templates");
   const canvasCount = await page.locator("#catalogo li").count();
   expect(canvasCount).toBeGreaterThan(1);
-  await page.getByRole("combobox", { name: "Filtrar por etapa" }).click();
-  await page.getByRole("option", { name: "Execução" }).click();
+  await page.getByRole("combobox", { name: "Filtrar por etapa" }).selectOption({ label: "Execução" });
   await expect(page.locator("#catalogo li")).toHaveCount(1);
   await expect(page.getByRole("heading", { name: "Canvas de MVP" })).toBeVisible();
   await page.getByPlaceholder("Buscar templates...").fill("xyz inexistente");

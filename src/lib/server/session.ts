@@ -94,44 +94,92 @@ function splitList(value: string | null, separator: string): string[] {
   return value ? value.split(separator) : [];
 }
 
-/** Returns the session and principal for a token, or null when forged, unknown or expired. */
-export function validateSessionToken(db: Db, token: string, now = Date.now()): ValidatedSession | null {
+type LookupRow = NonNullable<ReturnType<ReturnType<typeof prepareLookup>["get"]>>;
+
+function parseToken(token: string): [id: string, secret: string] | null {
   const parts = token.split(".");
   if (parts.length !== 2) return null;
   const [id, secret] = parts as [string, string];
   if (!/^[a-z2-7]{24}$/.test(id) || !/^[a-z2-7]{24}$/.test(secret)) return null;
+  return [id, secret];
+}
 
-  let lookup = lookups.get(db);
-  if (!lookup) {
-    lookup = prepareLookup(db);
-    lookups.set(db, lookup);
-  }
-  const row = lookup.get({ id });
-  if (!row) return null;
+function toPrincipal(row: LookupRow): Principal {
+  return {
+    userId: row.userId,
+    email: row.email,
+    name: row.fullName,
+    roles: splitList(row.roleNames, SEPARATOR),
+    grantedPaths: new Set(splitList(row.grantedPaths, ",")),
+  };
+}
 
-  const expected = hexToBytes(row.secretHash);
-  if (!constantTimeEqual(hashSecret(secret), expected)) return null;
-
+/** The checks shared by both validators: secret, inactivity expiry and hourly renewal. */
+function checkSession(db: Db, entry: { row: LookupRow; hash: Uint8Array; principal: Principal }, id: string, secret: string, now: number): ValidatedSession | null {
+  if (!constantTimeEqual(hashSecret(secret), entry.hash)) return null;
+  const { row } = entry;
   if (now - row.lastVerifiedAt >= INACTIVITY_TIMEOUT_MS) {
     invalidateSession(db, id);
     return null;
   }
   let renewed = false;
-  let expiresAt = row.expiresAt;
   if (now - row.lastVerifiedAt >= ACTIVITY_CHECK_INTERVAL_MS) {
-    expiresAt = now + INACTIVITY_TIMEOUT_MS;
-    db.update(sessions).set({ lastVerifiedAt: now, expiresAt }).where(eq(sessions.id, id)).run();
+    row.lastVerifiedAt = now;
+    row.expiresAt = now + INACTIVITY_TIMEOUT_MS;
+    db.update(sessions).set({ lastVerifiedAt: now, expiresAt: row.expiresAt }).where(eq(sessions.id, id)).run();
     renewed = true;
   }
-  return {
-    session: { id, expiresAt, renewed },
-    principal: {
-      userId: row.userId,
-      email: row.email,
-      name: row.fullName,
-      roles: splitList(row.roleNames, SEPARATOR),
-      grantedPaths: new Set(splitList(row.grantedPaths, ",")),
-    },
+  return { session: { id, expiresAt: row.expiresAt, renewed }, principal: entry.principal };
+}
+
+function lookupFor(db: Db) {
+  let lookup = lookups.get(db);
+  if (!lookup) {
+    lookup = prepareLookup(db);
+    lookups.set(db, lookup);
+  }
+  return lookup;
+}
+
+/** Returns the session and principal for a token, or null when forged, unknown or expired. */
+export function validateSessionToken(db: Db, token: string, now = Date.now()): ValidatedSession | null {
+  const parsed = parseToken(token);
+  if (!parsed) return null;
+  const row = lookupFor(db).get({ id: parsed[0] });
+  if (!row) return null;
+  return checkSession(db, { row, hash: hexToBytes(row.secretHash), principal: toPrincipal(row) }, parsed[0], parsed[1], now);
+}
+
+/**
+ * The gate's validator: same rules as validateSessionToken, but the looked-up session is kept
+ * in memory until any other connection commits to the database (SQLite's `data_version`
+ * changes), so a role, permission or session change by the app, the admin panel or the CLI
+ * is seen on the very next request while unchanged data costs one tiny prepared statement.
+ */
+export function createSessionValidator(db: Db) {
+  const dataVersion = db.$client.prepare("PRAGMA data_version").pluck();
+  let seen = dataVersion.get();
+  const cache = new Map<string, { row: LookupRow; hash: Uint8Array; principal: Principal }>();
+  return function validate(token: string, now = Date.now()): ValidatedSession | null {
+    const version = dataVersion.get();
+    if (version !== seen) {
+      cache.clear();
+      seen = version;
+    }
+    const parsed = parseToken(token);
+    if (!parsed) return null;
+    const [id, secret] = parsed;
+    let entry = cache.get(id);
+    if (!entry) {
+      const row = lookupFor(db).get({ id });
+      if (!row) return null;
+      entry = { row, hash: hexToBytes(row.secretHash), principal: toPrincipal(row) };
+      if (cache.size >= 10_000) cache.clear();
+      cache.set(id, entry);
+    }
+    const result = checkSession(db, entry, id, secret, now);
+    if (!result && now - entry.row.lastVerifiedAt >= INACTIVITY_TIMEOUT_MS) cache.delete(id);
+    return result;
   };
 }
 

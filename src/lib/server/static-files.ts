@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import { compileTemplate, renderTemplate, variantKey, type Segment } from "../personalize.ts";
+import { compileTemplate, renderTemplate, type Segment } from "../personalize.ts";
 import type { Principal } from "../routes.ts";
 
 /** A response body held in memory with its precompressed forms. */
@@ -85,7 +85,20 @@ export function loadAssets(clientDir: string): Map<string, Asset> {
   return assets;
 }
 
-/** A prerendered page: compiled once, rendered per visitor variant and cached compressed. */
+const signatures = new WeakMap<Principal, string>();
+
+/** What the personalisation depends on: roles and granted pages (never the person). */
+function accessSignature(principal: Principal | null): string {
+  if (!principal) return "anon";
+  let signature = signatures.get(principal);
+  if (signature === undefined) {
+    signature = [...principal.roles].sort().join(",") + "|" + [...principal.grantedPaths].sort().join(",");
+    signatures.set(principal, signature);
+  }
+  return signature;
+}
+
+/** A prerendered page: compiled once, rendered once per access signature and kept compressed. */
 export class PageTemplate {
   readonly segments: Segment[];
   private readonly variants = new Map<string, Body>();
@@ -95,10 +108,11 @@ export class PageTemplate {
   }
 
   body(principal: Principal | null): Body {
-    const key = variantKey(this.segments, principal);
+    const key = accessSignature(principal);
     let body = this.variants.get(key);
     if (!body) {
       body = compressBody(Buffer.from(renderTemplate(this.segments, principal)));
+      if (this.variants.size >= 1000) this.variants.clear();
       this.variants.set(key, body);
     }
     return body;

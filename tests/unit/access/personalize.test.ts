@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileTemplate, renderTemplate, variantKey } from "../../../src/lib/personalize";
+import { compileTemplate, renderTemplate } from "../../../src/lib/personalize";
 import type { Principal } from "../../../src/lib/routes";
 
 const user = (roles: string[]): Principal => ({ userId: "u", email: "e", name: "n", roles, grantedPaths: new Set() });
@@ -22,8 +22,8 @@ describe("personalised templates", () => {
     expect(renderTemplate(segments, user(["admin"]))).toBe("<h><menu><a>Painel Admin</a><b>Sair</b></menu><a>Comitê IA</a></h>");
   });
 
-  it("gives different variants different cache keys", () => {
-    const keys = [null, user(["visualizador"]), user(["lider"]), user(["admin"])].map((p) => variantKey(segments, p));
-    expect(new Set(keys).size).toBe(4);
+  it("shows a role-gated entry to a custom role that grants its page", () => {
+    const custom: Principal = { ...user(["convidado"]), grantedPaths: new Set(["/comite-ia"]) };
+    expect(renderTemplate(segments, custom)).toBe("<h><menu><b>Sair</b></menu><a>Comitê IA</a></h>");
   });
 });

@@ -76,3 +76,33 @@ describe("sessions (Lucia guide)", () => {
     expect(validateSessionToken(db, b)).toBeNull();
   });
 });
+
+describe("the gate's cached validator", () => {
+  it("sees a change committed by another connection on the very next call", async () => {
+    const { createSessionValidator } = await import("../../../src/lib/server/session");
+    const { openDatabase } = await import("../../../src/lib/server/db");
+    const { assignRoleByEmail } = await import("../../../src/lib/server/roles");
+    const other = openDatabase(path.join(dir, "db.sqlite"));
+    const user = await createTestUser(db, ["visualizador"]);
+    const { token } = createSession(db, user.id);
+    const validate = createSessionValidator(db);
+    expect(validate(token)!.principal.roles).toEqual(["visualizador"]);
+    assignRoleByEmail(other, user.email, "lider");
+    expect([...validate(token)!.principal.roles].sort()).toEqual(["lider", "visualizador"]);
+    invalidateUserSessions(other, user.id);
+    expect(validate(token)).toBeNull();
+    other.$client.close();
+  });
+
+  it("still rejects a forged secret for a cached session", async () => {
+    const { createSessionValidator } = await import("../../../src/lib/server/session");
+    const user = await createTestUser(db, []);
+    const { token } = createSession(db, user.id);
+    const validate = createSessionValidator(db);
+    expect(validate(token)).not.toBeNull();
+    const [id, secret] = token.split(".") as [string, string];
+    expect(validate(`${id}.${secret.slice(0, -1)}${secret.endsWith("a") ? "b" : "a"}`)).toBeNull();
+    expect(validate(token, Date.now() + INACTIVITY_TIMEOUT_MS + 1)).toBeNull();
+    expect(validate(token)).toBeNull();
+  });
+});

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { AlertTriangle } from "lucide-react";
-import { LINK_EXPIRED_MESSAGES } from "../../../lib/forms";
+import { LINK_EXPIRED_MESSAGES } from "../../../lib/link-expired-messages";
 import { postJson, UNEXPECTED_ERROR } from "../../../lib/api-client";
 
 interface Problem {

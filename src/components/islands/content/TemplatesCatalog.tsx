@@ -1,6 +1,5 @@
 import { useMemo, useState } from "react";
-import { Select } from "radix-ui";
-import { Check, ChevronDown, FileSearch, Search } from "lucide-react";
+import { ChevronDown, FileSearch, Search } from "lucide-react";
 import { CATEGORY_OPTIONS, filterTemplates } from "../../../lib/content/templates-filter";
 import { LinkAction } from "./LinkAction";
 
@@ -37,35 +36,21 @@ export default function TemplatesCatalog({ templates }: { templates: TemplateCar
             className="w-full rounded-md border border-slate-300 bg-white py-2 pr-3 pl-9 focus:border-brand-500 focus:ring-2 focus:ring-brand-100 focus:outline-none dark:border-slate-600 dark:bg-slate-900"
           />
         </div>
-        <Select.Root value={category} onValueChange={setCategory}>
-          <Select.Trigger
+        <div className="relative">
+          <select
             aria-label="Filtrar por etapa"
-            className="inline-flex min-w-56 items-center justify-between gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-left dark:border-slate-600 dark:bg-slate-900"
+            value={category}
+            onChange={(event) => setCategory(event.target.value)}
+            className="w-full min-w-56 appearance-none rounded-md border border-slate-300 bg-white py-2 pr-9 pl-3 dark:border-slate-600 dark:bg-slate-900"
           >
-            <Select.Value placeholder="Filtrar por etapa" />
-            <Select.Icon>
-              <ChevronDown className="size-4" aria-hidden="true" />
-            </Select.Icon>
-          </Select.Trigger>
-          <Select.Portal>
-            <Select.Content position="popper" sideOffset={4} className="z-50 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
-              <Select.Viewport>
-                {CATEGORY_OPTIONS.map((option) => (
-                  <Select.Item
-                    key={option.value}
-                    value={option.value}
-                    className="flex cursor-pointer items-center justify-between gap-4 rounded px-3 py-2 text-sm outline-none data-[highlighted]:bg-slate-100 dark:data-[highlighted]:bg-slate-800"
-                  >
-                    <Select.ItemText>{option.label}</Select.ItemText>
-                    <Select.ItemIndicator>
-                      <Check className="size-4" aria-hidden="true" />
-                    </Select.ItemIndicator>
-                  </Select.Item>
-                ))}
-              </Select.Viewport>
-            </Select.Content>
-          </Select.Portal>
-        </Select.Root>
+            {CATEGORY_OPTIONS.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.value === "all" ? "Filtrar por etapa" : option.label}
+              </option>
+            ))}
+          </select>
+          <ChevronDown className="pointer-events-none absolute top-2.5 right-3 size-4" aria-hidden="true" />
+        </div>
       </div>
       <p className="mb-4 text-sm text-slate-500" aria-live="polite">
         {visible.length} de {templates.length} templates

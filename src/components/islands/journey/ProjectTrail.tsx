@@ -13,7 +13,6 @@ import {
   trailFileName,
   type TrailState,
 } from "../../../lib/trail";
-import { buildTrailPdf } from "../../../lib/trail-pdf";
 
 export interface TrailPhaseProps {
   id: string;
@@ -78,7 +77,11 @@ export default function ProjectTrail({ phases, mentoringHref }: { phases: TrailP
   const allDone = state.completed.length === phases.length;
 
   const exportText = () => download(trailFileName(state.projectName, "txt"), buildTrailText(state, phases, new Date()), "text/plain;charset=utf-8");
-  const exportPdf = async () => download(trailFileName(state.projectName, "pdf"), (await buildTrailPdf(state, phases, new Date())) as BlobPart, "application/pdf");
+  // pdf-lib is loaded only when someone exports, keeping it out of the page's initial JS.
+  const exportPdf = async () => {
+    const { buildTrailPdf } = await import("../../../lib/trail-pdf");
+    download(trailFileName(state.projectName, "pdf"), (await buildTrailPdf(state, phases, new Date())) as BlobPart, "application/pdf");
+  };
 
   return (
     <div className="space-y-6">

@@ -1,0 +1,225 @@
+/**
+ * `npm run bench`: measures the BUILT portal on loopback and prints a table (JSON in
+ * bench-results/). Options: --duration <s> (default 10), --skip-build (reuse dist/).
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import autocannon from "autocannon";
+import { chromium } from "@playwright/test";
+import { ARGON2_PARAMS } from "../src/lib/server/password.ts";
+import { createTestUser, openTestDatabase } from "../tests/support/users.ts";
+
+const args = process.argv.slice(2);
+const duration = Number(args[args.indexOf("--duration") + 1]) || 10;
+const skipBuild = args.includes("--skip-build");
+const CONNECTIONS = 50;
+
+function log(message: string) {
+  console.log(`• ${message}`);
+}
+
+function buildTime(): number | null {
+  if (skipBuild) return null;
+  log("npm run build …");
+  const started = Date.now();
+  const result = spawnSync("npm", ["run", "build"], { stdio: "ignore", env: { ...process.env, ASTRO_TELEMETRY_DISABLED: "1" } });
+  if (result.status !== 0) throw new Error("o build falhou; rode `npm run build` para ver o erro");
+  return (Date.now() - started) / 1000;
+}
+
+function startProcess(command: string, argv: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, argv, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout!.on("data", (chunk) => {
+      out += chunk;
+      const match = ready.exec(out);
+      if (match) resolve({ child, match });
+    });
+    child.on("exit", (code) => reject(new Error(`${command} saiu com código ${code}`)));
+  });
+}
+
+interface Load {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  statuses: Record<string, number>;
+}
+
+async function load(url: string, options: Partial<autocannon.Options> = {}, seconds = duration): Promise<Load> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, ...options });
+  const statuses: Record<string, number> = {};
+  for (const key of ["1xx", "2xx", "3xx", "4xx", "5xx"] as const) if (result[key]) statuses[key] = result[key];
+  return { reqPerSec: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, statuses };
+}
+
+function* walk(dir: string): Generator<string> {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(full);
+    else yield full;
+  }
+}
+
+/** JS and CSS a page loads: scripts, stylesheets, islands and their static imports. */
+function pageWeights() {
+  const gz = (buffer: Buffer) => zlib.gzipSync(buffer, { level: 9 }).length;
+  const rows = [];
+  for (const file of walk("dist/pages")) {
+    if (!file.endsWith(".html")) continue;
+    const html = fs.readFileSync(file);
+    const text = html.toString();
+    const js = new Set<string>();
+    const css = new Set<string>();
+    for (const m of text.matchAll(/(?:src|component-url|renderer-url|href)="(\/_astro\/[^"]+\.js)"/g)) js.add(m[1]!);
+    for (const m of text.matchAll(/href="(\/_astro\/[^"]+\.css)"/g)) css.add(m[1]!);
+    const queue = [...js];
+    while (queue.length) {
+      const url = queue.pop()!;
+      const code = fs.readFileSync(path.join("dist/client", url), "utf8");
+      for (const m of code.matchAll(/(?:from|import)\s*["'](\.\/[^"']+\.js)["']/g)) {
+        const next = path.posix.join(path.posix.dirname(url), m[1]!);
+        if (!js.has(next)) {
+          js.add(next);
+          queue.push(next);
+        }
+      }
+    }
+    // Inline scripts count as JS too.
+    const inline = [...text.matchAll(/<script(?![^>]*src)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!).join("");
+    const read = (urls: Set<string>) => Buffer.concat([...urls].map((url) => fs.readFileSync(path.join("dist/client", url))));
+    const jsBytes = Buffer.concat([read(js), Buffer.from(inline)]);
+    const cssBytes = read(css);
+    const route = "/" + path.relative("dist/pages", file).replace(/(^|\/)index\.html$/, "").replace(/\.html$/, "");
+    rows.push({
+      route,
+      islands: (text.match(/<astro-island/g) ?? []).length,
+      htmlRaw: html.length,
+      htmlGzip: gz(html),
+      jsRaw: jsBytes.length,
+      jsGzip: jsBytes.length ? gz(jsBytes) : 0,
+      cssRaw: cssBytes.length,
+      cssGzip: cssBytes.length ? gz(cssBytes) : 0,
+    });
+  }
+  return rows.sort((a, b) => a.route.localeCompare(b.route));
+}
+
+async function searchTimes(baseUrl: string, token: string) {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+  });
+  try {
+    const context = await browser.newContext();
+    await context.addCookies([{ name: "b1_session", value: token, url: baseUrl }]);
+    const page = await context.newPage();
+    await page.goto(`${baseUrl}/faq`);
+    const queries = ["mvp", "discovery", "métricas de produto"];
+    return await page.evaluate(async (list) => {
+      const url = "/pagefind/pagefind.js";
+      const pagefind = await import(/* @vite-ignore */ url);
+      await pagefind.init();
+      const out = [];
+      for (const query of list) {
+        const started = performance.now();
+        const search = await pagefind.search(query);
+        await Promise.all(search.results.slice(0, 5).map((r: { data: () => Promise<unknown> }) => r.data()));
+        out.push({ query, results: search.results.length, ms: Math.round((performance.now() - started) * 10) / 10 });
+      }
+      return out;
+    }, queries);
+  } finally {
+    await browser.close();
+  }
+}
+
+async function main() {
+  const build = buildTime();
+  if (!fs.existsSync("dist/gate/main.mjs")) throw new Error("dist/ não existe: rode `npm run build` antes (ou sem --skip-build)");
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-bench-"));
+  const dbPath = path.join(dataDir, "db.sqlite");
+  const db = openTestDatabase(dbPath);
+  const user = await createTestUser(db, ["visualizador"], "bench");
+  const gate = await startProcess(
+    process.execPath,
+    ["dist/gate/main.mjs"],
+    { PORT: "0", HOST: "127.0.0.1", DATABASE_PATH: dbPath, RATE_LIMIT_MULTIPLIER: "1000000" },
+    /no ar em (http:\/\/[^\s]+)/,
+  );
+  const gateUrl = gate.match[1]!;
+  const staticServer = await startProcess(process.execPath, ["scripts/static-server.mjs", "dist/pages", "0"], {}, /static on (\d+)/);
+  const staticUrl = `http://127.0.0.1:${staticServer.match[1]}`;
+  const cookie = { cookie: `b1_session=${user.token}` };
+
+  try {
+    log(`gate ${gateUrl} · estático ${staticUrl} · ${duration}s por cenário · ${CONNECTIONS} conexões`);
+    await load(`${gateUrl}/faq`, { headers: cookie }, 2); // warm-up
+    await load(`${staticUrl}/faq/`, {}, 2);
+    const gatePage = await load(`${gateUrl}/faq`, { headers: cookie });
+    const staticPage = await load(`${staticUrl}/faq/`);
+    const anonAuth = await load(`${gateUrl}/auth`);
+    const anonRedirect = await load(`${gateUrl}/faq`);
+    const signIn = await load(`${gateUrl}/api/auth/sign-in`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: gateUrl },
+      body: JSON.stringify({ email: user.email, password: user.password }),
+    });
+    const weights = pageWeights();
+    const search = await searchTimes(gateUrl, user.token);
+
+    const ratio = Math.round((gatePage.reqPerSec / staticPage.reqPerSec) * 100) / 100;
+    const islandFree = weights.filter((w) => w.islands === 0);
+    const withIslands = weights.filter((w) => w.islands > 0);
+    const maxJs = (rows: typeof weights) => Math.max(0, ...rows.map((w) => w.jsGzip));
+    const targets = {
+      "gate ≥ 2× estático (req/s)": ratio >= 2,
+      "p99 do gate ≤ 10 ms": gatePage.p99 <= 10,
+      "página sem ilhas ≤ 10 KB de JS (gzip)": maxJs(islandFree) <= 10 * 1024,
+      "página com ilhas ≤ 80 KB de JS (gzip)": maxJs(withIslands) <= 80 * 1024,
+      ...(build === null ? {} : { "build < 60 s": build < 60 }),
+    };
+
+    console.log(`\nMáquina: ${os.cpus().length} núcleos, Node ${process.version}`);
+    console.table({
+      "GET /faq conectado (gate)": gatePage,
+      "GET /faq/ (estático sirv)": staticPage,
+      "GET /auth anônimo": anonAuth,
+      "GET /faq anônimo (302)": anonRedirect,
+      "POST /api/auth/sign-in": signIn,
+    });
+    console.log(`Razão gate/estático: ${ratio}×   Argon2id: ${ARGON2_PARAMS.memoryCost} KiB, t=${ARGON2_PARAMS.timeCost}, p=${ARGON2_PARAMS.parallelism}`);
+    console.table(
+      Object.fromEntries(
+        weights.map((w) => [w.route, { ilhas: w.islands, "HTML": w.htmlRaw, "HTML gz": w.htmlGzip, "JS": w.jsRaw, "JS gz": w.jsGzip, "CSS": w.cssRaw, "CSS gz": w.cssGzip }]),
+      ),
+    );
+    console.table(Object.fromEntries(search.map((s) => [s.query, { resultados: s.results, ms: s.ms }])));
+    if (build !== null) console.log(`Build: ${build.toFixed(1)} s`);
+    console.table(Object.fromEntries(Object.entries(targets).map(([k, v]) => [k, { ok: v ? "sim" : "NÃO" }])));
+
+    fs.mkdirSync("bench-results", { recursive: true });
+    const out = path.join("bench-results", `${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
+    fs.writeFileSync(
+      out,
+      JSON.stringify({ cores: os.cpus().length, node: process.version, duration, connections: CONNECTIONS, gatePage, staticPage, ratio, anonAuth, anonRedirect, signIn, argon2: ARGON2_PARAMS, weights, search, build, targets }, null, 2),
+    );
+    console.log(`Resultados: ${out}`);
+  } finally {
+    gate.child.kill();
+    staticServer.child.kill();
+    db.$client.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`Erro: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,7 @@
+/** /link-expired: its own messages (spec §5). Kept apart from forms.ts so the page's island ships without zod. */
+export const LINK_EXPIRED_MESSAGES = {
+  required: "Campo obrigatório",
+  requiredHint: "Digite seu e-mail para receber um novo link.",
+  unauthorized: "E-mail não autorizado",
+  unauthorizedHint: "Use um e-mail corporativo válido.",
+} as const;
