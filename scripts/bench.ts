@@ -172,7 +172,10 @@ async function main() {
       body: JSON.stringify({ email: user.email, password: user.password }),
     });
     const weights = pageWeights();
-    const search = await searchTimes(gateUrl, user.token);
+    const search = await searchTimes(gateUrl, user.token).catch((error: unknown) => {
+      console.log(`Tempo de busca: n/d (Chromium indisponível: ${error instanceof Error ? error.message.split("\n")[0] : error})`);
+      return [] as { query: string; results: number; ms: number }[];
+    });
 
     const ratio = Math.round((gatePage.reqPerSec / staticPage.reqPerSec) * 100) / 100;
     const islandFree = weights.filter((w) => w.islands === 0);
