@@ -110,7 +110,7 @@ test("the audit page shows the flows' rows with Portuguese labels and pt-BR time
   await expect(page.getByRole("cell", { name: /^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/ }).first()).toBeVisible();
   const table = page.locator("tbody");
   await expect(table.getByText("Bloqueado").first()).toBeVisible();
-  await (await hydrated(page.getByLabel("Resultado"))).selectOption("blocked");
+  await (await hydrated(page.getByRole("combobox", { name: "Resultado", exact: true }))).selectOption("blocked");
   await page.getByRole("button", { name: "Filtrar" }).click();
   await expect(table.getByText("Bloqueado").first()).toBeVisible();
   await expect(table.getByText("Sucesso", { exact: true })).toHaveCount(0);

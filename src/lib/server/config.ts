@@ -10,7 +10,6 @@ export interface Config {
   allowedEmails: string[];
   smtpUrl: string;
   mailFrom: string;
-  contactEmail: string;
   trustProxy: boolean;
   tzDisplay: string;
   outboxDir: string;
@@ -38,7 +37,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedEmails: list(env.AUTH_ALLOWED_EMAILS, ["parceiro@example.net"]),
     smtpUrl: env.SMTP_URL ?? "",
     mailFrom: env.MAIL_FROM ?? "B1 Method Hub <nao-responda@b1.example.com>",
-    contactEmail: env.CONTACT_EMAIL ?? "metodologia@b1.example.com",
     trustProxy: env.TRUST_PROXY === "1" || env.TRUST_PROXY === "true",
     tzDisplay: env.TZ_DISPLAY ?? "America/Sao_Paulo",
     outboxDir: path.join(path.dirname(databasePath), "outbox"),

@@ -2,6 +2,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { pages, rolePermissions, roles, userRoles, users } from "../../../db/schema/index.ts";
 import { SYSTEM_ROLES, defaultPermissions, findRoute, grantablePages, type SystemRole } from "../routes.ts";
 import { writeAuditLog, type AuditEntry } from "./audit.ts";
+import type { ChecklistPage, RoleSummary } from "../admin/types.ts";
 import type { Db } from "./db.ts";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -57,18 +58,6 @@ export function assignRoleByEmail(db: Db, email: string, roleName: string): bool
   });
 }
 
-export interface RoleSummary {
-  id: number;
-  name: string;
-  description: string;
-  isSystem: boolean;
-  userCount: number;
-  /** Paths granted by this role's page permissions. */
-  pages: string[];
-  /** Paths the route table itself gives this role (locked in the checklist). */
-  lockedPages: string[];
-}
-
 /** System roles first, then by name (spec §3). */
 export function listRoles(db: Db): RoleSummary[] {
   const rows = db
@@ -94,14 +83,6 @@ export function listRoles(db: Db): RoleSummary[] {
 
 function isSystemRole(name: string): name is SystemRole {
   return (SYSTEM_ROLES as readonly string[]).includes(name);
-}
-
-export interface ChecklistPage {
-  id: number;
-  name: string;
-  path: string;
-  /** `grantable`: a checkbox; `signed-in`: open to everyone signed in (shown checked, disabled). */
-  kind: "grantable" | "signed-in";
 }
 
 /** Pages shown in a role's checklist: every non-public page except the admin panel. Ordered system first, then name. */

@@ -80,7 +80,7 @@ export default function AuditLogViewer() {
       <form onSubmit={apply} className="mb-4 grid gap-3 rounded-xl border border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-6 dark:border-slate-700">
         <label className="text-sm lg:col-span-2">
           <span className="mb-1 block font-medium">Ação</span>
-          <select className={inputClass} value={filters.action} onChange={set("action")}>
+          <select aria-label="Ação" className={inputClass} value={filters.action} onChange={set("action")}>
             <option value="">Todas</option>
             {Object.entries(AUDIT_ACTION_LABELS).map(([value, label]) => (
               <option key={value} value={value}>
@@ -91,7 +91,7 @@ export default function AuditLogViewer() {
         </label>
         <label className="text-sm">
           <span className="mb-1 block font-medium">Resultado</span>
-          <select className={inputClass} value={filters.result} onChange={set("result")}>
+          <select aria-label="Resultado" className={inputClass} value={filters.result} onChange={set("result")}>
             <option value="">Todos</option>
             {Object.entries(AUDIT_RESULT_LABELS).map(([value, label]) => (
               <option key={value} value={value}>

@@ -1,5 +1,6 @@
 import { useMemo, useState, type FormEvent } from "react";
-import { Pencil, Plus, Search, Trash2 } from "lucide-react";
+import { Pencil, Plus, Trash2 } from "lucide-react";
+import { SearchField } from "../ui/SearchField";
 import { filterUsers } from "../../../lib/admin/labels";
 import type { RoleRow, UserRow } from "./types";
 import { callAdmin, CheckItem, ConfirmDialog, FormDialog, ghostButton, inputClass, primaryButton, RoleBadge } from "./ui";
@@ -25,16 +26,8 @@ export function UsersTab({ users, roles, loading, onChanged }: Props) {
   return (
     <section aria-label="Usuários">
       <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <div className="relative w-full sm:max-w-sm">
-          <Search className="absolute top-2.5 left-3 size-4 text-slate-400" aria-hidden="true" />
-          <input
-            type="search"
-            aria-label="Buscar usuários"
-            placeholder="Buscar usuários..."
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            className={`${inputClass} pl-9`}
-          />
+        <div className="w-full sm:max-w-sm">
+          <SearchField label="Buscar usuários" placeholder="Buscar usuários..." value={search} onChange={setSearch} />
         </div>
         <button type="button" className={primaryButton} onClick={() => setEditing({ kind: "new" })}>
           <Plus className="size-4" aria-hidden="true" /> Novo Usuário

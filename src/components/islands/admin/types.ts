@@ -1,20 +1,2 @@
-import type { UserRow } from "../../../lib/admin/labels";
-
-export type { UserRow };
-
-export interface RoleRow {
-  id: number;
-  name: string;
-  description: string;
-  isSystem: boolean;
-  userCount: number;
-  pages: string[];
-  lockedPages: string[];
-}
-
-export interface ChecklistPage {
-  id: number;
-  name: string;
-  path: string;
-  kind: "grantable" | "signed-in";
-}
+export type { UserRow } from "../../../lib/admin/labels";
+export type { ChecklistPage, RoleSummary as RoleRow } from "../../../lib/admin/types";

@@ -1,5 +1,6 @@
 import { useMemo, useState } from "react";
-import { ChevronDown, FileSearch, Search } from "lucide-react";
+import { ChevronDown } from "lucide-react";
+import { EmptyState, SearchField } from "../ui/SearchField";
 import { CATEGORY_OPTIONS, filterTemplates } from "../../../lib/content/templates-filter";
 import { LinkAction } from "./LinkAction";
 
@@ -25,17 +26,7 @@ export default function TemplatesCatalog({ templates }: { templates: TemplateCar
   return (
     <div>
       <div className="mb-6 flex flex-col gap-3 md:flex-row">
-        <div className="relative flex-1">
-          <Search className="absolute top-2.5 left-3 size-4 text-slate-400" aria-hidden="true" />
-          <input
-            type="search"
-            aria-label="Buscar templates"
-            placeholder="Buscar templates..."
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            className="w-full rounded-md border border-slate-300 bg-white py-2 pr-3 pl-9 focus:border-brand-500 focus:ring-2 focus:ring-brand-100 focus:outline-none dark:border-slate-600 dark:bg-slate-900"
-          />
-        </div>
+        <SearchField label="Buscar templates" placeholder="Buscar templates..." value={search} onChange={setSearch} />
         <div className="relative">
           <select
             aria-label="Filtrar por etapa"
@@ -56,11 +47,7 @@ export default function TemplatesCatalog({ templates }: { templates: TemplateCar
         {visible.length} de {templates.length} templates
       </p>
       {visible.length === 0 ? (
-        <div className="rounded-xl border border-dashed border-slate-300 p-10 text-center dark:border-slate-600">
-          <FileSearch className="mx-auto mb-3 size-10 text-slate-400" aria-hidden="true" />
-          <p className="font-semibold">Nenhum template encontrado</p>
-          <p className="text-sm text-slate-500">Tente ajustar os filtros ou termo de busca</p>
-        </div>
+        <EmptyState title="Nenhum template encontrado" hint="Tente ajustar os filtros ou termo de busca" />
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {visible.map((template) => (

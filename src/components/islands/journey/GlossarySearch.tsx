@@ -1,5 +1,5 @@
 import { useMemo, useState } from "react";
-import { Search, SearchX } from "lucide-react";
+import { EmptyState, SearchField } from "../ui/SearchField";
 import { searchGlossary } from "../../../lib/search-text";
 
 export interface GlossaryEntry {
@@ -16,23 +16,11 @@ export default function GlossarySearch({ terms }: { terms: GlossaryEntry[] }) {
   const visible = useMemo(() => searchGlossary(terms, search), [terms, search]);
   return (
     <div>
-      <div className="relative mb-6">
-        <Search className="absolute top-2.5 left-3 size-4 text-slate-400" aria-hidden="true" />
-        <input
-          type="search"
-          aria-label="Buscar termo ou definição"
-          placeholder="Buscar termo ou definição..."
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          className="w-full rounded-md border border-slate-300 bg-white py-2 pr-3 pl-9 dark:border-slate-600 dark:bg-slate-900"
-        />
+      <div className="mb-6">
+        <SearchField label="Buscar termo ou definição" placeholder="Buscar termo ou definição..." value={search} onChange={setSearch} />
       </div>
       {visible.length === 0 ? (
-        <div className="rounded-xl border border-dashed border-slate-300 p-10 text-center dark:border-slate-600">
-          <SearchX className="mx-auto mb-3 size-10 text-slate-400" aria-hidden="true" />
-          <p className="font-semibold">Termo não encontrado</p>
-          <p className="text-sm text-slate-500">Tente buscar outro termo ou sugira uma nova definição ao time de metodologia.</p>
-        </div>
+        <EmptyState title="Termo não encontrado" hint="Tente buscar outro termo ou sugira uma nova definição ao time de metodologia." />
       ) : (
         <ul className="grid gap-4 md:grid-cols-2">
           {visible.map((term) => (
