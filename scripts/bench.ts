@@ -30,7 +30,12 @@ function buildTime(): number | null {
   return (Date.now() - started) / 1000;
 }
 
-function startProcess(command: string, argv: string[], env: Record<string, string>, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+function startProcess(
+  command: string,
+  argv: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
@@ -55,7 +60,13 @@ async function load(url: string, options: Partial<autocannon.Options> = {}, seco
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, ...options });
   const statuses: Record<string, number> = {};
   for (const key of ["1xx", "2xx", "3xx", "4xx", "5xx"] as const) if (result[key]) statuses[key] = result[key];
-  return { reqPerSec: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, statuses };
+  return {
+    reqPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    statuses,
+  };
 }
 
 function* walk(dir: string): Generator<string> {
@@ -95,7 +106,12 @@ function pageWeights() {
     const read = (urls: Set<string>) => Buffer.concat([...urls].map((url) => fs.readFileSync(path.join("dist/client", url))));
     const jsBytes = Buffer.concat([read(js), Buffer.from(inline)]);
     const cssBytes = read(css);
-    const route = "/" + path.relative("dist/pages", file).replace(/(^|\/)index\.html$/, "").replace(/\.html$/, "");
+    const route =
+      "/" +
+      path
+        .relative("dist/pages", file)
+        .replace(/(^|\/)index\.html$/, "")
+        .replace(/\.html$/, "");
     rows.push({
       route,
       islands: (text.match(/<astro-island/g) ?? []).length,
@@ -113,7 +129,15 @@ function pageWeights() {
 async function searchTimes(baseUrl: string, token: string) {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
   });
   try {
     const context = await browser.newContext();
@@ -197,10 +221,15 @@ async function main() {
       "GET /faq anônimo (302)": anonRedirect,
       "POST /api/auth/sign-in": signIn,
     });
-    console.log(`Razão gate/estático: ${ratio}×   Argon2id: ${ARGON2_PARAMS.memoryCost} KiB, t=${ARGON2_PARAMS.timeCost}, p=${ARGON2_PARAMS.parallelism}`);
+    console.log(
+      `Razão gate/estático: ${ratio}×   Argon2id: ${ARGON2_PARAMS.memoryCost} KiB, t=${ARGON2_PARAMS.timeCost}, p=${ARGON2_PARAMS.parallelism}`,
+    );
     console.table(
       Object.fromEntries(
-        weights.map((w) => [w.route, { ilhas: w.islands, "HTML": w.htmlRaw, "HTML gz": w.htmlGzip, "JS": w.jsRaw, "JS gz": w.jsGzip, "CSS": w.cssRaw, "CSS gz": w.cssGzip }]),
+        weights.map((w) => [
+          w.route,
+          { ilhas: w.islands, HTML: w.htmlRaw, "HTML gz": w.htmlGzip, JS: w.jsRaw, "JS gz": w.jsGzip, CSS: w.cssRaw, "CSS gz": w.cssGzip },
+        ]),
       ),
     );
     console.table(Object.fromEntries(search.map((s) => [s.query, { resultados: s.results, ms: s.ms }])));
@@ -211,7 +240,27 @@ async function main() {
     const out = path.join("bench-results", `${new Date().toISOString().replace(/[:.]/g, "-")}.json`);
     fs.writeFileSync(
       out,
-      JSON.stringify({ cores: os.cpus().length, node: process.version, duration, connections: CONNECTIONS, gatePage, staticPage, ratio, anonAuth, anonRedirect, signIn, argon2: ARGON2_PARAMS, weights, search, build, targets }, null, 2),
+      JSON.stringify(
+        {
+          cores: os.cpus().length,
+          node: process.version,
+          duration,
+          connections: CONNECTIONS,
+          gatePage,
+          staticPage,
+          ratio,
+          anonAuth,
+          anonRedirect,
+          signIn,
+          argon2: ARGON2_PARAMS,
+          weights,
+          search,
+          build,
+          targets,
+        },
+        null,
+        2,
+      ),
     );
     console.log(`Resultados: ${out}`);
   } finally {

@@ -35,6 +35,8 @@ const skipped = (vitest?.numPendingTests ?? 0) + (playwright?.stats?.skipped ?? 
 if (vitestStatus !== 0 && !vitest?.numFailedTests) failed += 1;
 if (playwrightStatus !== 0 && !playwright?.stats?.unexpected) failed += 1;
 
-console.log(`\nvitest: ${vitest?.numPassedTests ?? 0} passed, ${vitest?.numFailedTests ?? 0} failed · playwright: ${playwright?.stats?.expected ?? 0} passed, ${playwright?.stats?.unexpected ?? 0} failed`);
+console.log(
+  `\nvitest: ${vitest?.numPassedTests ?? 0} passed, ${vitest?.numFailedTests ?? 0} failed · playwright: ${playwright?.stats?.expected ?? 0} passed, ${playwright?.stats?.unexpected ?? 0} failed`,
+);
 console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 ? 1 : 0);

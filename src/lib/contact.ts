@@ -1,6 +1,5 @@
 /** The contact address of the content pages (build time: PUBLIC_CONTACT_EMAIL or CONTACT_EMAIL). */
-export const CONTACT_EMAIL: string =
-  import.meta.env.PUBLIC_CONTACT_EMAIL ?? import.meta.env.CONTACT_EMAIL ?? "metodologia@b1.example.com";
+export const CONTACT_EMAIL: string = import.meta.env.PUBLIC_CONTACT_EMAIL ?? import.meta.env.CONTACT_EMAIL ?? "metodologia@b1.example.com";
 
 /** A mailto: link with an optional subject and body. */
 export function mailto(subject?: string, body?: string, to = CONTACT_EMAIL): string {

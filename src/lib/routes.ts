@@ -172,7 +172,5 @@ export function grantablePages(): RouteRule[] {
 
 /** Default permissions of a system role: the pages the route table opens to it. */
 export function defaultPermissions(role: SystemRole): string[] {
-  return ROUTES.filter((route) => route.access.kind === "roles" && route.access.roles.includes(role)).map(
-    (route) => route.path,
-  );
+  return ROUTES.filter((route) => route.access.kind === "roles" && route.access.roles.includes(role)).map((route) => route.path);
 }

@@ -10,11 +10,18 @@ export const BASE_BUNDLE = "base";
 
 /** Role-gated routes whose pages carry searchable content (the admin screens do not). */
 export function gatedSearchablePaths(searchable: ReadonlySet<string>): string[] {
-  return ROUTES.filter((route) => route.access.kind === "roles" && searchable.has(route.path)).map((route) => route.path).sort();
+  return ROUTES.filter((route) => route.access.kind === "roles" && searchable.has(route.path))
+    .map((route) => route.path)
+    .sort();
 }
 
 export function bundleKey(gatedPaths: readonly string[]): string {
-  return gatedPaths.length ? gatedPaths.map((path) => path.slice(1)).sort().join("+") : BASE_BUNDLE;
+  return gatedPaths.length
+    ? gatedPaths
+        .map((path) => path.slice(1))
+        .sort()
+        .join("+")
+    : BASE_BUNDLE;
 }
 
 /** Every subset of the gated pages (2^k bundles). */
@@ -27,5 +34,13 @@ export function allBundles(gated: readonly string[]): string[][] {
 
 /** The bundle a principal may read. */
 export function bundleFor(principal: Principal, gated: readonly string[]): string {
-  return bundleKey(gated.filter((path) => decideAccess(ROUTES.find((r) => r.path === path)!, principal) === "allow"));
+  return bundleKey(
+    gated.filter(
+      (path) =>
+        decideAccess(
+          ROUTES.find((r) => r.path === path)!,
+          principal,
+        ) === "allow",
+    ),
+  );
 }

@@ -1,6 +1,9 @@
 /** Case- and accent-insensitive substring search used by the FAQ and glossary pages. */
 export function normalizeForSearch(text: string): string {
-  return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLocaleLowerCase("pt-BR");
+  return text
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLocaleLowerCase("pt-BR");
 }
 
 export function matchesSearch(fields: readonly string[], search: string): boolean {

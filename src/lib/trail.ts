@@ -4,7 +4,16 @@
  */
 
 /** The 8 phase ids of the trail, in order (content ids and the keys saved in the browser). */
-export const TRAIL_PHASE_IDS = ["ideacao", "discovery", "planejamento", "pre-execucao", "mvp", "documentacao", "go-live", "sustentacao"] as const;
+export const TRAIL_PHASE_IDS = [
+  "ideacao",
+  "discovery",
+  "planejamento",
+  "pre-execucao",
+  "mvp",
+  "documentacao",
+  "go-live",
+  "sustentacao",
+] as const;
 
 export const TRAIL_STORAGE_PREFIX = "b1-trilha:";
 export const TRAIL_KEYS = {

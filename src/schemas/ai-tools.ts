@@ -37,7 +37,9 @@ export const aiToolsPageSchema = z.object({
     /** Conceito, Aplicação, Impacto, Eficiência. */
     summary: z.array(z.object({ /** Title. */ title: text, /** Text. */ text: text, /** Icon. */ icon: iconSchema })).length(4),
     /** Accordion topics. */
-    topics: z.array(z.object({ /** Stable id. */ id: text, /** Title. */ title: text, /** Paragraphs. */ content: z.array(text).min(1) })).length(5),
+    topics: z
+      .array(z.object({ /** Stable id. */ id: text, /** Title. */ title: text, /** Paragraphs. */ content: z.array(text).min(1) }))
+      .length(5),
     /** Best-practice cards. */
     practices: z.array(z.object({ /** Title. */ title: text, /** Text. */ text: text, /** Icon. */ icon: iconSchema })).length(4),
     /** 'Fundamento estratégico' block. */

@@ -3,10 +3,25 @@ import { icons } from "lucide-react";
 import { findRoute } from "../lib/routes";
 
 /** Colour names the components know how to paint (see src/components/content/colors.ts). */
-export const colorSchema = z.enum(["blue", "green", "purple", "orange", "red", "teal", "indigo", "pink", "amber", "cyan", "emerald", "slate"]);
+export const colorSchema = z.enum([
+  "blue",
+  "green",
+  "purple",
+  "orange",
+  "red",
+  "teal",
+  "indigo",
+  "pink",
+  "amber",
+  "cyan",
+  "emerald",
+  "slate",
+]);
 
 /** A lucide icon name (https://lucide.dev/icons, PascalCase, e.g. Lightbulb). */
-export const iconSchema = z.string().refine((name) => name in icons, { message: "ícone desconhecido: use um nome do lucide em PascalCase, ex.: Lightbulb" });
+export const iconSchema = z
+  .string()
+  .refine((name) => name in icons, { message: "ícone desconhecido: use um nome do lucide em PascalCase, ex.: Lightbulb" });
 
 /**
  * A link field: empty (no address known yet: the action shows disabled), an https/mailto
@@ -15,9 +30,13 @@ export const iconSchema = z.string().refine((name) => name in icons, { message: 
 export const linkSchema = z
   .string()
   .default("")
-  .refine((value) => value === "" || /^(https:\/\/|mailto:)/.test(value) || (value.startsWith("/") && findRoute(value.split("#")[0]!) !== undefined), {
-    message: "link inválido: use https://…, mailto:… ou uma rota interna existente (veja src/lib/routes.ts)",
-  });
+  .refine(
+    (value) =>
+      value === "" || /^(https:\/\/|mailto:)/.test(value) || (value.startsWith("/") && findRoute(value.split("#")[0]!) !== undefined),
+    {
+      message: "link inválido: use https://…, mailto:… ou uma rota interna existente (veja src/lib/routes.ts)",
+    },
+  );
 
 /** Non-empty text. */
 export const text = z.string().trim().min(1, "texto obrigatório");

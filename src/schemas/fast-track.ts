@@ -26,7 +26,15 @@ export const fastTrackSchema = z.object({
     intro: text,
     /** D1 Ideação … D5 Validação. */
     days: z
-      .array(z.object({ /** D1…D5. */ day: z.enum(["D1", "D2", "D3", "D4", "D5"]), /** Name. */ title: text, /** Description. */ description: text, /** Outputs. */ outputs: z.array(text).min(2), /** Example. */ example: text }))
+      .array(
+        z.object({
+          /** D1…D5. */ day: z.enum(["D1", "D2", "D3", "D4", "D5"]),
+          /** Name. */ title: text,
+          /** Description. */ description: text,
+          /** Outputs. */ outputs: z.array(text).min(2),
+          /** Example. */ example: text,
+        }),
+      )
       .length(5),
     /** 'Por que funciona'. */
     why: z.array(z.object({ /** Title. */ title: text, /** Text. */ text: text })).min(3),

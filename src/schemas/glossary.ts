@@ -2,7 +2,17 @@ import { z } from "astro/zod";
 import { text } from "./common";
 
 /** The nine glossary categories. */
-export const GLOSSARY_CATEGORIES = ["Produto", "Gestão", "Métricas", "Processo", "Metodologia", "Ferramenta", "Planejamento", "Qualidade", "Design"] as const;
+export const GLOSSARY_CATEGORIES = [
+  "Produto",
+  "Gestão",
+  "Métricas",
+  "Processo",
+  "Metodologia",
+  "Ferramenta",
+  "Planejamento",
+  "Qualidade",
+  "Design",
+] as const;
 
 /** A term of /glossario. */
 export const glossaryTermSchema = z.object({

@@ -10,10 +10,19 @@ export const landingSchema = z.object({
   /** Approach: liberdade, prática, simplicidade. */
   approach: z.array(z.object({ /** Name. */ title: text, /** Explanation. */ text: text, /** Lucide icon. */ icon: iconSchema })).length(3),
   /** The eight values. */
-  values: z.array(z.object({ /** Value name. */ title: text, /** What it means in practice. */ text: text, /** Lucide icon. */ icon: iconSchema })).length(8),
+  values: z
+    .array(z.object({ /** Value name. */ title: text, /** What it means in practice. */ text: text, /** Lucide icon. */ icon: iconSchema }))
+    .length(8),
   /** Clients and partners (link empty = shown without link). */
   partners: z
-    .array(z.object({ /** Name. */ name: text, /** One line. */ description: text, /** kind of relation. */ kind: z.enum(["cliente", "parceiro", "artigo"]), /** External page. */ link: linkSchema }))
+    .array(
+      z.object({
+        /** Name. */ name: text,
+        /** One line. */ description: text,
+        /** kind of relation. */ kind: z.enum(["cliente", "parceiro", "artigo"]),
+        /** External page. */ link: linkSchema,
+      }),
+    )
     .length(5),
   /** Sementezz programme teaser. */
   sementezz: z.object({ /** Heading. */ title: text, /** Paragraph. */ text: text }),

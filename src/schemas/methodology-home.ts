@@ -10,5 +10,14 @@ export const methodologyHomeSchema = z.object({
   /** Shortcut cards (stages, templates…). */
   shortcuts: z.array(z.object({ /** Title. */ title: text, /** Line. */ text: text, /** Internal route. */ href: linkSchema })).min(2),
   /** The two Fast Track cards: general (2 days) and the 5-day sprint. */
-  fastTrack: z.array(z.object({ /** Title. */ title: text, /** Summary. */ text: text, /** Duration badge. */ duration: text, /** Internal route. */ href: linkSchema })).length(2),
+  fastTrack: z
+    .array(
+      z.object({
+        /** Title. */ title: text,
+        /** Summary. */ text: text,
+        /** Duration badge. */ duration: text,
+        /** Internal route. */ href: linkSchema,
+      }),
+    )
+    .length(2),
 });

@@ -42,7 +42,11 @@ export const raciSchema = z.object({
   /** Intro paragraph. */
   intro: text,
   /** R, A, C, I. */
-  letters: z.array(z.object({ /** Letter. */ letter: z.enum(["R", "A", "C", "I"]), /** Portuguese name. */ name: text, /** Meaning. */ text: text })).length(4),
+  letters: z
+    .array(
+      z.object({ /** Letter. */ letter: z.enum(["R", "A", "C", "I"]), /** Portuguese name. */ name: text, /** Meaning. */ text: text }),
+    )
+    .length(4),
   /** When to build the board. */
   recommendation: text,
   /** Podcast card (external link may be empty). */

@@ -20,11 +20,21 @@ export const playbookSchema = z.object({
       }),
     )
     .length(22)
-    .refine((guides) => guides.slice(0, 6).every((g) => g.section === "Fundamentos") && guides.slice(6, 14).every((g) => g.section === "Estratégia") && guides.slice(14).every((g) => g.section === "Execução"), {
-      message: "os guias devem vir na ordem: 6 Fundamentos, 8 Estratégia, 8 Execução",
-    }),
+    .refine(
+      (guides) =>
+        guides.slice(0, 6).every((g) => g.section === "Fundamentos") &&
+        guides.slice(6, 14).every((g) => g.section === "Estratégia") &&
+        guides.slice(14).every((g) => g.section === "Execução"),
+      {
+        message: "os guias devem vir na ordem: 6 Fundamentos, 8 Estratégia, 8 Execução",
+      },
+    ),
   /** 'Artefatos Estratégicos' (all 'Em breve - Em construção'). */
   artefacts: z.array(z.object({ /** Title. */ title: text, /** Summary. */ description: text })).length(14),
   /** Ecossistema section. */
-  ecosystem: z.object({ /** Heading. */ title: text, /** Paragraph. */ text: text, /** External document (empty while unpublished). */ link: linkSchema }),
+  ecosystem: z.object({
+    /** Heading. */ title: text,
+    /** Paragraph. */ text: text,
+    /** External document (empty while unpublished). */ link: linkSchema,
+  }),
 });

@@ -2,7 +2,15 @@ import { z } from "astro/zod";
 import { colorSchema, linkSchema, text } from "./common";
 
 /** Filter categories of /templates (plus 'all'). */
-export const TEMPLATE_CATEGORIES = ["ideacao", "discovery", "planejamento", "execucao", "documentacao", "metodologia", "playbooks"] as const;
+export const TEMPLATE_CATEGORIES = [
+  "ideacao",
+  "discovery",
+  "planejamento",
+  "execucao",
+  "documentacao",
+  "metodologia",
+  "playbooks",
+] as const;
 
 /** A template of the catalogue (/templates). */
 export const templateSchema = z.object({

@@ -9,12 +9,7 @@ import { normalizePath } from "../lib/url-path.ts";
 import { isSameOrigin } from "../lib/server/origin.ts";
 
 /** The Astro node adapter's handler (middleware mode). */
-export type AppHandler = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  next: () => void,
-  locals: App.Locals,
-) => Promise<void>;
+export type AppHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: App.Locals) => Promise<void>;
 
 export interface GateOptions {
   db: Db;
@@ -94,14 +89,7 @@ export function createGate(options: GateOptions) {
     res.end(body);
   }
 
-  function sendPage(
-    req: IncomingMessage,
-    res: ServerResponse,
-    path: string,
-    principal: Principal | null,
-    status = 200,
-    cookie?: string,
-  ) {
+  function sendPage(req: IncomingMessage, res: ServerResponse, path: string, principal: Principal | null, status = 200, cookie?: string) {
     const page = pages.get(path) ?? pages.get("/404");
     if (!page) {
       res.writeHead(404, SECURITY_HEADERS).end("404");

@@ -50,7 +50,12 @@ test("sign in with the form lands on the requested page after a full load", asyn
   await expect(page).toHaveURL(/\/templates$/);
 });
 
-test("reset → e-mail → new password: the old one fails, the new one works, other sessions ended", async ({ page, browser, loginAs, baseURL }) => {
+test("reset → e-mail → new password: the old one fails, the new one works, other sessions ended", async ({
+  page,
+  browser,
+  loginAs,
+  baseURL,
+}) => {
   const user = await loginAs(["visualizador"]);
   const other = await browser.newContext();
   await other.addCookies([{ name: SESSION_COOKIE, value: createSession(e2eDb(), user.id).token, url: baseURL! }]);
@@ -97,7 +102,11 @@ test("an expired link lands on /link-expired, which sends a new one", async ({ p
   });
   const link = await waitForLink(mailDir(), email, "/api/auth/confirm");
   const user = e2eDb().select().from(users).where(eq(users.email, email)).get()!;
-  e2eDb().update(emailTokens).set({ expiresAt: Date.now() - 1000 }).where(eq(emailTokens.userId, user.id)).run();
+  e2eDb()
+    .update(emailTokens)
+    .set({ expiresAt: Date.now() - 1000 })
+    .where(eq(emailTokens.userId, user.id))
+    .run();
   await page.goto(toLocal(link, baseURL!));
   await expect(page).toHaveURL(/\/link-expired/);
   await expect(page.getByRole("heading", { name: "Link Expirado" })).toBeVisible();
@@ -120,7 +129,9 @@ test("every validation message of the forms appears for bad input", async ({ pag
   await page.getByRole("button", { name: "Cadastrar-se" }).click();
   await expect(page.getByText("Nome deve ter pelo menos 2 caracteres")).toBeVisible();
   await expect(page.getByText("E-mail inválido")).toBeVisible();
-  await expect(page.getByText("Senha deve ter pelo menos 8 caracteres, incluindo maiúscula, minúscula, número e caractere especial")).toBeVisible();
+  await expect(
+    page.getByText("Senha deve ter pelo menos 8 caracteres, incluindo maiúscula, minúscula, número e caractere especial"),
+  ).toBeVisible();
   await page.getByLabel("Senha", { exact: true }).fill("Senha@123");
   await page.getByLabel("Confirmar senha").fill("Senha@124");
   await expect(page.getByText("Senhas não conferem")).toBeVisible();
@@ -138,7 +149,9 @@ test("every validation message of the forms appears for bad input", async ({ pag
   await expect(page.getByText("E-mail inválido")).toBeVisible();
   await page.getByLabel("E-mail").fill("x@fora-do-dominio.com");
   await page.getByRole("button", { name: "Recuperar Senha" }).click();
-  await expect(page.getByText("E-mail deve ser de um domínio autorizado. Entre em contato com o administrador se necessário.")).toBeVisible();
+  await expect(
+    page.getByText("E-mail deve ser de um domínio autorizado. Entre em contato com o administrador se necessário."),
+  ).toBeVisible();
 
   await page.goto("/auth?mode=update-password&token=abc");
   await page.getByRole("button", { name: "Nova Senha" }).click();

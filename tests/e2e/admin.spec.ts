@@ -44,7 +44,12 @@ test("an admin creates, finds, edits and deletes a user", async ({ page, loginAs
   expect(consoleErrors).toEqual([]);
 });
 
-test("a custom role opens a page to its holder until the role is deleted; system roles stay protected", async ({ page, browser, baseURL, loginAs }) => {
+test("a custom role opens a page to its holder until the role is deleted; system roles stay protected", async ({
+  page,
+  browser,
+  baseURL,
+  loginAs,
+}) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await loginAs(["admin"]);
   await page.goto("/admin-panel");
@@ -60,7 +65,10 @@ test("a custom role opens a page to its holder until the role is deleted; system
   await page.getByRole("button", { name: "Novo Perfil" }).click();
   await page.getByRole("dialog").getByLabel("Nome do Perfil").fill(name);
   await page.getByRole("dialog").getByLabel("Descrição").fill("Convidados do comitê");
-  await page.getByRole("dialog").getByLabel(/Comitê de IA/).check();
+  await page
+    .getByRole("dialog")
+    .getByLabel(/Comitê de IA/)
+    .check();
   await page.getByRole("button", { name: "Criar Perfil" }).click();
   await expect(page.getByText("Perfil criado com sucesso")).toBeVisible();
 

@@ -3,7 +3,13 @@ import { SESSION_COOKIE, createSession } from "../../src/lib/server/session";
 import { e2eDb, expect, test } from "./fixtures";
 import { hydrated } from "./islands";
 
-test("the trail keeps its state across reloads and browsers, completes, and exports PDF and text", async ({ page, browser, baseURL, loginAs, consoleErrors }) => {
+test("the trail keeps its state across reloads and browsers, completes, and exports PDF and text", async ({
+  page,
+  browser,
+  baseURL,
+  loginAs,
+  consoleErrors,
+}) => {
   test.setTimeout(60_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   const user = await loginAs(["visualizador"]);
@@ -44,11 +50,19 @@ test("the trail keeps its state across reloads and browsers, completes, and expo
   }
   await expect(page.getByRole("button", { name: "Próxima fase" })).toBeDisabled();
   await expect(page.getByRole("heading", { name: "Parabéns! Projeto Completo" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "Solicitar Mentoria B1" })).toHaveAttribute("href", /^mailto:.*subject=Solicita%C3%A7%C3%A3o%20de%20Mentoria%20B1/);
+  await expect(page.getByRole("link", { name: "Solicitar Mentoria B1" })).toHaveAttribute(
+    "href",
+    /^mailto:.*subject=Solicita%C3%A7%C3%A3o%20de%20Mentoria%20B1/,
+  );
 
   const [pdf] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Baixar PDF do projeto" }).click()]);
   expect(pdf.suggestedFilename()).toBe("checkout-agil.pdf");
-  expect(fs.readFileSync(await pdf.path()).subarray(0, 5).toString()).toBe("%PDF-");
+  expect(
+    fs
+      .readFileSync(await pdf.path())
+      .subarray(0, 5)
+      .toString(),
+  ).toBe("%PDF-");
   const [text] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Baixar texto (.txt)" }).click()]);
   expect(text.suggestedFilename()).toBe("checkout-agil.txt");
   const body = fs.readFileSync(await text.path(), "utf8");
@@ -116,7 +130,9 @@ test("the Sementezz carousel moves and loops; the hero button scrolls to how-it-
   await carousel.getByRole("button", { name: "Próxima etapa" }).click();
   // Looping: going back from the start shows the last step.
   await page.reload();
-  const prev = await hydrated(page.getByRole("region", { name: "Como funciona o programa" }).getByRole("button", { name: "Etapa anterior" }));
+  const prev = await hydrated(
+    page.getByRole("region", { name: "Como funciona o programa" }).getByRole("button", { name: "Etapa anterior" }),
+  );
   await prev.click();
   const last = page.getByRole("group", { name: "Etapa 8 de 8" });
   await expect.poll(async () => (await last.boundingBox())!.x).toBeLessThan(400);

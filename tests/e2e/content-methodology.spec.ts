@@ -93,7 +93,8 @@ test("pillar tabs switch between overview and detailed roles", async ({ page }) 
   await page.getByRole("tab", { name: "Papéis Detalhados" }).click();
   await expect(page.getByText("Product Owner", { exact: true })).toBeVisible();
   await expect(page.getByText("Cliente Interno/Solicitante")).toBeVisible();
-  for (const anchor of ["principios", "processos", "papeis", "performance", "pessoas"]) await expect(page.locator(`#${anchor}`)).toHaveCount(1);
+  for (const anchor of ["principios", "processos", "papeis", "performance", "pessoas"])
+    await expect(page.locator(`#${anchor}`)).toHaveCount(1);
 });
 
 test("the AI tools table shows from lg up, expandable single-open cards below", async ({ page, consoleErrors }) => {
@@ -111,6 +112,9 @@ test("the AI tools table shows from lg up, expandable single-open cards below", 
   await expect(cards.getByText("Produtividade no desenvolvimento")).toBeHidden();
   await cards.getByRole("button", { name: /Gerador de protótipos/ }).click();
   await expect(cards.getByText("Explorar alternativas")).toBeHidden();
-  await expect(page.getByRole("link", { name: /Quero implementar IA/ })).toHaveAttribute("href", /subject=Interesse%20em%20Implementa%C3%A7%C3%A3o%20de%20IA/);
+  await expect(page.getByRole("link", { name: /Quero implementar IA/ })).toHaveAttribute(
+    "href",
+    /subject=Interesse%20em%20Implementa%C3%A7%C3%A3o%20de%20IA/,
+  );
   expect(consoleErrors).toEqual([]);
 });

@@ -14,7 +14,10 @@ for (const width of [375, 1280]) {
       await page.goto(route.path);
       await expect(page.locator("main")).toBeVisible();
       await page.waitForLoadState("networkidle");
-      await page.screenshot({ path: `test-results/screenshots/${width}${route.path === "/" ? "/inicio" : route.path}.png`, fullPage: true });
+      await page.screenshot({
+        path: `test-results/screenshots/${width}${route.path === "/" ? "/inicio" : route.path}.png`,
+        fullPage: true,
+      });
     }
     expect(consoleErrors).toEqual([]);
   });

@@ -10,7 +10,16 @@ test("a visualizador sees the filtered navigation, without Comitê IA or Painel 
   await loginAs(["visualizador"]);
   await page.goto("/templates");
   const nav = page.getByRole("navigation", { name: "Principal" });
-  for (const label of ["Home", "Metodologia B1", "Os 5 Ps", "Etapas do Processo", "Templates & Ferramentas", "FAQ", "Glossário", "Contato"]) {
+  for (const label of [
+    "Home",
+    "Metodologia B1",
+    "Os 5 Ps",
+    "Etapas do Processo",
+    "Templates & Ferramentas",
+    "FAQ",
+    "Glossário",
+    "Contato",
+  ]) {
     await expect(nav.getByRole("link", { name: label, exact: true })).toBeVisible();
   }
   await expect(nav.getByRole("link", { name: "Comitê IA" })).toHaveCount(0);

@@ -23,7 +23,9 @@ export function filterUsers<T extends Pick<UserRow, "email" | "fullName" | "role
   const needle = search.trim().toLocaleLowerCase("pt-BR");
   if (!needle) return [...users];
   return users.filter((user) =>
-    [user.fullName, user.email, ...user.roles, ...user.roles.map(roleLabel)].some((value) => value.toLocaleLowerCase("pt-BR").includes(needle)),
+    [user.fullName, user.email, ...user.roles, ...user.roles.map(roleLabel)].some((value) =>
+      value.toLocaleLowerCase("pt-BR").includes(needle),
+    ),
   );
 }
 

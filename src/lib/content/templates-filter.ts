@@ -21,6 +21,8 @@ export function filterTemplates<T extends FilterableTemplate>(templates: readonl
   return templates.filter(
     (template) =>
       (category === "all" || template.category === category) &&
-      (!needle || template.title.toLocaleLowerCase("pt-BR").includes(needle) || template.description.toLocaleLowerCase("pt-BR").includes(needle)),
+      (!needle ||
+        template.title.toLocaleLowerCase("pt-BR").includes(needle) ||
+        template.description.toLocaleLowerCase("pt-BR").includes(needle)),
   );
 }

@@ -36,18 +36,37 @@ function rolesOf(tx: Tx, userId: string): string[] {
 
 function roleAudits(actor: Actor, email: string, added: string[], removed: string[]): AuditEntry[] {
   return [
-    ...added.map((role) => ({ ...actor, actionType: "admin_role_assigned", result: "success" as const, details: { user_email: email, role } })),
-    ...removed.map((role) => ({ ...actor, actionType: "admin_role_removed", result: "success" as const, details: { user_email: email, role } })),
+    ...added.map((role) => ({
+      ...actor,
+      actionType: "admin_role_assigned",
+      result: "success" as const,
+      details: { user_email: email, role },
+    })),
+    ...removed.map((role) => ({
+      ...actor,
+      actionType: "admin_role_removed",
+      result: "success" as const,
+      details: { user_email: email, role },
+    })),
   ];
 }
 
 export async function createUserAsAdmin(db: Db, body: CreateUserBody, actor: Actor): Promise<AdminResult<{ id: string }>> {
   const email = normalizeEmail(body.email);
   if (!isAllowedEmail(email)) return fail(400, DOMAIN_MESSAGE);
-  const result = await createUser(db, { email, fullName: body.fullName, password: body.password, roleNames: body.roles, confirmed: true }, (created) => [
-    { ...actor, actionType: "admin_user_created", result: "success", details: { email, full_name: created.fullName, roles: created.roles } },
-    ...roleAudits(actor, email, created.roles, []),
-  ]);
+  const result = await createUser(
+    db,
+    { email, fullName: body.fullName, password: body.password, roleNames: body.roles, confirmed: true },
+    (created) => [
+      {
+        ...actor,
+        actionType: "admin_user_created",
+        result: "success",
+        details: { email, full_name: created.fullName, roles: created.roles },
+      },
+      ...roleAudits(actor, email, created.roles, []),
+    ],
+  );
   if (!result.ok) {
     return result.error === "email_taken"
       ? fail(409, "Já existe um usuário com este e-mail")
@@ -80,7 +99,11 @@ export function updateUserAsAdmin(db: Db, userId: string, body: UpdateUserBody, 
       ...actor,
       actionType: "admin_user_updated",
       result: "success",
-      details: { user_email: user.email, before: { full_name: user.fullName, roles: before }, after: { full_name: body.fullName, roles: wanted } },
+      details: {
+        user_email: user.email,
+        before: { full_name: user.fullName, roles: before },
+        after: { full_name: body.fullName, roles: wanted },
+      },
     });
     for (const entry of roleAudits(actor, user.email, added, removed)) writeAuditLog(tx, entry);
     return { ok: true, value: undefined };
@@ -95,8 +118,15 @@ export function deleteUserAsAdmin(db: Db, userId: string, actor: Actor): AdminRe
     if (userId === actor.userId) return fail(400, "Você não pode excluir a sua própria conta");
     const held = rolesOf(tx, userId);
     if (held.includes("admin") && adminCount(tx) <= 1) return fail(400, "O último administrador não pode ser excluído");
-    tx.delete(users).where(and(eq(users.id, userId))).run();
-    writeAuditLog(tx, { ...actor, actionType: "admin_user_deleted", result: "success", details: { email: user.email, full_name: user.fullName, roles: held } });
+    tx.delete(users)
+      .where(and(eq(users.id, userId)))
+      .run();
+    writeAuditLog(tx, {
+      ...actor,
+      actionType: "admin_user_deleted",
+      result: "success",
+      details: { email: user.email, full_name: user.fullName, roles: held },
+    });
     return { ok: true, value: undefined };
   });
 }

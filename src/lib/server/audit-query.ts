@@ -15,7 +15,10 @@ export const auditFilterSchema = z.object({
   from: z.string().max(40).optional(),
   to: z.string().max(40).optional(),
   /** Keyset cursor `<created_at>_<id>` of the last row already shown. */
-  cursor: z.string().regex(/^\d+_\d+$/, "Cursor inválido").optional(),
+  cursor: z
+    .string()
+    .regex(/^\d+_\d+$/, "Cursor inválido")
+    .optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 

@@ -36,7 +36,14 @@ function escapeHtml(text: string): string {
 }
 
 /** A short message with one call-to-action link, as plain text and simple HTML. */
-export function buildLinkMail(input: { to: string; subject: string; greeting: string; lines: string[]; action: string; url: string }): Mail {
+export function buildLinkMail(input: {
+  to: string;
+  subject: string;
+  greeting: string;
+  lines: string[];
+  action: string;
+  url: string;
+}): Mail {
   const text = [input.greeting, "", ...input.lines, "", `${input.action}: ${input.url}`, "", "Equipe B1 Method Hub"].join("\n");
   const html = `<!doctype html><html lang="pt-BR"><body style="font-family:Arial,sans-serif;color:#0f172a">
 <p>${escapeHtml(input.greeting)}</p>
@@ -52,7 +59,10 @@ export function confirmationMail(to: string, name: string, url: string): Mail {
     to,
     subject: "Confirme seu e-mail no B1 Method Hub",
     greeting: `Olá, ${name || "colega"}!`,
-    lines: ["Recebemos seu cadastro no B1 Method Hub.", "Confirme seu e-mail para ativar a conta. O link vale por 24 horas e pode ser usado uma vez."],
+    lines: [
+      "Recebemos seu cadastro no B1 Method Hub.",
+      "Confirme seu e-mail para ativar a conta. O link vale por 24 horas e pode ser usado uma vez.",
+    ],
     action: "Confirmar e-mail",
     url,
   });

@@ -96,7 +96,9 @@ export function listChecklistPages(db: Db): ChecklistPage[] {
     .flatMap((page) => {
       const route = findRoute(page.path);
       if (!route || route.access.kind === "public" || page.path === "/admin-panel") return [];
-      return [{ id: page.id, name: page.name, path: page.path, kind: grantable.has(page.path) ? ("grantable" as const) : ("signed-in" as const) }];
+      return [
+        { id: page.id, name: page.name, path: page.path, kind: grantable.has(page.path) ? ("grantable" as const) : ("signed-in" as const) },
+      ];
     });
 }
 
@@ -150,7 +152,12 @@ export function deleteRoleAsAdmin(db: Db, roleId: number, actor: Actor): RoleRes
     const role = tx.select().from(roles).where(eq(roles.id, roleId)).get();
     if (!role) return failRole(404, "Perfil não encontrado");
     if (role.isSystem) return failRole(400, "Não é possível excluir perfis do sistema");
-    const holders = tx.select({ email: users.email }).from(userRoles).innerJoin(users, eq(users.id, userRoles.userId)).where(eq(userRoles.roleId, roleId)).all();
+    const holders = tx
+      .select({ email: users.email })
+      .from(userRoles)
+      .innerJoin(users, eq(users.id, userRoles.userId))
+      .where(eq(userRoles.roleId, roleId))
+      .all();
     const pagesBefore = listRolePages(tx, roleId);
     tx.delete(roles).where(eq(roles.id, roleId)).run();
     writeAuditLog(tx, {

@@ -23,7 +23,13 @@ export function seedDatabase(db: Db): void {
         .onConflictDoUpdate({ target: roles.name, set: { isSystem: true } })
         .run();
     }
-    const roleIds = new Map(tx.select({ id: roles.id, name: roles.name }).from(roles).all().map((r) => [r.name, r.id]));
+    const roleIds = new Map(
+      tx
+        .select({ id: roles.id, name: roles.name })
+        .from(roles)
+        .all()
+        .map((r) => [r.name, r.id]),
+    );
     for (const route of ROUTES) {
       const existing = tx.select({ id: pages.id }).from(pages).where(eq(pages.path, route.path)).get();
       if (existing) {

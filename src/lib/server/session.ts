@@ -115,7 +115,13 @@ function toPrincipal(row: LookupRow): Principal {
 }
 
 /** The checks shared by both validators: secret, inactivity expiry and hourly renewal. */
-function checkSession(db: Db, entry: { row: LookupRow; hash: Uint8Array; principal: Principal }, id: string, secret: string, now: number): ValidatedSession | null {
+function checkSession(
+  db: Db,
+  entry: { row: LookupRow; hash: Uint8Array; principal: Principal },
+  id: string,
+  secret: string,
+  now: number,
+): ValidatedSession | null {
   if (!constantTimeEqual(hashSecret(secret), entry.hash)) return null;
   const { row } = entry;
   if (now - row.lastVerifiedAt >= INACTIVITY_TIMEOUT_MS) {
@@ -195,9 +201,7 @@ export function invalidateSession(db: Db, sessionId: string): void {
 
 /** Ends every session of a user, optionally keeping one (e.g. the one changing the password). */
 export function invalidateUserSessions(db: Db, userId: string, keepSessionId?: string): void {
-  const filter = keepSessionId
-    ? sql`${sessions.userId} = ${userId} and ${sessions.id} <> ${keepSessionId}`
-    : eq(sessions.userId, userId);
+  const filter = keepSessionId ? sql`${sessions.userId} = ${userId} and ${sessions.id} <> ${keepSessionId}` : eq(sessions.userId, userId);
   db.delete(sessions).where(filter).run();
 }
 

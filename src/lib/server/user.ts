@@ -13,16 +13,20 @@ export interface NewUser {
   confirmed: boolean;
 }
 
-export type CreateUserResult =
-  | { ok: true; userId: string }
-  | { ok: false; error: "email_taken" | "unknown_role"; detail?: string };
+export type CreateUserResult = { ok: true; userId: string } | { ok: false; error: "email_taken" | "unknown_role"; detail?: string };
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
 export function getUserByEmail(db: Db, email: string) {
-  return db.select().from(users).where(eq(users.email, normalizeEmail(email))).get() ?? null;
+  return (
+    db
+      .select()
+      .from(users)
+      .where(eq(users.email, normalizeEmail(email)))
+      .get() ?? null
+  );
 }
 
 /** What a caller records about a new user; written in the user's own transaction. */
@@ -37,9 +41,7 @@ export async function createUser(db: Db, input: NewUser, audit?: CreationAudit):
     if (tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) {
       return { ok: false, error: "email_taken" } as const;
     }
-    const found = wanted.length
-      ? tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.name, wanted)).all()
-      : [];
+    const found = wanted.length ? tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.name, wanted)).all() : [];
     const missing = wanted.filter((name) => !found.some((role) => role.name === name));
     if (missing.length) return { ok: false, error: "unknown_role", detail: missing.join(", ") } as const;
 
@@ -78,6 +80,9 @@ export function listUsersWithRoles(db: Db) {
 }
 
 export function deleteUserByEmail(db: Db, email: string): boolean {
-  const result = db.delete(users).where(eq(users.email, normalizeEmail(email))).run();
+  const result = db
+    .delete(users)
+    .where(eq(users.email, normalizeEmail(email)))
+    .run();
   return result.changes > 0;
 }

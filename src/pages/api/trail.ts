@@ -20,7 +20,9 @@ export const PUT: APIRoute = async ({ locals, request }) => {
   if (refused) return refused;
   const parsed = await parseJsonBody(request, trailBodySchema);
   if (!parsed.ok) return parsed.response;
-  const unknown = [...parsed.data.completed, ...Object.keys(parsed.data.answers)].find((id) => !(TRAIL_PHASE_IDS as readonly string[]).includes(id));
+  const unknown = [...parsed.data.completed, ...Object.keys(parsed.data.answers)].find(
+    (id) => !(TRAIL_PHASE_IDS as readonly string[]).includes(id),
+  );
   if (unknown) return jsonResponse(400, { error: `Fase desconhecida: ${unknown}` });
   const state = {
     completed: sanitizeCompleted(parsed.data.completed, TRAIL_PHASE_IDS),

@@ -80,7 +80,11 @@ describe("server-side validation (browser bypassed)", () => {
       expect(await response.json()).toMatchObject({ error: message, code: "invalid_domain" });
     }
     expect(counts()).toEqual(before);
-    const failures = server.db.select().from(auditLogs).all().filter((row) => row.actionDetails?.includes('"invalid_domain"'));
+    const failures = server.db
+      .select()
+      .from(auditLogs)
+      .all()
+      .filter((row) => row.actionDetails?.includes('"invalid_domain"'));
     expect(failures.map((row) => row.actionType).sort()).toEqual(["password_reset_request", "user_login_attempt", "user_signup_attempt"]);
     expect(failures.every((row) => row.result === "failure" && row.ipAddress === "127.0.0.1" && row.userAgent === UA)).toBe(true);
   });
@@ -91,7 +95,12 @@ describe("sign-up → confirmation → sign-in", () => {
   const password = "Senha@Joana1";
 
   it("creates an unconfirmed visualizador, mails a link, and refuses sign-in until confirmed", async () => {
-    const response = await post("/api/auth/sign-up", { fullName: "Joana Prado", email: "Joana@B1.example.com", password, confirmPassword: password });
+    const response = await post("/api/auth/sign-up", {
+      fullName: "Joana Prado",
+      email: "Joana@B1.example.com",
+      password,
+      confirmPassword: password,
+    });
     expect(response.status).toBe(201);
     const user = server.db.select().from(users).where(eq(users.email, email)).get()!;
     expect(user.emailConfirmedAt).toBeNull();
@@ -132,7 +141,9 @@ describe("sign-up → confirmation → sign-in", () => {
     const success = audits("user_login_success").at(-1)!;
     expect(success.ipAddress).toBe("127.0.0.1");
     expect(success.userAgent).toBe(UA);
-    expect(audits("user_login_attempt").some((row) => row.result === "failure" && row.actionDetails?.includes("invalid_credentials"))).toBe(true);
+    expect(audits("user_login_attempt").some((row) => row.result === "failure" && row.actionDetails?.includes("invalid_credentials"))).toBe(
+      true,
+    );
   });
 
   it("keeps a same-origin return path", async () => {
@@ -174,7 +185,11 @@ describe("password reset", () => {
     const user = await createTestUser(server.db, ["visualizador"]);
     await post("/api/auth/reset-request", { email: user.email });
     const link = await waitForLink(outbox, user.email, "mode=update-password");
-    server.db.update(emailTokens).set({ expiresAt: Date.now() - 1 }).where(eq(emailTokens.userId, user.id)).run();
+    server.db
+      .update(emailTokens)
+      .set({ expiresAt: Date.now() - 1 })
+      .where(eq(emailTokens.userId, user.id))
+      .run();
     const token = new URL(link).searchParams.get("token")!;
     const response = await post("/api/auth/update-password", { token, password: "Nova@Senha22", confirmPassword: "Nova@Senha22" });
     expect(response.status).toBe(400);

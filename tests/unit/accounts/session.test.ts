@@ -61,7 +61,15 @@ describe("sessions (Lucia guide)", () => {
     const { token } = createSession(db, user.id);
     const [id, secret] = token.split(".") as [string, string];
     const flipped = secret.slice(0, -1) + (secret.endsWith("a") ? "b" : "a");
-    for (const bad of [`${id}.${flipped}`, `${id}.`, id, `${id}.${secret}.x`, `${"a".repeat(24)}.${secret}`, "", `${id.toUpperCase()}.${secret}`]) {
+    for (const bad of [
+      `${id}.${flipped}`,
+      `${id}.`,
+      id,
+      `${id}.${secret}.x`,
+      `${"a".repeat(24)}.${secret}`,
+      "",
+      `${id.toUpperCase()}.${secret}`,
+    ]) {
       expect(validateSessionToken(db, bad), bad).toBeNull();
     }
     expect(validateSessionToken(db, token)).not.toBeNull();

@@ -13,9 +13,18 @@ beforeAll(async () => {
   server = await startBuiltServer();
   for (const role of ["admin", "security", "lider"]) who[role] = await createTestUser(server.db, [role]);
   for (let i = 0; i < 130; i++) {
-    writeAuditLog(server.db, { actionType: i % 2 ? "user_login_success" : "user_logout", result: i % 3 ? "success" : "failure", details: { i } });
+    writeAuditLog(server.db, {
+      actionType: i % 2 ? "user_login_success" : "user_logout",
+      result: i % 3 ? "success" : "failure",
+      details: { i },
+    });
   }
-  writeAuditLog(server.db, { userId: who.lider!.id, actionType: "acao_desconhecida", result: "blocked", details: { motivo: "teste; com vírgula, e \"aspas\"" } });
+  writeAuditLog(server.db, {
+    userId: who.lider!.id,
+    actionType: "acao_desconhecida",
+    result: "blocked",
+    details: { motivo: 'teste; com vírgula, e "aspas"' },
+  });
 });
 afterAll(() => server?.stop());
 
@@ -31,7 +40,11 @@ describe("audit log API", () => {
   });
 
   it("returns the latest 100 newest first, then pages by keyset without gaps or repeats", async () => {
-    const first = (await (await get("/api/audit-logs", who.admin!)).json()) as { rows: { id: number; createdAt: number; userLabel: string }[]; nextCursor: string; timeZone: string };
+    const first = (await (await get("/api/audit-logs", who.admin!)).json()) as {
+      rows: { id: number; createdAt: number; userLabel: string }[];
+      nextCursor: string;
+      timeZone: string;
+    };
     expect(first.rows).toHaveLength(100);
     expect(first.timeZone).toBe("America/Sao_Paulo");
     const ids = first.rows.map((r) => r.id);
@@ -45,17 +58,24 @@ describe("audit log API", () => {
 
   it("filters by action, result and user, and the CSV has exactly the filtered rows", async () => {
     const query = "action=user_logout&result=failure";
-    const data = (await (await get(`/api/audit-logs?${query}`, who.admin!)).json()) as { rows: { actionType: string; result: string; userLabel: string }[] };
+    const data = (await (await get(`/api/audit-logs?${query}`, who.admin!)).json()) as {
+      rows: { actionType: string; result: string; userLabel: string }[];
+    };
     expect(data.rows.length).toBeGreaterThan(0);
     expect(data.rows.every((r) => r.actionType === "user_logout" && r.result === "failure" && r.userLabel === "Sistema")).toBe(true);
     const csv = await (await get(`/api/audit-logs/export.csv?${query}`, who.admin!)).text();
-    const lines = csv.replace(/^\uFEFF/, "").trim().split("\r\n");
+    const lines = csv
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
     expect(lines[0]).toBe("Data/Hora,Usuário,E-mail,Ação,Resultado,Detalhes,IP,User-Agent");
     expect(lines).toHaveLength(data.rows.length + 1);
     expect(lines.slice(1).every((line) => line.includes(",Logout,Falha,"))).toBe(true);
     expect(lines[1]).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2},Sistema,/);
 
-    const byUser = (await (await get(`/api/audit-logs?user=${encodeURIComponent(who.lider!.email)}`, who.admin!)).json()) as { rows: { actionType: string }[] };
+    const byUser = (await (await get(`/api/audit-logs?user=${encodeURIComponent(who.lider!.email)}`, who.admin!)).json()) as {
+      rows: { actionType: string }[];
+    };
     expect(byUser.rows.map((r) => r.actionType)).toContain("acao_desconhecida");
     const quoted = await (await get(`/api/audit-logs/export.csv?action=acao_desconhecida`, who.admin!)).text();
     expect(quoted).toContain('"{""motivo"":""teste; com vírgula, e \\""aspas\\""""}"');

@@ -11,7 +11,11 @@ const personas: Record<string, TestUser> = {};
 function call(method: string, path: string, who: TestUser | null, body?: unknown) {
   const headers: Record<string, string> = { origin: server.url, "content-type": "application/json" };
   if (who) headers.cookie = `b1_session=${who.token}`;
-  return fetch(server.url + path, { method, headers, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
+  return fetch(server.url + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
 }
 
 const snapshot = () => JSON.stringify([server.db.select().from(users).all(), server.db.select().from(roles).all()]);
@@ -112,13 +116,28 @@ describe("users", () => {
   });
 
   it("refuses a duplicate e-mail, an unknown role and an unauthorised domain", async () => {
-    const duplicate = await call("POST", "/api/admin/users", admin, { email: personas.lider!.email, fullName: "Dup", password: "Senha@123", roles: [] });
+    const duplicate = await call("POST", "/api/admin/users", admin, {
+      email: personas.lider!.email,
+      fullName: "Dup",
+      password: "Senha@123",
+      roles: [],
+    });
     expect(duplicate.status).toBe(409);
     expect(await duplicate.json()).toEqual({ error: "Já existe um usuário com este e-mail" });
-    const unknown = await call("POST", "/api/admin/users", admin, { email: "nova@b1.example.com", fullName: "Nova", password: "Senha@123", roles: ["chefe"] });
+    const unknown = await call("POST", "/api/admin/users", admin, {
+      email: "nova@b1.example.com",
+      fullName: "Nova",
+      password: "Senha@123",
+      roles: ["chefe"],
+    });
     expect(unknown.status).toBe(400);
     expect(await unknown.json()).toEqual({ error: "Perfil desconhecido: chefe" });
-    const domain = await call("POST", "/api/admin/users", admin, { email: "nova@gmail.com", fullName: "Nova", password: "Senha@123", roles: [] });
+    const domain = await call("POST", "/api/admin/users", admin, {
+      email: "nova@gmail.com",
+      fullName: "Nova",
+      password: "Senha@123",
+      roles: [],
+    });
     expect(domain.status).toBe(400);
   });
 
@@ -167,7 +186,9 @@ describe("roles", () => {
     expect(rename.status).toBe(400);
     expect(await rename.json()).toEqual({ error: "Nome não pode ser alterado em perfis do sistema" });
     // Its route-table pages stay even when the checklist comes back empty.
-    expect((await call("PUT", `/api/admin/roles/${roleId("lider")}`, admin, { name: "lider", description: "Líderes", pages: [] })).status).toBe(200);
+    expect(
+      (await call("PUT", `/api/admin/roles/${roleId("lider")}`, admin, { name: "lider", description: "Líderes", pages: [] })).status,
+    ).toBe(200);
     expect((await call("GET", "/comite-ia", personas.lider!)).status).toBe(200);
   });
 
@@ -175,12 +196,23 @@ describe("roles", () => {
     const holder = await createTestUser(server.db, ["visualizador"]);
     const page = () => fetch(server.url + "/comite-ia", { headers: { cookie: `b1_session=${holder.token}` }, redirect: "manual" });
     expect((await page()).status).toBe(302);
-    const created = await call("POST", "/api/admin/roles", admin, { name: "convidados-comite", description: "Convidados", pages: ["/comite-ia", "/nao-existe"] });
+    const created = await call("POST", "/api/admin/roles", admin, {
+      name: "convidados-comite",
+      description: "Convidados",
+      pages: ["/comite-ia", "/nao-existe"],
+    });
     expect(created.status).toBe(201);
     const duplicate = await call("POST", "/api/admin/roles", admin, { name: "convidados-comite", description: "", pages: [] });
     expect(duplicate.status).toBe(409);
     expect(await duplicate.json()).toEqual({ error: "Já existe um perfil com este nome" });
-    expect((await call("PUT", `/api/admin/users/${holder.id}`, admin, { fullName: holder.fullName, roles: ["visualizador", "convidados-comite"] })).status).toBe(200);
+    expect(
+      (
+        await call("PUT", `/api/admin/users/${holder.id}`, admin, {
+          fullName: holder.fullName,
+          roles: ["visualizador", "convidados-comite"],
+        })
+      ).status,
+    ).toBe(200);
     expect((await page()).status).toBe(200);
     const { id } = (await created.json()) as { id: number };
     expect((await call("DELETE", `/api/admin/roles/${id}`, admin)).status).toBe(200);

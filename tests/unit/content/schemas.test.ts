@@ -35,7 +35,16 @@ describe("shipped content matches its schemas and the spec's counts", () => {
 
   it("stages: 8 stages, 4 stage-5 AI tools, 18 recommended tools, a case of 8 phases × 3 questions", () => {
     const stages = list("stages.yaml", stageSchema);
-    expect(stages.map((s) => s.title)).toEqual(["Ideação", "Discovery", "Planejamento", "Pré-execução", "MVP / PoC", "Documentação", "Go Live", "Sustentação"]);
+    expect(stages.map((s) => s.title)).toEqual([
+      "Ideação",
+      "Discovery",
+      "Planejamento",
+      "Pré-execução",
+      "MVP / PoC",
+      "Documentação",
+      "Go Live",
+      "Sustentação",
+    ]);
     expect(list("stage-ai-tools.yaml", toolSchema)).toHaveLength(4);
     expect(list("recommended-tools.yaml", toolSchema)).toHaveLength(18);
     const study = one("case-study.yaml", caseStudySchema);
@@ -51,7 +60,9 @@ describe("shipped content matches its schemas and the spec's counts", () => {
     expect(templates).toHaveLength(44);
     expect(new Set(templates.map((t) => t.category))).toEqual(new Set(TEMPLATE_CATEGORIES));
     expect(CATEGORY_OPTIONS.map((o) => o.value)).toEqual(["all", ...TEMPLATE_CATEGORIES]);
-    expect(templates.filter((t) => t.link.startsWith("/")).map((t) => [t.title, t.link])).toEqual([["Playbook de Produtos", "/playbook-produtos"]]);
+    expect(templates.filter((t) => t.link.startsWith("/")).map((t) => [t.title, t.link])).toEqual([
+      ["Playbook de Produtos", "/playbook-produtos"],
+    ]);
     expect(new Set(templates.map((t) => t.id)).size).toBe(44);
     expect(list("digital-tools.yaml", digitalToolSchema)).toHaveLength(4);
   });
@@ -62,7 +73,9 @@ describe("shipped content matches its schemas and the spec's counts", () => {
     expect(["Fundamentos", "Estratégia", "Execução"].map((s) => playbook.guides.filter((g) => g.section === s).length)).toEqual([6, 8, 8]);
     expect(playbook.artefacts).toHaveLength(14);
     const ai = one("ai-tools.yaml", aiToolsPageSchema);
-    expect([ai.cards.length, ai.table.length, ai.prompts.summary.length, ai.prompts.topics.length, ai.prompts.practices.length]).toEqual([6, 5, 4, 5, 4]);
+    expect([ai.cards.length, ai.table.length, ai.prompts.summary.length, ai.prompts.topics.length, ai.prompts.practices.length]).toEqual([
+      6, 5, 4, 5, 4,
+    ]);
     expect(ai.prompts.summary.map((s) => s.title)).toEqual(["Conceito", "Aplicação", "Impacto", "Eficiência"]);
   });
 
@@ -73,14 +86,34 @@ describe("shipped content matches its schemas and the spec's counts", () => {
     expect(list("faq.yaml", faqSchema)).toHaveLength(10);
     const terms = list("glossary.yaml", glossaryTermSchema);
     expect(terms.map((t) => t.term)).toEqual([
-      "MVP", "RACI", "KPI", "Discovery", "PoC", "Sustentação", "Stakeholder", "Backlog", "Sprint", "Design Thinking", "Canvas", "Roadmap", "Definition of Done", "NPS", "Wireframe",
+      "MVP",
+      "RACI",
+      "KPI",
+      "Discovery",
+      "PoC",
+      "Sustentação",
+      "Stakeholder",
+      "Backlog",
+      "Sprint",
+      "Design Thinking",
+      "Canvas",
+      "Roadmap",
+      "Definition of Done",
+      "NPS",
+      "Wireframe",
     ]);
     expect(new Set(terms.map((t) => t.category))).toEqual(new Set(GLOSSARY_CATEGORIES));
   });
 
   it("programme pages: Sementezz 8 steps / 8 criteria / 5 cards / 5 values / 6 links; committee 6 goals, 5 phases, 6 actions", () => {
     const program = one("sementezz.yaml", sementezzSchema);
-    expect([program.steps.length, program.criteria.length, program.overview.length, program.legacy.length, program.footerLinks.length]).toEqual([8, 8, 5, 5, 6]);
+    expect([
+      program.steps.length,
+      program.criteria.length,
+      program.overview.length,
+      program.legacy.length,
+      program.footerLinks.length,
+    ]).toEqual([8, 8, 5, 5, 6]);
     expect(program.steps.map((s) => s.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     const committee = one("committee.yaml", committeeSchema);
     expect(committee.goals).toHaveLength(6);
@@ -94,7 +127,17 @@ describe("shipped content matches its schemas and the spec's counts", () => {
 });
 
 describe("broken content is refused with a readable message", () => {
-  const template = { id: "x", title: "X", description: "Y", category: "ideacao", tools: ["Miro"], format: "Doc", stage: "Ideação", color: "blue", link: "" };
+  const template = {
+    id: "x",
+    title: "X",
+    description: "Y",
+    category: "ideacao",
+    tools: ["Miro"],
+    format: "Doc",
+    stage: "Ideação",
+    color: "blue",
+    link: "",
+  };
   const message = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
     result.error!.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
 

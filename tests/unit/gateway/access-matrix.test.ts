@@ -123,7 +123,12 @@ describe("route table × personas", () => {
   });
 
   it("keeps the system roles seeded", () => {
-    const names = server.db.select({ name: roles.name }).from(roles).where(eq(roles.isSystem, true)).all().map((r) => r.name);
+    const names = server.db
+      .select({ name: roles.name })
+      .from(roles)
+      .where(eq(roles.isSystem, true))
+      .all()
+      .map((r) => r.name);
     expect(names.sort()).toEqual(["admin", "lider", "security", "visualizador"]);
   });
 });
@@ -197,7 +202,16 @@ describe("responses", () => {
 
   it("shows the navigation each role may see and hides the rest", async () => {
     const visualizador = await (await get("/templates", "visualizador")).text();
-    expect(navLinks(visualizador)).toEqual(["/", "/home-metodologia", "/5ps", "/etapas-processo", "/templates", "/faq", "/glossario", "/contato"]);
+    expect(navLinks(visualizador)).toEqual([
+      "/",
+      "/home-metodologia",
+      "/5ps",
+      "/etapas-processo",
+      "/templates",
+      "/faq",
+      "/glossario",
+      "/contato",
+    ]);
     expect(visualizador).not.toContain("Painel Admin");
     const admin = await (await get("/templates", "admin")).text();
     expect(navLinks(admin)).toContain("/comite-ia");

@@ -49,7 +49,11 @@ describe("trail state", () => {
       [TRAIL_KEYS.answers]: '{"ideacao":{"0":"ok","5":"fora","1":42},"outra":{"0":"x"},"mvp":"texto"}',
       [TRAIL_KEYS.projectName]: "Projeto",
     };
-    expect(parseStoredTrail((key) => corrupt[key] ?? null, ids)).toMatchObject({ completed: ["ideacao"], answers: { ideacao: { "0": "ok" } }, projectName: "Projeto" });
+    expect(parseStoredTrail((key) => corrupt[key] ?? null, ids)).toMatchObject({
+      completed: ["ideacao"],
+      answers: { ideacao: { "0": "ok" } },
+      projectName: "Projeto",
+    });
     const garbage: Record<string, string> = { [TRAIL_KEYS.completed]: "{nao é json", [TRAIL_KEYS.answers]: "[1,2]" };
     expect(parseStoredTrail((key) => garbage[key] ?? null, ids)).toEqual(emptyTrail());
   });
@@ -69,7 +73,10 @@ describe("trail state", () => {
 });
 
 describe("exports", () => {
-  const state = setProjectName(setAnswer(toggleCompleted(emptyTrail(), "ideacao", ids), "ideacao", 0, "Abandono no checkout"), "Pagamento Instantâneo");
+  const state = setProjectName(
+    setAnswer(toggleCompleted(emptyTrail(), "ideacao", ids), "ideacao", 0, "Abandono no checkout"),
+    "Pagamento Instantâneo",
+  );
 
   it("writes the exact plain-text export (golden file)", () => {
     const golden = fs.readFileSync(new URL("./__golden__/trail-export.txt", import.meta.url), "utf8");

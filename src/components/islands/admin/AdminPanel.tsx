@@ -74,7 +74,11 @@ export default function AdminPanel() {
         <Tabs.Content value="overview" className="grid gap-4 md:grid-cols-2">
           <div className="rounded-xl border border-slate-200 p-5 dark:border-slate-700">
             <h2 className="mb-3 font-semibold">Seus perfis</h2>
-            <div className="mb-3 flex flex-wrap gap-2">{me?.roles.map((role) => <RoleBadge key={role} role={role} />)}</div>
+            <div className="mb-3 flex flex-wrap gap-2">
+              {me?.roles.map((role) => (
+                <RoleBadge key={role} role={role} />
+              ))}
+            </div>
             <p className="text-sm text-slate-600 dark:text-slate-300">{me?.email}</p>
           </div>
           <div className="rounded-xl border border-slate-200 p-5 dark:border-slate-700">
@@ -97,10 +101,16 @@ export default function AdminPanel() {
             { title: "Configurações", Icon: Settings },
             { title: "Logs do Sistema", Icon: ScrollText },
           ].map(({ title, Icon }) => (
-            <div key={title} aria-disabled="true" className="cursor-not-allowed rounded-xl border border-slate-200 p-5 opacity-60 dark:border-slate-700">
+            <div
+              key={title}
+              aria-disabled="true"
+              className="cursor-not-allowed rounded-xl border border-slate-200 p-5 opacity-60 dark:border-slate-700"
+            >
               <Icon className="mb-2 size-6" aria-hidden="true" />
               <h2 className="font-semibold">{title}</h2>
-              <span className="mt-2 inline-block rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-800">Em Desenvolvimento</span>
+              <span className="mt-2 inline-block rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-semibold text-amber-800">
+                Em Desenvolvimento
+              </span>
             </div>
           ))}
         </Tabs.Content>

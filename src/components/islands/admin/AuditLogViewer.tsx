@@ -77,7 +77,10 @@ export default function AuditLogViewer() {
 
   return (
     <div>
-      <form onSubmit={apply} className="mb-4 grid gap-3 rounded-xl border border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-6 dark:border-slate-700">
+      <form
+        onSubmit={apply}
+        className="mb-4 grid gap-3 rounded-xl border border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-6 dark:border-slate-700"
+      >
         <label className="text-sm lg:col-span-2">
           <span className="mb-1 block font-medium">Ação</span>
           <select aria-label="Ação" className={inputClass} value={filters.action} onChange={set("action")}>
@@ -142,7 +145,9 @@ export default function AuditLogViewer() {
                 </td>
                 <td className="px-3 py-2">{auditActionLabel(row.actionType)}</td>
                 <td className="px-3 py-2">
-                  <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${RESULT_CLASS[row.result]}`}>{AUDIT_RESULT_LABELS[row.result]}</span>
+                  <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${RESULT_CLASS[row.result]}`}>
+                    {AUDIT_RESULT_LABELS[row.result]}
+                  </span>
                 </td>
                 <td className="max-w-md px-3 py-2 font-mono text-xs">
                   <button

@@ -56,7 +56,12 @@ export function RolesTab({ roles, pages, loading, onChanged }: Props) {
                 <td className="px-3 py-2">{role.pages.length}</td>
                 <td className="px-3 py-2">
                   <div className="flex justify-end gap-1">
-                    <button type="button" className={ghostButton} aria-label={`Editar perfil ${role.name}`} onClick={() => setEditing({ kind: "edit", role })}>
+                    <button
+                      type="button"
+                      className={ghostButton}
+                      aria-label={`Editar perfil ${role.name}`}
+                      onClick={() => setEditing({ kind: "edit", role })}
+                    >
                       <Pencil className="size-4" aria-hidden="true" />
                     </button>
                     {!role.isSystem && (
@@ -95,7 +100,17 @@ export function RolesTab({ roles, pages, loading, onChanged }: Props) {
   );
 }
 
-function RoleDialog({ role, pages, onClose, onSaved }: { role: RoleRow | null; pages: ChecklistPage[]; onClose: () => void; onSaved: () => void }) {
+function RoleDialog({
+  role,
+  pages,
+  onClose,
+  onSaved,
+}: {
+  role: RoleRow | null;
+  pages: ChecklistPage[];
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const [name, setName] = useState(role?.name ?? "");
   const [description, setDescription] = useState(role?.description ?? "");
   const [selected, setSelected] = useState<string[]>(role?.pages ?? []);
@@ -130,7 +145,13 @@ function RoleDialog({ role, pages, onClose, onSaved }: { role: RoleRow | null; p
             <label htmlFor="role-description" className="mb-1 block text-sm font-medium">
               Descrição
             </label>
-            <textarea id="role-description" rows={2} className={inputClass} value={description} onChange={(e) => setDescription(e.target.value)} />
+            <textarea
+              id="role-description"
+              rows={2}
+              className={inputClass}
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+            />
           </div>
           <div>
             <p className="mb-1 text-sm font-medium">Páginas acessíveis</p>

@@ -20,7 +20,8 @@ export function UsersTab({ users, roles, loading, onChanged }: Props) {
   const visible = useMemo(() => filterUsers(users, search), [users, search]);
 
   async function remove(user: UserRow) {
-    if (await callAdmin("DELETE", `/api/admin/users/${user.id}`, {}, "Usuário excluído com sucesso", "Erro ao excluir usuário")) onChanged();
+    if (await callAdmin("DELETE", `/api/admin/users/${user.id}`, {}, "Usuário excluído com sucesso", "Erro ao excluir usuário"))
+      onChanged();
   }
 
   return (
@@ -57,12 +58,21 @@ export function UsersTab({ users, roles, loading, onChanged }: Props) {
                 <td className="px-3 py-2">{user.email || "N/A"}</td>
                 <td className="px-3 py-2">
                   <div className="flex flex-wrap gap-1">
-                    {user.roles.length ? user.roles.map((role) => <RoleBadge key={role} role={role} />) : <span className="text-slate-400">N/A</span>}
+                    {user.roles.length ? (
+                      user.roles.map((role) => <RoleBadge key={role} role={role} />)
+                    ) : (
+                      <span className="text-slate-400">N/A</span>
+                    )}
                   </div>
                 </td>
                 <td className="px-3 py-2">
                   <div className="flex justify-end gap-1">
-                    <button type="button" className={ghostButton} aria-label={`Editar ${user.email}`} onClick={() => setEditing({ kind: "edit", user })}>
+                    <button
+                      type="button"
+                      className={ghostButton}
+                      aria-label={`Editar ${user.email}`}
+                      onClick={() => setEditing({ kind: "edit", user })}
+                    >
                       <Pencil className="size-4" aria-hidden="true" />
                     </button>
                     <ConfirmDialog
@@ -106,7 +116,17 @@ export function UsersTab({ users, roles, loading, onChanged }: Props) {
   );
 }
 
-function UserDialog({ editing, roles, onClose, onSaved }: { editing: NonNullable<Editing>; roles: RoleRow[]; onClose: () => void; onSaved: () => void }) {
+function UserDialog({
+  editing,
+  roles,
+  onClose,
+  onSaved,
+}: {
+  editing: NonNullable<Editing>;
+  roles: RoleRow[];
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const existing = editing.kind === "edit" ? editing.user : null;
   const [email, setEmail] = useState(existing?.email ?? "");
   const [fullName, setFullName] = useState(existing?.fullName ?? "");
@@ -118,13 +138,26 @@ function UserDialog({ editing, roles, onClose, onSaved }: { editing: NonNullable
     event.preventDefault();
     setBusy(true);
     const ok = existing
-      ? await callAdmin("PUT", `/api/admin/users/${existing.id}`, { fullName, roles: selected }, "Usuário atualizado com sucesso", "Erro ao atualizar usuário")
-      : await callAdmin("POST", "/api/admin/users", { email, fullName, password, roles: selected }, "Usuário criado com sucesso", "Erro ao criar usuário");
+      ? await callAdmin(
+          "PUT",
+          `/api/admin/users/${existing.id}`,
+          { fullName, roles: selected },
+          "Usuário atualizado com sucesso",
+          "Erro ao atualizar usuário",
+        )
+      : await callAdmin(
+          "POST",
+          "/api/admin/users",
+          { email, fullName, password, roles: selected },
+          "Usuário criado com sucesso",
+          "Erro ao criar usuário",
+        );
     setBusy(false);
     if (ok) onSaved();
   }
 
-  const toggle = (name: string, on: boolean) => setSelected((current) => (on ? [...current, name] : current.filter((role) => role !== name)));
+  const toggle = (name: string, on: boolean) =>
+    setSelected((current) => (on ? [...current, name] : current.filter((role) => role !== name)));
 
   return (
     <FormDialog open onOpenChange={(open) => !open && onClose()} title={existing ? "Editar Usuário" : "Novo Usuário"}>
@@ -134,7 +167,15 @@ function UserDialog({ editing, roles, onClose, onSaved }: { editing: NonNullable
             <label htmlFor="user-email" className="mb-1 block text-sm font-medium">
               E-mail
             </label>
-            <input id="user-email" type="email" className={inputClass} value={email} readOnly={Boolean(existing)} disabled={Boolean(existing)} onChange={(e) => setEmail(e.target.value)} />
+            <input
+              id="user-email"
+              type="email"
+              className={inputClass}
+              value={email}
+              readOnly={Boolean(existing)}
+              disabled={Boolean(existing)}
+              onChange={(e) => setEmail(e.target.value)}
+            />
           </div>
           <div>
             <label htmlFor="user-name" className="mb-1 block text-sm font-medium">
@@ -147,7 +188,14 @@ function UserDialog({ editing, roles, onClose, onSaved }: { editing: NonNullable
               <label htmlFor="user-password" className="mb-1 block text-sm font-medium">
                 Senha
               </label>
-              <input id="user-password" type="password" placeholder="Senha temporária" className={inputClass} value={password} onChange={(e) => setPassword(e.target.value)} />
+              <input
+                id="user-password"
+                type="password"
+                placeholder="Senha temporária"
+                className={inputClass}
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
             </div>
           )}
           <div>

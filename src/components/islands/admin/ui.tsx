@@ -12,7 +12,13 @@ export const inputClass =
   "w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-100 focus:outline-none disabled:bg-slate-100 disabled:text-slate-500 dark:border-slate-600 dark:bg-slate-900 dark:disabled:bg-slate-800";
 
 /** Calls an admin endpoint and shows the spec's toast: the server's message, or the fallback. */
-export async function callAdmin(method: string, path: string, payload: unknown, successMessage: string, fallbackError: string): Promise<boolean> {
+export async function callAdmin(
+  method: string,
+  path: string,
+  payload: unknown,
+  successMessage: string,
+  fallbackError: string,
+): Promise<boolean> {
   try {
     const { status, body } = await postJson(path, payload, method);
     if (status >= 200 && status < 300) {

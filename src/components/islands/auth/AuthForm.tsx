@@ -122,8 +122,21 @@ function SignInForm({ next, onMode }: { next: string; onMode: (mode: AuthMode) =
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <fieldset disabled={busy} className="space-y-4">
-        <FormField id="signin-email" label="E-mail" type="email" autoComplete="email" error={formState.errors.email?.message} {...register("email")} />
-        <PasswordField id="signin-password" label="Senha" autoComplete="current-password" error={formState.errors.password?.message} {...register("password")} />
+        <FormField
+          id="signin-email"
+          label="E-mail"
+          type="email"
+          autoComplete="email"
+          error={formState.errors.email?.message}
+          {...register("email")}
+        />
+        <PasswordField
+          id="signin-password"
+          label="Senha"
+          autoComplete="current-password"
+          error={formState.errors.password?.message}
+          {...register("password")}
+        />
         <SubmitButton busy={busy} label="Entrar" />
       </fieldset>
       <div className="flex flex-col items-center gap-2">
@@ -164,9 +177,22 @@ function SignUpForm({ onMode }: { onMode: (mode: AuthMode) => void }) {
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <fieldset disabled={busy} className="space-y-4">
         <FormField id="signup-name" label="Nome completo" autoComplete="name" error={errors.fullName?.message} {...register("fullName")} />
-        <FormField id="signup-email" label="E-mail corporativo" type="email" autoComplete="email" error={errors.email?.message} {...register("email")} />
+        <FormField
+          id="signup-email"
+          label="E-mail corporativo"
+          type="email"
+          autoComplete="email"
+          error={errors.email?.message}
+          {...register("email")}
+        />
         <p className="-mt-2 text-xs text-slate-500 dark:text-slate-400">Use seu e-mail corporativo autorizado.</p>
-        <PasswordField id="signup-password" label="Senha" autoComplete="new-password" error={errors.password?.message} {...register("password")} />
+        <PasswordField
+          id="signup-password"
+          label="Senha"
+          autoComplete="new-password"
+          error={errors.password?.message}
+          {...register("password")}
+        />
         <PasswordField
           id="signup-confirm"
           label="Confirmar senha"
@@ -195,7 +221,8 @@ function ResetForm({ onMode }: { onMode: (mode: AuthMode) => void }) {
         window.location.assign("/confirmation-sent?type=password-reset");
         return new Promise(() => {});
       }
-      if (status >= 500) toast.error("Erro ao enviar e-mail", { description: "Não foi possível enviar o link de redefinição. Tente novamente." });
+      if (status >= 500)
+        toast.error("Erro ao enviar e-mail", { description: "Não foi possível enviar o link de redefinição. Tente novamente." });
       else showError(body.error);
     } catch {
       toast.error("Erro interno", { description: "Ocorreu um erro inesperado. Tente novamente." });
@@ -204,7 +231,14 @@ function ResetForm({ onMode }: { onMode: (mode: AuthMode) => void }) {
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <fieldset disabled={busy} className="space-y-4">
-        <FormField id="reset-email" label="E-mail" type="email" autoComplete="email" error={formState.errors.email?.message} {...register("email")} />
+        <FormField
+          id="reset-email"
+          label="E-mail"
+          type="email"
+          autoComplete="email"
+          error={formState.errors.email?.message}
+          {...register("email")}
+        />
         <SubmitButton busy={busy} label="Recuperar Senha" />
       </fieldset>
       <div className="text-center">
@@ -217,7 +251,10 @@ function ResetForm({ onMode }: { onMode: (mode: AuthMode) => void }) {
 }
 
 function UpdatePasswordForm({ token, onMode }: { token: string; onMode: (mode: AuthMode) => void }) {
-  const { register, handleSubmit, formState } = useForm<UpdatePasswordInput>({ ...FORM_OPTIONS, resolver: zodResolver(updatePasswordSchema) });
+  const { register, handleSubmit, formState } = useForm<UpdatePasswordInput>({
+    ...FORM_OPTIONS,
+    resolver: zodResolver(updatePasswordSchema),
+  });
   const busy = formState.isSubmitting;
   useEffect(() => {
     if (!token) showError("Link de redefinição ausente. Solicite um novo link em 'Esqueci minha senha'.");
@@ -242,7 +279,13 @@ function UpdatePasswordForm({ token, onMode }: { token: string; onMode: (mode: A
   return (
     <form onSubmit={onSubmit} noValidate className="space-y-4">
       <fieldset disabled={busy} className="space-y-4">
-        <PasswordField id="update-password" label="Nova senha" autoComplete="new-password" error={formState.errors.password?.message} {...register("password")} />
+        <PasswordField
+          id="update-password"
+          label="Nova senha"
+          autoComplete="new-password"
+          error={formState.errors.password?.message}
+          {...register("password")}
+        />
         <PasswordField
           id="update-confirm"
           label="Confirmar nova senha"

@@ -29,7 +29,8 @@ export default function LinkExpiredForm() {
         window.location.assign(`/confirmation-sent?type=${body.type ?? type}`);
         return;
       }
-      if (body.code === "invalid_domain") setProblem({ title: LINK_EXPIRED_MESSAGES.unauthorized, hint: LINK_EXPIRED_MESSAGES.unauthorizedHint });
+      if (body.code === "invalid_domain")
+        setProblem({ title: LINK_EXPIRED_MESSAGES.unauthorized, hint: LINK_EXPIRED_MESSAGES.unauthorizedHint });
       else setProblem({ title: "Erro", hint: body.error ?? UNEXPECTED_ERROR });
     } catch {
       setProblem({ title: "Erro", hint: UNEXPECTED_ERROR });

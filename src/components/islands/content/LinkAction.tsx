@@ -19,7 +19,11 @@ export function LinkAction({ name, link, label = "Baixar" }: { name: string; lin
   }
   const internal = link.startsWith("/");
   return (
-    <a href={link} className={`${base} bg-brand-600 text-white hover:bg-brand-700`} {...(internal ? {} : { target: "_blank", rel: "noopener noreferrer" })}>
+    <a
+      href={link}
+      className={`${base} bg-brand-600 text-white hover:bg-brand-700`}
+      {...(internal ? {} : { target: "_blank", rel: "noopener noreferrer" })}
+    >
       <Download className="size-4" aria-hidden="true" />
       {label}
     </a>

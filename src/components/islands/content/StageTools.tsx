@@ -14,14 +14,20 @@ export default function StageTools({ tools }: { tools: StageTool[] }) {
   return (
     <ul className="space-y-2">
       {tools.map((tool) => (
-        <li key={tool.name} className="flex flex-wrap items-center justify-between gap-2 rounded-lg bg-slate-50 px-3 py-2 dark:bg-slate-800">
+        <li
+          key={tool.name}
+          className="flex flex-wrap items-center justify-between gap-2 rounded-lg bg-slate-50 px-3 py-2 dark:bg-slate-800"
+        >
           <span className="font-medium">{tool.name}</span>
           <span className="flex gap-2">
             <LinkAction name={tool.name} link={tool.link} />
             <InfoDialog
               title={tool.name}
               trigger={
-                <button type="button" className="inline-flex items-center gap-1.5 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-white dark:border-slate-600 dark:hover:bg-slate-700">
+                <button
+                  type="button"
+                  className="inline-flex items-center gap-1.5 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-white dark:border-slate-600 dark:hover:bg-slate-700"
+                >
                   <Info className="size-4" aria-hidden="true" /> Saiba mais
                 </button>
               }

@@ -51,7 +51,10 @@ export default function TemplatesCatalog({ templates }: { templates: TemplateCar
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {visible.map((template) => (
-            <li key={template.id} className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900">
+            <li
+              key={template.id}
+              className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900"
+            >
               <span className={`h-1.5 ${template.accent}`} />
               <div className="flex flex-1 flex-col p-5">
                 <div className="mb-2 flex flex-wrap gap-2 text-xs">

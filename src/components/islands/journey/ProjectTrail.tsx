@@ -52,7 +52,12 @@ export default function ProjectTrail({ phases, mentoringHref }: { phases: TrailP
       .then((response) => (response.ok ? response.json() : null))
       .then((data: { trail: TrailState | null } | null) => {
         if (!data?.trail) return;
-        const server = { ...data.trail, completed: data.trail.completed ?? [], answers: data.trail.answers ?? {}, projectName: data.trail.projectName ?? "" };
+        const server = {
+          ...data.trail,
+          completed: data.trail.completed ?? [],
+          answers: data.trail.answers ?? {},
+          projectName: data.trail.projectName ?? "",
+        };
         setState((now) => mergeTrails(now, server));
       })
       .catch((error: unknown) => console.log("Trilha: cópia do servidor indisponível", error));
@@ -65,8 +70,8 @@ export default function ProjectTrail({ phases, mentoringHref }: { phases: TrailP
     if (state.updatedAt === 0) return;
     clearTimeout(saveTimer.current);
     saveTimer.current = setTimeout(() => {
-      fetch("/api/trail", { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify(state) }).catch((error: unknown) =>
-        console.log("Trilha: não foi possível salvar no servidor agora", error),
+      fetch("/api/trail", { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify(state) }).catch(
+        (error: unknown) => console.log("Trilha: não foi possível salvar no servidor agora", error),
       );
     }, 400);
   }, [state, loaded]);
@@ -76,7 +81,8 @@ export default function ProjectTrail({ phases, mentoringHref }: { phases: TrailP
   const percent = progressPercent(state, phases.length);
   const allDone = state.completed.length === phases.length;
 
-  const exportText = () => download(trailFileName(state.projectName, "txt"), buildTrailText(state, phases, new Date()), "text/plain;charset=utf-8");
+  const exportText = () =>
+    download(trailFileName(state.projectName, "txt"), buildTrailText(state, phases, new Date()), "text/plain;charset=utf-8");
   // pdf-lib is loaded only when someone exports, keeping it out of the page's initial JS.
   const exportPdf = async () => {
     const { buildTrailPdf } = await import("../../../lib/trail-pdf");
@@ -114,7 +120,12 @@ export default function ProjectTrail({ phases, mentoringHref }: { phases: TrailP
       </div>
 
       <div className="flex items-center justify-between gap-2">
-        <button type="button" disabled={current === 0} onClick={() => setCurrent((c) => c - 1)} className="inline-flex items-center gap-1 rounded-md border border-slate-300 px-3 py-2 text-sm font-semibold disabled:opacity-40 dark:border-slate-600">
+        <button
+          type="button"
+          disabled={current === 0}
+          onClick={() => setCurrent((c) => c - 1)}
+          className="inline-flex items-center gap-1 rounded-md border border-slate-300 px-3 py-2 text-sm font-semibold disabled:opacity-40 dark:border-slate-600"
+        >
           <ChevronLeft className="size-4" aria-hidden="true" /> Fase anterior
         </button>
         <div className="text-center">
@@ -123,7 +134,12 @@ export default function ProjectTrail({ phases, mentoringHref }: { phases: TrailP
             Fase {current + 1} de {phases.length}
           </p>
         </div>
-        <button type="button" disabled={current === phases.length - 1} onClick={() => setCurrent((c) => c + 1)} className="inline-flex items-center gap-1 rounded-md border border-slate-300 px-3 py-2 text-sm font-semibold disabled:opacity-40 dark:border-slate-600">
+        <button
+          type="button"
+          disabled={current === phases.length - 1}
+          onClick={() => setCurrent((c) => c + 1)}
+          className="inline-flex items-center gap-1 rounded-md border border-slate-300 px-3 py-2 text-sm font-semibold disabled:opacity-40 dark:border-slate-600"
+        >
           Próxima fase <ChevronRight className="size-4" aria-hidden="true" />
         </button>
       </div>
@@ -141,7 +157,9 @@ export default function ProjectTrail({ phases, mentoringHref }: { phases: TrailP
                     onClick={() => setCurrent(index)}
                     className={`flex w-full items-center gap-3 rounded-lg px-3 py-2 text-left text-sm ${index === current ? "bg-brand-50 ring-1 ring-brand-500 dark:bg-slate-800" : "hover:bg-slate-50 dark:hover:bg-slate-800"}`}
                   >
-                    <span className={`flex size-7 shrink-0 items-center justify-center rounded-full text-xs font-bold ${complete ? "bg-green-600 text-white" : p.accent}`}>
+                    <span
+                      className={`flex size-7 shrink-0 items-center justify-center rounded-full text-xs font-bold ${complete ? "bg-green-600 text-white" : p.accent}`}
+                    >
                       {complete ? <Check className="size-4" aria-label="Concluída" /> : index + 1}
                     </span>
                     <span>
@@ -155,7 +173,10 @@ export default function ProjectTrail({ phases, mentoringHref }: { phases: TrailP
           </ol>
         </nav>
 
-        <section aria-labelledby="trail-phase-title" className="rounded-xl border border-slate-200 bg-white p-6 dark:border-slate-700 dark:bg-slate-900">
+        <section
+          aria-labelledby="trail-phase-title"
+          className="rounded-xl border border-slate-200 bg-white p-6 dark:border-slate-700 dark:bg-slate-900"
+        >
           <div className="mb-2 flex flex-wrap items-center gap-2">
             <h2 id="trail-phase-title" className="text-xl font-bold">
               {phase.title}
@@ -190,11 +211,19 @@ export default function ProjectTrail({ phases, mentoringHref }: { phases: TrailP
           <div className="mt-5 grid gap-4 md:grid-cols-2">
             <div>
               <h3 className="mb-1 text-sm font-semibold">Ferramentas</h3>
-              <ul className="list-disc pl-5 text-sm">{phase.tools.map((t) => <li key={t}>{t}</li>)}</ul>
+              <ul className="list-disc pl-5 text-sm">
+                {phase.tools.map((t) => (
+                  <li key={t}>{t}</li>
+                ))}
+              </ul>
             </div>
             <div>
               <h3 className="mb-1 text-sm font-semibold">Templates</h3>
-              <ul className="list-disc pl-5 text-sm">{phase.templates.map((t) => <li key={t}>{t}</li>)}</ul>
+              <ul className="list-disc pl-5 text-sm">
+                {phase.templates.map((t) => (
+                  <li key={t}>{t}</li>
+                ))}
+              </ul>
             </div>
           </div>
           <div className="mt-5 rounded-lg bg-slate-50 p-4 text-sm dark:bg-slate-800">
@@ -202,7 +231,12 @@ export default function ProjectTrail({ phases, mentoringHref }: { phases: TrailP
             <p>{phase.example}</p>
           </div>
           <label className="mt-5 flex items-center gap-2 font-medium">
-            <input type="checkbox" className="size-5 accent-green-600" checked={done} onChange={() => setState((s) => toggleCompleted(s, phase.id, ids))} />
+            <input
+              type="checkbox"
+              className="size-5 accent-green-600"
+              checked={done}
+              onChange={() => setState((s) => toggleCompleted(s, phase.id, ids))}
+            />
             Marcar esta fase como concluída
           </label>
         </section>
@@ -214,10 +248,18 @@ export default function ProjectTrail({ phases, mentoringHref }: { phases: TrailP
         </h2>
         <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">Baixe a trilha com o status e as respostas de cada fase.</p>
         <div className="flex flex-wrap gap-2">
-          <button type="button" onClick={exportPdf} className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700">
+          <button
+            type="button"
+            onClick={exportPdf}
+            className="inline-flex items-center gap-2 rounded-md bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
+          >
             <Download className="size-4" aria-hidden="true" /> Baixar PDF do projeto
           </button>
-          <button type="button" onClick={exportText} className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-4 py-2 font-semibold dark:border-slate-600">
+          <button
+            type="button"
+            onClick={exportText}
+            className="inline-flex items-center gap-2 rounded-md border border-slate-300 px-4 py-2 font-semibold dark:border-slate-600"
+          >
             <FileText className="size-4" aria-hidden="true" /> Baixar texto (.txt)
           </button>
         </div>

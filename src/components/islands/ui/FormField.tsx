@@ -26,7 +26,13 @@ export function FormField({ label, error, id, ...input }: FieldProps & { id: str
       <label htmlFor={id} className="mb-1 block text-sm font-medium">
         {label}
       </label>
-      <input id={id} className={inputClass} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-erro` : undefined} {...input} />
+      <input
+        id={id}
+        className={inputClass}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-erro` : undefined}
+        {...input}
+      />
       <FieldError id={`${id}-erro`} message={error} />
     </div>
   );

@@ -1,7 +1,17 @@
 import { Search, SearchX } from "lucide-react";
 
 /** A search input with its icon; live filtering is the caller's. */
-export function SearchField({ label, placeholder, value, onChange }: { label: string; placeholder: string; value: string; onChange: (value: string) => void }) {
+export function SearchField({
+  label,
+  placeholder,
+  value,
+  onChange,
+}: {
+  label: string;
+  placeholder: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
   return (
     <div className="relative flex-1">
       <Search className="absolute top-2.5 left-3 size-4 text-slate-400" aria-hidden="true" />

@@ -26,7 +26,13 @@ export const POST: APIRoute = async ({ request, locals }) => {
     return jsonResponse(400, { error: DOMAIN_MESSAGE, code: "invalid_domain" });
   }
   const user = getUserByEmail(db, email);
-  writeAuditLog(db, { userId: user?.id, actionType: "password_reset_request", result: "success", details: { email, account_found: Boolean(user) }, ...meta });
+  writeAuditLog(db, {
+    userId: user?.id,
+    actionType: "password_reset_request",
+    result: "success",
+    details: { email, account_found: Boolean(user) },
+    ...meta,
+  });
   if (user) {
     // Not awaited: the answer must not take longer when the account exists.
     sendPasswordResetLink(db, user).catch((error: unknown) => console.error("[e-mail] falha ao enviar redefinição", error));

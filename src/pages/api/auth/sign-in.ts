@@ -39,11 +39,23 @@ export const POST: APIRoute = async ({ request, locals }) => {
   const user = getUserByEmail(db, email);
   const valid = await verifyPasswordHash(user?.passwordHash ?? (await dummyHash), parsed.data.password);
   if (!user || !valid) {
-    writeAuditLog(db, { userId: user?.id, actionType: "user_login_attempt", result: "failure", details: { email, error: "invalid_credentials" }, ...meta });
+    writeAuditLog(db, {
+      userId: user?.id,
+      actionType: "user_login_attempt",
+      result: "failure",
+      details: { email, error: "invalid_credentials" },
+      ...meta,
+    });
     return jsonResponse(401, { error: INVALID_CREDENTIALS, code: "invalid_credentials" });
   }
   if (user.emailConfirmedAt === null) {
-    writeAuditLog(db, { userId: user.id, actionType: "user_login_attempt", result: "failure", details: { email, error: "email_not_confirmed" }, ...meta });
+    writeAuditLog(db, {
+      userId: user.id,
+      actionType: "user_login_attempt",
+      result: "failure",
+      details: { email, error: "email_not_confirmed" },
+      ...meta,
+    });
     return jsonResponse(403, { error: "E-mail não confirmado", code: "email_not_confirmed" });
   }
   const session = createSession(db, user.id, meta);

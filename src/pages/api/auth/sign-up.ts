@@ -27,7 +27,12 @@ export const POST: APIRoute = async ({ request, locals }) => {
   const { email, fullName, password } = parsed.data;
   const address = normalizeEmail(email);
   if (!isAllowedEmail(address)) {
-    writeAuditLog(db, { actionType: "user_signup_attempt", result: "failure", details: { email: address, error: "invalid_domain" }, ...meta });
+    writeAuditLog(db, {
+      actionType: "user_signup_attempt",
+      result: "failure",
+      details: { email: address, error: "invalid_domain" },
+      ...meta,
+    });
     return jsonResponse(400, { error: DOMAIN_MESSAGE, code: "invalid_domain" });
   }
   writeAuditLog(db, { actionType: "user_signup_attempt", result: "success", details: { email: address }, ...meta });

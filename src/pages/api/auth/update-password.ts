@@ -30,7 +30,10 @@ export const POST: APIRoute = async ({ request, locals }) => {
   db.transaction((tx) => {
     tx.update(users).set({ passwordHash }).where(eq(users.id, result.userId)).run();
     // Following the e-mailed link proves the address too.
-    tx.update(users).set({ emailConfirmedAt: Date.now() }).where(and(eq(users.id, result.userId), isNull(users.emailConfirmedAt))).run();
+    tx.update(users)
+      .set({ emailConfirmedAt: Date.now() })
+      .where(and(eq(users.id, result.userId), isNull(users.emailConfirmedAt)))
+      .run();
     writeAuditLog(tx, { userId: result.userId, actionType: "password_reset_success", result: "success", ...meta });
   });
   invalidateUserSessions(db, result.userId);
