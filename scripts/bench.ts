@@ -181,14 +181,19 @@ async function main() {
   const staticServer = await startProcess(process.execPath, ["scripts/static-server.mjs", "dist/pages", "0"], {}, /static on (\d+)/);
   const staticUrl = `http://127.0.0.1:${staticServer.match[1]}`;
   const cookie = { cookie: `b1_session=${user.token}` };
+  // What a browser sends: every current browser accepts brotli and gzip.
+  const browser = { "accept-encoding": "gzip, deflate, br, zstd" };
 
   try {
     log(`gate ${gateUrl} · estático ${staticUrl} · ${duration}s por cenário · ${CONNECTIONS} conexões`);
-    await load(`${gateUrl}/faq`, { headers: cookie }, 2); // warm-up
-    await load(`${staticUrl}/faq/`, {}, 2);
-    const gatePage = await load(`${gateUrl}/faq`, { headers: cookie });
-    const staticPage = await load(`${staticUrl}/faq/`);
-    const anonAuth = await load(`${gateUrl}/auth`);
+    await load(`${gateUrl}/faq`, { headers: { ...cookie, ...browser } }, 2); // warm-up
+    await load(`${staticUrl}/faq/`, { headers: browser }, 2);
+    const gatePage = await load(`${gateUrl}/faq`, { headers: { ...cookie, ...browser } });
+    const staticPage = await load(`${staticUrl}/faq/`, { headers: browser });
+    // The same pair without compression: both sides then move the whole 37 KB per request.
+    const gateIdentity = await load(`${gateUrl}/faq`, { headers: cookie });
+    const staticIdentity = await load(`${staticUrl}/faq/`);
+    const anonAuth = await load(`${gateUrl}/auth`, { headers: browser });
     const anonRedirect = await load(`${gateUrl}/faq`);
     const signIn = await load(`${gateUrl}/api/auth/sign-in`, {
       method: "POST",
@@ -202,6 +207,7 @@ async function main() {
     });
 
     const ratio = Math.round((gatePage.reqPerSec / staticPage.reqPerSec) * 100) / 100;
+    const identityRatio = Math.round((gateIdentity.reqPerSec / staticIdentity.reqPerSec) * 100) / 100;
     const islandFree = weights.filter((w) => w.islands === 0);
     const withIslands = weights.filter((w) => w.islands > 0);
     const maxJs = (rows: typeof weights) => Math.max(0, ...rows.map((w) => w.jsGzip));
@@ -215,14 +221,16 @@ async function main() {
 
     console.log(`\nMáquina: ${os.cpus().length} núcleos, Node ${process.version}`);
     console.table({
-      "GET /faq conectado (gate)": gatePage,
-      "GET /faq/ (estático sirv)": staticPage,
+      "GET /faq conectado (gate, br)": gatePage,
+      "GET /faq/ (estático sirv, br pedido)": staticPage,
+      "GET /faq conectado (gate, sem compressão)": gateIdentity,
+      "GET /faq/ (estático sirv, sem compressão)": staticIdentity,
       "GET /auth anônimo": anonAuth,
       "GET /faq anônimo (302)": anonRedirect,
       "POST /api/auth/sign-in": signIn,
     });
     console.log(
-      `Razão gate/estático: ${ratio}×   Argon2id: ${ARGON2_PARAMS.memoryCost} KiB, t=${ARGON2_PARAMS.timeCost}, p=${ARGON2_PARAMS.parallelism}`,
+      `Razão gate/estático: ${ratio}× com Accept-Encoding de navegador, ${identityRatio}× sem compressão   Argon2id: ${ARGON2_PARAMS.memoryCost} KiB, t=${ARGON2_PARAMS.timeCost}, p=${ARGON2_PARAMS.parallelism}`,
     );
     console.table(
       Object.fromEntries(
@@ -249,6 +257,9 @@ async function main() {
           gatePage,
           staticPage,
           ratio,
+          gateIdentity,
+          staticIdentity,
+          identityRatio,
           anonAuth,
           anonRedirect,
           signIn,

@@ -52,24 +52,27 @@ export function createGate(options: GateOptions) {
   }
 
   function send(req: IncomingMessage, res: ServerResponse, status: number, body: Body, headers: Record<string, string>) {
-    const accept = String(req.headers["accept-encoding"] ?? "");
     let payload = body.raw;
-    if (body.br && accept.includes("br")) {
-      payload = body.br;
-      headers["Content-Encoding"] = "br";
-    } else if (body.gzip && accept.includes("gzip")) {
-      payload = body.gzip;
-      headers["Content-Encoding"] = "gzip";
+    if (body.br || body.gzip) {
+      const accept = req.headers["accept-encoding"] ?? "";
+      if (body.br && accept.includes("br")) {
+        payload = body.br;
+        headers["Content-Encoding"] = "br";
+      } else if (body.gzip && accept.includes("gzip")) {
+        payload = body.gzip;
+        headers["Content-Encoding"] = "gzip";
+      }
+      headers["Vary"] = headers["Vary"] ? `${headers["Vary"]}, Accept-Encoding` : "Accept-Encoding";
     }
-    if (body.br || body.gzip) headers["Vary"] = headers["Vary"] ? `${headers["Vary"]}, Accept-Encoding` : "Accept-Encoding";
     headers["ETag"] = body.etag;
+    for (const name in SECURITY_HEADERS) headers[name] = SECURITY_HEADERS[name]!;
     if (status === 200 && req.headers["if-none-match"] === body.etag) {
-      res.writeHead(304, { ...SECURITY_HEADERS, ...headers });
+      res.writeHead(304, headers);
       res.end();
       return;
     }
     headers["Content-Length"] = String(payload.length);
-    res.writeHead(status, { ...SECURITY_HEADERS, ...headers });
+    res.writeHead(status, headers);
     res.end(req.method === "HEAD" ? undefined : payload);
   }
 
