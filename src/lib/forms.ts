@@ -1,24 +1,14 @@
 import { z } from "zod";
 import { LINK_EXPIRED_MESSAGES } from "./link-expired-messages.ts";
+import { EMAIL_PATTERN, LIMITS, MESSAGES, PASSWORD_PATTERN } from "./auth-rules.ts";
 
-export { LINK_EXPIRED_MESSAGES };
+export { LINK_EXPIRED_MESSAGES, MESSAGES, PASSWORD_PATTERN };
 
-/** Form schemas shared by the islands (react-hook-form) and the server (spec §5). */
+/** The server's (and the user CLI's) form schemas, built from auth-rules.ts: the /auth island validates with those rules. */
 
-export const MESSAGES = {
-  name: "Nome deve ter pelo menos 2 caracteres",
-  email: "E-mail inválido",
-  password: "Senha deve ter pelo menos 8 caracteres, incluindo maiúscula, minúscula, número e caractere especial",
-  passwordRequired: "Senha é obrigatória",
-  confirm: "Senhas não conferem",
-} as const;
-
-/** ≥ 8 characters: lower, upper, digit and one of @$!%*?&; nothing else allowed. */
-export const PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[@$!%*?&])[A-Za-z\d@$!%*?&]{8,}$/;
-
-export const emailField = z.string().trim().email(MESSAGES.email).max(254, MESSAGES.email);
-export const passwordField = z.string().regex(PASSWORD_PATTERN, MESSAGES.password).max(128, MESSAGES.password);
-export const fullNameField = z.string().trim().min(2, MESSAGES.name).max(120);
+export const emailField = z.string().trim().max(LIMITS.email, MESSAGES.email).regex(EMAIL_PATTERN, MESSAGES.email);
+export const passwordField = z.string().max(LIMITS.password, MESSAGES.passwordTooLong).regex(PASSWORD_PATTERN, MESSAGES.password);
+export const fullNameField = z.string().trim().min(2, MESSAGES.name).max(LIMITS.name, MESSAGES.nameTooLong);
 
 export const signUpSchema = z
   .object({
@@ -31,7 +21,7 @@ export const signUpSchema = z
 
 export const signInSchema = z.object({
   email: emailField,
-  password: z.string().min(1, MESSAGES.passwordRequired).max(128),
+  password: z.string().min(1, MESSAGES.passwordRequired).max(LIMITS.password, MESSAGES.passwordTooLong),
 });
 
 export const resetRequestSchema = z.object({ email: emailField });

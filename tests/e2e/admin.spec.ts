@@ -8,8 +8,11 @@ test("an admin creates, finds, edits and deletes a user", async ({ page, loginAs
   await page.goto("/admin-panel");
   await expect(page.getByRole("heading", { name: "Painel Administrativo" })).toBeVisible();
   await expect(page.getByText("Administrador")).toBeVisible();
+  await expect(page.getByText("Usuários podem ter vários perfis ao mesmo tempo.")).toBeVisible();
+  await (await hydrated(page.getByRole("tab", { name: "Sistema" }))).click();
+  await expect(page.getByRole("tabpanel", { name: "Sistema" }).getByText("Em Desenvolvimento")).toHaveCount(2);
 
-  await (await hydrated(page.getByRole("tab", { name: "Usuários" }))).click();
+  await page.getByRole("tab", { name: "Usuários" }).click();
   await page.getByRole("button", { name: "Novo Usuário" }).click();
   const dialog = page.getByRole("dialog");
   const email = `rita-${Date.now()}@b1.example.com`;
@@ -28,8 +31,13 @@ test("an admin creates, finds, edits and deletes a user", async ({ page, loginAs
   await expect(row.getByText("Líder")).toBeVisible();
   await expect(page.getByRole("row")).toHaveCount(2);
 
-  await row.getByRole("button", { name: `Editar ${email}` }).click();
+  const edit = row.getByRole("button", { name: `Editar ${email}` });
+  await edit.click();
   await expect(page.getByRole("dialog").getByLabel("E-mail")).toBeDisabled();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toBeHidden();
+  await expect(edit).toBeFocused();
+  await edit.click();
   await page.getByRole("dialog").getByLabel("Nome Completo").fill("Rita Lee Jones");
   await page.getByRole("dialog").getByLabel("security").uncheck();
   await page.getByRole("button", { name: "Salvar Alterações" }).click();

@@ -1,20 +1,10 @@
 import { useEffect, useState } from "react";
-import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
-import { Toaster, toast } from "sonner";
+import { Toasts, toast } from "../ui/toast";
 import { MailWarning } from "lucide-react";
-import {
-  resetRequestSchema,
-  signInSchema,
-  signUpSchema,
-  updatePasswordSchema,
-  type ResetRequestInput,
-  type SignInInput,
-  type SignUpInput,
-  type UpdatePasswordInput,
-} from "../../../lib/forms";
+import { resetRequestRules, signInRules, signUpRules, updatePasswordRules } from "../../../lib/auth-rules";
 import { postJson, UNEXPECTED_ERROR } from "../../../lib/api-client";
 import { FormField, PasswordField, SubmitButton } from "../ui/FormField";
+import { useValidatedForm } from "../ui/use-validated-form";
 
 export type AuthMode = "signin" | "signup" | "reset" | "update-password";
 
@@ -24,8 +14,6 @@ const SUBTITLES: Record<AuthMode, string> = {
   reset: "Digite seu e-mail para receber o link de recuperação",
   "update-password": "Defina sua nova senha",
 };
-
-const FORM_OPTIONS = { mode: "onSubmit", reValidateMode: "onChange" } as const;
 
 function showError(message?: string) {
   toast.error("Erro", { description: message || UNEXPECTED_ERROR });
@@ -68,7 +56,7 @@ export default function AuthForm() {
 
   return (
     <div className="w-full max-w-md">
-      <Toaster richColors closeButton duration={4000} visibleToasts={3} position="top-right" />
+      <Toasts />
       <div className="mb-6 text-center">
         <h1 className="text-3xl font-bold">B1 Method Hub</h1>
         <p className="mt-1 text-slate-600 dark:text-slate-300">Acesso restrito a usuários autorizados</p>
@@ -100,9 +88,7 @@ export default function AuthForm() {
 }
 
 function SignInForm({ next, onMode }: { next: string; onMode: (mode: AuthMode) => void }) {
-  const { register, handleSubmit, formState } = useForm<SignInInput>({ ...FORM_OPTIONS, resolver: zodResolver(signInSchema) });
-  const busy = formState.isSubmitting;
-  const onSubmit = handleSubmit(async (data) => {
+  const { errors, busy, formProps } = useValidatedForm(signInRules, async (data) => {
     try {
       const { status, body } = await postJson<{ next?: string }>("/api/auth/sign-in", { ...data, next });
       if (status === 200) {
@@ -120,23 +106,10 @@ function SignInForm({ next, onMode }: { next: string; onMode: (mode: AuthMode) =
     }
   });
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
+    <form {...formProps} className="space-y-4">
       <fieldset disabled={busy} className="space-y-4">
-        <FormField
-          id="signin-email"
-          label="E-mail"
-          type="email"
-          autoComplete="email"
-          error={formState.errors.email?.message}
-          {...register("email")}
-        />
-        <PasswordField
-          id="signin-password"
-          label="Senha"
-          autoComplete="current-password"
-          error={formState.errors.password?.message}
-          {...register("password")}
-        />
+        <FormField id="signin-email" label="E-mail" type="email" autoComplete="email" error={errors.email} name="email" />
+        <PasswordField id="signin-password" label="Senha" autoComplete="current-password" error={errors.password} name="password" />
         <SubmitButton busy={busy} label="Entrar" />
       </fieldset>
       <div className="flex flex-col items-center gap-2">
@@ -152,14 +125,11 @@ function SignInForm({ next, onMode }: { next: string; onMode: (mode: AuthMode) =
 }
 
 function SignUpForm({ onMode }: { onMode: (mode: AuthMode) => void }) {
-  const { register, handleSubmit, formState, reset } = useForm<SignUpInput>({ ...FORM_OPTIONS, resolver: zodResolver(signUpSchema) });
-  const busy = formState.isSubmitting;
-  const onSubmit = handleSubmit(async (data) => {
+  const { errors, busy, formProps } = useValidatedForm(signUpRules, async (data) => {
     try {
       const { status, body } = await postJson("/api/auth/sign-up", data);
       if (status === 201) {
         toast.success("Cadastro realizado!", { description: "Verifique seu e-mail para confirmar a conta antes de fazer login." });
-        reset();
         onMode("signin");
         return;
       }
@@ -172,33 +142,19 @@ function SignUpForm({ onMode }: { onMode: (mode: AuthMode) => void }) {
       showError(error instanceof Error ? error.message : undefined);
     }
   });
-  const errors = formState.errors;
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
+    <form {...formProps} className="space-y-4">
       <fieldset disabled={busy} className="space-y-4">
-        <FormField id="signup-name" label="Nome completo" autoComplete="name" error={errors.fullName?.message} {...register("fullName")} />
-        <FormField
-          id="signup-email"
-          label="E-mail corporativo"
-          type="email"
-          autoComplete="email"
-          error={errors.email?.message}
-          {...register("email")}
-        />
+        <FormField id="signup-name" label="Nome completo" autoComplete="name" error={errors.fullName} name="fullName" />
+        <FormField id="signup-email" label="E-mail corporativo" type="email" autoComplete="email" error={errors.email} name="email" />
         <p className="-mt-2 text-xs text-slate-500 dark:text-slate-400">Use seu e-mail corporativo autorizado.</p>
-        <PasswordField
-          id="signup-password"
-          label="Senha"
-          autoComplete="new-password"
-          error={errors.password?.message}
-          {...register("password")}
-        />
+        <PasswordField id="signup-password" label="Senha" autoComplete="new-password" error={errors.password} name="password" />
         <PasswordField
           id="signup-confirm"
           label="Confirmar senha"
           autoComplete="new-password"
-          error={errors.confirmPassword?.message}
-          {...register("confirmPassword")}
+          error={errors.confirmPassword}
+          name="confirmPassword"
         />
         <SubmitButton busy={busy} label="Cadastrar-se" />
       </fieldset>
@@ -212,9 +168,7 @@ function SignUpForm({ onMode }: { onMode: (mode: AuthMode) => void }) {
 }
 
 function ResetForm({ onMode }: { onMode: (mode: AuthMode) => void }) {
-  const { register, handleSubmit, formState } = useForm<ResetRequestInput>({ ...FORM_OPTIONS, resolver: zodResolver(resetRequestSchema) });
-  const busy = formState.isSubmitting;
-  const onSubmit = handleSubmit(async (data) => {
+  const { errors, busy, formProps } = useValidatedForm(resetRequestRules, async (data) => {
     try {
       const { status, body } = await postJson("/api/auth/reset-request", data);
       if (status === 200) {
@@ -229,16 +183,9 @@ function ResetForm({ onMode }: { onMode: (mode: AuthMode) => void }) {
     }
   });
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
+    <form {...formProps} className="space-y-4">
       <fieldset disabled={busy} className="space-y-4">
-        <FormField
-          id="reset-email"
-          label="E-mail"
-          type="email"
-          autoComplete="email"
-          error={formState.errors.email?.message}
-          {...register("email")}
-        />
+        <FormField id="reset-email" label="E-mail" type="email" autoComplete="email" error={errors.email} name="email" />
         <SubmitButton busy={busy} label="Recuperar Senha" />
       </fieldset>
       <div className="text-center">
@@ -251,15 +198,10 @@ function ResetForm({ onMode }: { onMode: (mode: AuthMode) => void }) {
 }
 
 function UpdatePasswordForm({ token, onMode }: { token: string; onMode: (mode: AuthMode) => void }) {
-  const { register, handleSubmit, formState } = useForm<UpdatePasswordInput>({
-    ...FORM_OPTIONS,
-    resolver: zodResolver(updatePasswordSchema),
-  });
-  const busy = formState.isSubmitting;
   useEffect(() => {
     if (!token) showError("Link de redefinição ausente. Solicite um novo link em 'Esqueci minha senha'.");
   }, [token]);
-  const onSubmit = handleSubmit(async (data) => {
+  const { errors, busy, formProps } = useValidatedForm(updatePasswordRules, async (data) => {
     try {
       const { status, body } = await postJson("/api/auth/update-password", { ...data, token });
       if (status === 200) {
@@ -277,21 +219,15 @@ function UpdatePasswordForm({ token, onMode }: { token: string; onMode: (mode: A
     }
   });
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-4">
+    <form {...formProps} className="space-y-4">
       <fieldset disabled={busy} className="space-y-4">
-        <PasswordField
-          id="update-password"
-          label="Nova senha"
-          autoComplete="new-password"
-          error={formState.errors.password?.message}
-          {...register("password")}
-        />
+        <PasswordField id="update-password" label="Nova senha" autoComplete="new-password" error={errors.password} name="password" />
         <PasswordField
           id="update-confirm"
           label="Confirmar nova senha"
           autoComplete="new-password"
-          error={formState.errors.confirmPassword?.message}
-          {...register("confirmPassword")}
+          error={errors.confirmPassword}
+          name="confirmPassword"
         />
         <SubmitButton busy={busy} label="Nova Senha" />
       </fieldset>

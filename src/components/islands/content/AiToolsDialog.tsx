@@ -12,14 +12,12 @@ export default function AiToolsDialog({ tools }: { tools: AiTool[] }) {
   return (
     <InfoDialog
       title="Inteligência Artificial"
-      trigger={
-        <button
-          type="button"
-          className="flex w-full items-center gap-2 rounded-lg border border-dashed border-brand-500 px-3 py-2 text-left font-medium text-brand-700 hover:bg-brand-50 dark:text-brand-100 dark:hover:bg-slate-800"
-        >
+      triggerClassName="flex w-full items-center gap-2 rounded-lg border border-dashed border-brand-500 px-3 py-2 text-left font-medium text-brand-700 hover:bg-brand-50 dark:text-brand-100 dark:hover:bg-slate-800"
+      triggerContent={
+        <>
           <Bot className="size-4" aria-hidden="true" /> Inteligência Artificial
           <span className="ml-auto text-xs text-slate-500">{tools.length} ferramentas</span>
-        </button>
+        </>
       }
     >
       <ul className="space-y-3">

@@ -1,26 +1,34 @@
-import type { ReactNode } from "react";
-import { Dialog } from "radix-ui";
-import { X } from "lucide-react";
+import { lazy, Suspense, type ReactNode } from "react";
+import { useDeferredDialog } from "../ui/deferred-dialog";
 
-/** An accessible dialog (Radix) opened by `trigger`. */
-export function InfoDialog({ trigger, title, children }: { trigger: ReactNode; title: string; children: ReactNode }) {
+const loadContent = () => import("./InfoDialogContent");
+const InfoDialogContent = lazy(loadContent);
+
+/** A button that opens an accessible dialog (Radix, loaded on intent) with `children`. */
+export function InfoDialog({
+  triggerClassName,
+  triggerContent,
+  title,
+  children,
+}: {
+  triggerClassName: string;
+  triggerContent: ReactNode;
+  title: string;
+  children: ReactNode;
+}) {
+  const dialog = useDeferredDialog(loadContent);
   return (
-    <Dialog.Root>
-      <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-slate-950/50" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 max-h-[85vh] w-[92vw] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-xl dark:bg-slate-900">
-          <div className="mb-3 flex items-start justify-between gap-4">
-            <Dialog.Title className="text-lg font-bold">{title}</Dialog.Title>
-            <Dialog.Close aria-label="Fechar" className="rounded p-1 hover:bg-slate-100 dark:hover:bg-slate-800">
-              <X className="size-5" aria-hidden="true" />
-            </Dialog.Close>
-          </div>
-          <Dialog.Description asChild>
-            <div className="text-sm text-slate-700 dark:text-slate-300">{children}</div>
-          </Dialog.Description>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <>
+      <button type="button" className={triggerClassName} {...dialog.triggerProps}>
+        {triggerContent}
+      </button>
+      {dialog.mounted && (
+        <Suspense fallback={null}>
+          <InfoDialogContent open={dialog.open} onOpenChange={dialog.setOpen} onCloseAutoFocus={dialog.onCloseAutoFocus} title={title}>
+            {children}
+          </InfoDialogContent>
+        </Suspense>
+      )}
+    </>
   );
 }

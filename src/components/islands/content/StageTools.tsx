@@ -23,13 +23,11 @@ export default function StageTools({ tools }: { tools: StageTool[] }) {
             <LinkAction name={tool.name} link={tool.link} />
             <InfoDialog
               title={tool.name}
-              trigger={
-                <button
-                  type="button"
-                  className="inline-flex items-center gap-1.5 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-white dark:border-slate-600 dark:hover:bg-slate-700"
-                >
+              triggerClassName="inline-flex items-center gap-1.5 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-white dark:border-slate-600 dark:hover:bg-slate-700"
+              triggerContent={
+                <>
                   <Info className="size-4" aria-hidden="true" /> Saiba mais
-                </button>
+                </>
               }
             >
               <p>{tool.description}</p>

@@ -1,0 +1,119 @@
+import { useState, type FormEvent } from "react";
+import type { RoleRow, UserRow } from "./types";
+import { callAdmin } from "./ui";
+import { CheckItem, FormDialog } from "./FormDialog";
+import { ghostButton, inputClass, primaryButton } from "./styles";
+
+export type Editing = { kind: "new" } | { kind: "edit"; user: UserRow };
+
+/** Create/edit a user (a separate chunk: Radix Dialog loads when the admin opens it). */
+export default function UserDialog({
+  editing,
+  roles,
+  onClose,
+  onSaved,
+}: {
+  editing: Editing;
+  roles: RoleRow[];
+  onClose: () => void;
+  onSaved: () => void;
+}) {
+  const existing = editing.kind === "edit" ? editing.user : null;
+  const [email, setEmail] = useState(existing?.email ?? "");
+  const [fullName, setFullName] = useState(existing?.fullName ?? "");
+  const [password, setPassword] = useState("");
+  const [selected, setSelected] = useState<string[]>(existing?.roles ?? []);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    const ok = existing
+      ? await callAdmin(
+          "PUT",
+          `/api/admin/users/${existing.id}`,
+          { fullName, roles: selected },
+          "Usuário atualizado com sucesso",
+          "Erro ao atualizar usuário",
+        )
+      : await callAdmin(
+          "POST",
+          "/api/admin/users",
+          { email, fullName, password, roles: selected },
+          "Usuário criado com sucesso",
+          "Erro ao criar usuário",
+        );
+    setBusy(false);
+    if (ok) onSaved();
+  }
+
+  const toggle = (name: string, on: boolean) =>
+    setSelected((current) => (on ? [...current, name] : current.filter((role) => role !== name)));
+
+  return (
+    <FormDialog open onOpenChange={(open) => !open && onClose()} title={existing ? "Editar Usuário" : "Novo Usuário"}>
+      <form onSubmit={submit} className="space-y-4">
+        <fieldset disabled={busy} className="space-y-4">
+          <div>
+            <label htmlFor="user-email" className="mb-1 block text-sm font-medium">
+              E-mail
+            </label>
+            <input
+              id="user-email"
+              type="email"
+              className={inputClass}
+              value={email}
+              readOnly={Boolean(existing)}
+              disabled={Boolean(existing)}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+          </div>
+          <div>
+            <label htmlFor="user-name" className="mb-1 block text-sm font-medium">
+              Nome Completo
+            </label>
+            <input id="user-name" className={inputClass} value={fullName} onChange={(e) => setFullName(e.target.value)} />
+          </div>
+          {!existing && (
+            <div>
+              <label htmlFor="user-password" className="mb-1 block text-sm font-medium">
+                Senha
+              </label>
+              <input
+                id="user-password"
+                type="password"
+                placeholder="Senha temporária"
+                className={inputClass}
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            </div>
+          )}
+          <div>
+            <p className="mb-1 text-sm font-medium">Perfis</p>
+            <div className="max-h-60 overflow-y-auto rounded-md border border-slate-200 p-1 dark:border-slate-700">
+              {roles.map((role) => (
+                <CheckItem
+                  key={role.id}
+                  id={`user-role-${role.id}`}
+                  checked={selected.includes(role.name)}
+                  onChange={(on) => toggle(role.name, on)}
+                  title={role.name}
+                  subtitle={role.description}
+                />
+              ))}
+            </div>
+          </div>
+          <div className="flex justify-end gap-2">
+            <button type="button" className={ghostButton} onClick={onClose}>
+              Cancelar
+            </button>
+            <button type="submit" className={primaryButton}>
+              {existing ? "Salvar Alterações" : "Criar Usuário"}
+            </button>
+          </div>
+        </fieldset>
+      </form>
+    </FormDialog>
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * The account forms' rules (spec §5), dependency-free so the /auth island ships without a schema
+ * library (see docs/decisions.md: React alone is ~69 KB of the 80 KB budget). The server's zod schemas in
+ * forms.ts are built from the same patterns, limits and messages; tests/unit/accounts/rules.test.ts holds
+ * both to the same verdict on every case.
+ */
+
+export const MESSAGES = {
+  name: "Nome deve ter pelo menos 2 caracteres",
+  nameTooLong: "Nome deve ter no máximo 120 caracteres",
+  email: "E-mail inválido",
+  password: "Senha deve ter pelo menos 8 caracteres, incluindo maiúscula, minúscula, número e caractere especial",
+  passwordRequired: "Senha é obrigatória",
+  passwordTooLong: "Senha deve ter no máximo 128 caracteres",
+  confirm: "Senhas não conferem",
+} as const;
+
+export const LIMITS = { name: 120, email: 254, password: 128 } as const;
+
+/** ≥ 8 characters: lower, upper, digit and one of @$!%*?&; nothing else allowed. */
+export const PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[@$!%*?&])[A-Za-z\d@$!%*?&]{8,}$/;
+
+/** zod 4's default e-mail pattern (kept here so client and server agree byte for byte). */
+export const EMAIL_PATTERN = /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+
+/** A field rule: the Portuguese message when `value` is wrong, else undefined. */
+export type Rule = (value: string, values: Readonly<Record<string, string>>) => string | undefined;
+export type FormRules<F extends string> = Readonly<Record<F, Rule>>;
+
+const email: Rule = (value) => {
+  const trimmed = value.trim();
+  return trimmed.length <= LIMITS.email && EMAIL_PATTERN.test(trimmed) ? undefined : MESSAGES.email;
+};
+const newPassword: Rule = (value) =>
+  value.length > LIMITS.password ? MESSAGES.passwordTooLong : PASSWORD_PATTERN.test(value) ? undefined : MESSAGES.password;
+const confirmation: Rule = (value, values) => (value === values.password ? undefined : MESSAGES.confirm);
+
+export const signUpRules: FormRules<"fullName" | "email" | "password" | "confirmPassword"> = {
+  fullName: (value) => {
+    const length = value.trim().length;
+    return length < 2 ? MESSAGES.name : length > LIMITS.name ? MESSAGES.nameTooLong : undefined;
+  },
+  email,
+  password: newPassword,
+  confirmPassword: confirmation,
+};
+
+export const signInRules: FormRules<"email" | "password"> = {
+  email,
+  password: (value) =>
+    value.length === 0 ? MESSAGES.passwordRequired : value.length > LIMITS.password ? MESSAGES.passwordTooLong : undefined,
+};
+
+export const resetRequestRules: FormRules<"email"> = { email };
+
+export const updatePasswordRules: FormRules<"password" | "confirmPassword"> = { password: newPassword, confirmPassword: confirmation };
+
+/** Every field's first problem, in field order; an empty object means the form may be sent. */
+export function validateForm<F extends string>(rules: FormRules<F>, values: Readonly<Record<string, string>>): Partial<Record<F, string>> {
+  const errors: Partial<Record<F, string>> = {};
+  for (const field of Object.keys(rules) as F[]) {
+    const message = rules[field](values[field] ?? "", values);
+    if (message) errors[field] = message;
+  }
+  return errors;
+}
