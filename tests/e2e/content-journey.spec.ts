@@ -89,12 +89,15 @@ test("FAQ and glossary search, with their empty states", async ({ page, loginAs,
   await loginAs(["visualizador"]);
   await page.goto("/faq");
   const faqSearch = await hydrated(page.getByPlaceholder("Buscar perguntas..."));
-  await expect(page.locator("[data-state] button[aria-expanded]")).toHaveCount(10);
+  const faq = page.getByRole("group", { name: "Perguntas frequentes" });
+  await expect(faq.locator("details")).toHaveCount(10);
   await faqSearch.fill("fast track");
-  await expect(page.getByRole("button", { name: "Quando usar o Fast Track com IA?" })).toBeVisible();
-  await page.getByRole("button", { name: "Quando usar o Fast Track com IA?" }).click();
+  // Native <details>: Chromium exposes <summary> as a disclosure triangle, not a "button" role.
+  const question = faq.locator("summary", { hasText: "Quando usar o Fast Track com IA?" });
+  await expect(question).toBeVisible();
+  await question.click();
   await expect(page.getByText("protótipo funcional", { exact: false })).toBeVisible();
-  await page.getByRole("button", { name: "Quando usar o Fast Track com IA?" }).click();
+  await question.click();
   await expect(page.getByText("protótipo funcional", { exact: false })).toBeHidden();
   await faqSearch.fill("zzz");
   await expect(page.getByText("Nenhuma pergunta encontrada")).toBeVisible();

@@ -106,11 +106,14 @@ test("the AI tools table shows from lg up, expandable single-open cards below", 
   await expect(page.getByTestId("ai-table")).toBeHidden();
   const cards = page.getByTestId("ai-cards");
   await expect(cards).toBeVisible();
-  await (await hydrated(cards.getByRole("button", { name: /Assistente de código/ }))).click();
+  // Native <details name>: no island, works before any script.
+  await expect(page.locator("astro-island")).toHaveCount(0);
+  const card = (name: RegExp) => cards.locator("summary", { hasText: name });
+  await card(/Assistente de código/).click();
   await expect(cards.getByText("Produtividade no desenvolvimento")).toBeVisible();
-  await cards.getByRole("button", { name: /Gerador de protótipos/ }).click();
+  await card(/Gerador de protótipos/).click();
   await expect(cards.getByText("Produtividade no desenvolvimento")).toBeHidden();
-  await cards.getByRole("button", { name: /Gerador de protótipos/ }).click();
+  await card(/Gerador de protótipos/).press("Enter");
   await expect(cards.getByText("Explorar alternativas")).toBeHidden();
   await expect(page.getByRole("link", { name: /Quero implementar IA/ })).toHaveAttribute(
     "href",

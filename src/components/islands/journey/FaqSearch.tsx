@@ -21,7 +21,11 @@ export default function FaqSearch({ entries }: { entries: FaqEntry[] }) {
       {visible.length === 0 ? (
         <EmptyState title="Nenhuma pergunta encontrada" hint="Tente ajustar o termo de busca" />
       ) : (
-        <SingleAccordion label="Perguntas frequentes" items={visible.map((e) => ({ id: e.id, title: e.question, body: [e.answer] }))} />
+        <SingleAccordion
+          name="faq"
+          label="Perguntas frequentes"
+          items={visible.map((e) => ({ id: e.id, title: e.question, body: [e.answer] }))}
+        />
       )}
     </div>
   );
