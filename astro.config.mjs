@@ -5,6 +5,19 @@ import mdx from "@astrojs/mdx";
 import react from "@astrojs/react";
 import tailwindcss from "@tailwindcss/vite";
 
+/**
+ * No preload helper in the browser bundles (~0.9 KB gzip on every page with a lazy chunk): a lazy chunk's
+ * own imports are fetched when it arrives, and dialogs start loading on pointer/focus intent anyway.
+ * Astro sets `build.modulePreload` itself, so this goes through the client environment (docs/decisions.md).
+ */
+const noModulePreload = {
+  name: "b1:no-module-preload",
+  /** @param {string} name */
+  configEnvironment(name) {
+    if (name === "client") return { build: { modulePreload: false } };
+  },
+};
+
 // Pages are prerendered; the gate (src/server) serves them after an access check.
 // Only API endpoints (`prerender = false`) run inside the adapter's handler.
 export default defineConfig({
@@ -16,5 +29,7 @@ export default defineConfig({
   prerenderConflictBehavior: "error",
   build: { format: "directory" },
   devToolbar: { enabled: false },
-  vite: { plugins: [tailwindcss()] },
+  vite: {
+    plugins: [tailwindcss(), noModulePreload],
+  },
 });

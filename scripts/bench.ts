@@ -6,10 +6,10 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import zlib from "node:zlib";
 import autocannon from "autocannon";
 import { chromium } from "@playwright/test";
 import { ARGON2_PARAMS } from "../src/lib/server/password.ts";
+import { JS_BUDGET, pageWeights } from "./page-weights.ts";
 import { createTestUser, openTestDatabase } from "../tests/support/users.ts";
 
 const args = process.argv.slice(2);
@@ -67,63 +67,6 @@ async function load(url: string, options: Partial<autocannon.Options> = {}, seco
     errors: result.errors + result.timeouts,
     statuses,
   };
-}
-
-function* walk(dir: string): Generator<string> {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(full);
-    else yield full;
-  }
-}
-
-/** JS and CSS a page loads: scripts, stylesheets, islands and their static imports. */
-function pageWeights() {
-  const gz = (buffer: Buffer) => zlib.gzipSync(buffer, { level: 9 }).length;
-  const rows = [];
-  for (const file of walk("dist/pages")) {
-    if (!file.endsWith(".html")) continue;
-    const html = fs.readFileSync(file);
-    const text = html.toString();
-    const js = new Set<string>();
-    const css = new Set<string>();
-    for (const m of text.matchAll(/(?:src|component-url|renderer-url|href)="(\/_astro\/[^"]+\.js)"/g)) js.add(m[1]!);
-    for (const m of text.matchAll(/href="(\/_astro\/[^"]+\.css)"/g)) css.add(m[1]!);
-    const queue = [...js];
-    while (queue.length) {
-      const url = queue.pop()!;
-      const code = fs.readFileSync(path.join("dist/client", url), "utf8");
-      for (const m of code.matchAll(/(?:from|import)\s*["'](\.\/[^"']+\.js)["']/g)) {
-        const next = path.posix.join(path.posix.dirname(url), m[1]!);
-        if (!js.has(next)) {
-          js.add(next);
-          queue.push(next);
-        }
-      }
-    }
-    // Inline scripts count as JS too.
-    const inline = [...text.matchAll(/<script(?![^>]*src)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!).join("");
-    const read = (urls: Set<string>) => Buffer.concat([...urls].map((url) => fs.readFileSync(path.join("dist/client", url))));
-    const jsBytes = Buffer.concat([read(js), Buffer.from(inline)]);
-    const cssBytes = read(css);
-    const route =
-      "/" +
-      path
-        .relative("dist/pages", file)
-        .replace(/(^|\/)index\.html$/, "")
-        .replace(/\.html$/, "");
-    rows.push({
-      route,
-      islands: (text.match(/<astro-island/g) ?? []).length,
-      htmlRaw: html.length,
-      htmlGzip: gz(html),
-      jsRaw: jsBytes.length,
-      jsGzip: jsBytes.length ? gz(jsBytes) : 0,
-      cssRaw: cssBytes.length,
-      cssGzip: cssBytes.length ? gz(cssBytes) : 0,
-    });
-  }
-  return rows.sort((a, b) => a.route.localeCompare(b.route));
 }
 
 async function searchTimes(baseUrl: string, token: string) {
@@ -214,8 +157,8 @@ async function main() {
     const targets = {
       "gate ≥ 2× estático (req/s)": ratio >= 2,
       "p99 do gate ≤ 10 ms": gatePage.p99 <= 10,
-      "página sem ilhas ≤ 10 KB de JS (gzip)": maxJs(islandFree) <= 10 * 1024,
-      "página com ilhas ≤ 80 KB de JS (gzip)": maxJs(withIslands) <= 80 * 1024,
+      "página sem ilhas ≤ 10 KB de JS (gzip)": maxJs(islandFree) <= JS_BUDGET.static,
+      "página com ilhas ≤ 80 KB de JS (gzip)": maxJs(withIslands) <= JS_BUDGET.islands,
       ...(build === null ? {} : { "build < 60 s": build < 60 }),
     };
 

@@ -93,6 +93,11 @@ test("pillar tabs switch between overview and detailed roles", async ({ page }) 
   await page.getByRole("tab", { name: "Papéis Detalhados" }).click();
   await expect(page.getByText("Product Owner", { exact: true })).toBeVisible();
   await expect(page.getByText("Cliente Interno/Solicitante")).toBeVisible();
+  // WAI-ARIA tabs: the arrow keys move between tabs and select them.
+  await page.keyboard.press("ArrowLeft");
+  await expect(overview).toBeFocused();
+  await expect(overview).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("heading", { name: "Matriz RACI" })).toBeVisible();
   for (const anchor of ["principios", "processos", "papeis", "performance", "pessoas"])
     await expect(page.locator(`#${anchor}`)).toHaveCount(1);
 });

@@ -1,14 +1,6 @@
-/** Portuguese names of the system roles on badges; other roles are shown as they are. */
-const ROLE_LABELS: Record<string, string> = {
-  admin: "Administrador",
-  lider: "Líder",
-  visualizador: "Visualizador",
-  security: "Segurança",
-};
+import { roleLabel } from "./role-labels.ts";
 
-export function roleLabel(role: string): string {
-  return ROLE_LABELS[role] ?? role;
-}
+export { roleLabel };
 
 export interface UserRow {
   id: string;

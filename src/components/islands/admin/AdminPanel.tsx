@@ -1,5 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useState, type ReactNode } from "react";
-import { Tabs } from "radix-ui";
+import { Tab, TabList, TabPanel, Tabs } from "react-tabs";
+import { TAB, TAB_LIST } from "../ui/tabs";
 import { Toasts, toast } from "../ui/toast";
 import type { ChecklistPage, RoleRow, UserRow } from "./types";
 import { RoleBadge } from "./RoleBadge";
@@ -12,9 +13,6 @@ const RolesTab = lazy(loadRolesTab);
 const preloadUsers = () => void loadUsersTab();
 const preloadRoles = () => void loadRolesTab();
 const tabFallback = <p className="py-6 text-center text-sm text-slate-500">Carregando...</p>;
-
-const TRIGGER =
-  "rounded-md px-4 py-2 text-sm font-semibold text-slate-600 data-[state=active]:bg-white data-[state=active]:text-slate-900 data-[state=active]:shadow dark:text-slate-300 dark:data-[state=active]:bg-slate-700 dark:data-[state=active]:text-white";
 
 async function getJson<T>(path: string): Promise<T> {
   const response = await fetch(path, { headers: { Accept: "application/json" } });
@@ -57,22 +55,18 @@ export default function AdminPanel({ info, system }: { info?: ReactNode; system?
   return (
     <div>
       <Toasts />
-      <Tabs.Root defaultValue="overview">
-        <Tabs.List aria-label="Seções do painel" className="mb-6 inline-flex flex-wrap gap-1 rounded-lg bg-slate-100 p-1 dark:bg-slate-800">
-          <Tabs.Trigger value="overview" className={TRIGGER}>
-            Visão Geral
-          </Tabs.Trigger>
-          <Tabs.Trigger value="users" className={TRIGGER} onPointerEnter={preloadUsers} onFocus={preloadUsers}>
+      <Tabs>
+        <TabList aria-label="Seções do painel" className={`${TAB_LIST} mb-6`}>
+          <Tab className={TAB}>Visão Geral</Tab>
+          <Tab className={TAB} onPointerEnter={preloadUsers} onFocus={preloadUsers}>
             Usuários
-          </Tabs.Trigger>
-          <Tabs.Trigger value="roles" className={TRIGGER} onPointerEnter={preloadRoles} onFocus={preloadRoles}>
+          </Tab>
+          <Tab className={TAB} onPointerEnter={preloadRoles} onFocus={preloadRoles}>
             Perfis
-          </Tabs.Trigger>
-          <Tabs.Trigger value="system" className={TRIGGER}>
-            Sistema
-          </Tabs.Trigger>
-        </Tabs.List>
-        <Tabs.Content value="overview" className="grid gap-4 md:grid-cols-2">
+          </Tab>
+          <Tab className={TAB}>Sistema</Tab>
+        </TabList>
+        <TabPanel className="grid gap-4 md:grid-cols-2">
           <div className="rounded-xl border border-slate-200 p-5 dark:border-slate-700">
             <h2 className="mb-3 font-semibold">Seus perfis</h2>
             <div className="mb-3 flex flex-wrap gap-2">
@@ -86,21 +80,19 @@ export default function AdminPanel({ info, system }: { info?: ReactNode; system?
             <h2 className="mb-3 font-semibold">Informações</h2>
             {info}
           </div>
-        </Tabs.Content>
-        <Tabs.Content value="users">
+        </TabPanel>
+        <TabPanel>
           <Suspense fallback={tabFallback}>
             <UsersTab users={users} roles={roles} loading={loading} onChanged={reload} />
           </Suspense>
-        </Tabs.Content>
-        <Tabs.Content value="roles">
+        </TabPanel>
+        <TabPanel>
           <Suspense fallback={tabFallback}>
             <RolesTab roles={roles} pages={pages} loading={loading} onChanged={reload} />
           </Suspense>
-        </Tabs.Content>
-        <Tabs.Content value="system" className="grid gap-4 md:grid-cols-2">
-          {system}
-        </Tabs.Content>
-      </Tabs.Root>
+        </TabPanel>
+        <TabPanel className="grid gap-4 md:grid-cols-2">{system}</TabPanel>
+      </Tabs>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { roleLabel } from "../../../lib/admin/labels";
+import { roleLabel } from "../../../lib/admin/role-labels";
 
 const SYSTEM_ROLES = new Set(["admin", "lider", "visualizador", "security"]);
 
