@@ -56,6 +56,33 @@ interface Load {
   statuses: Record<string, number>;
 }
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/**
+ * Gate vs static server, measured side by side: ROUNDS alternating runs of duration/ROUNDS seconds
+ * each, medians reported, so a slow moment of this shared VM cannot land on one side only.
+ */
+const ROUNDS = 3;
+async function paired(a: Parameters<typeof load>, b: Parameters<typeof load>): Promise<[Load, Load]> {
+  const runs: [Load[], Load[]] = [[], []];
+  const seconds = Math.max(2, Math.round(duration / ROUNDS));
+  for (let round = 0; round < ROUNDS; round++) {
+    runs[0].push(await load(a[0], a[1], seconds));
+    runs[1].push(await load(b[0], b[1], seconds));
+  }
+  const summarize = (list: Load[]): Load => ({
+    reqPerSec: median(list.map((r) => r.reqPerSec)),
+    p50: median(list.map((r) => r.p50)),
+    p99: median(list.map((r) => r.p99)),
+    errors: list.reduce((sum, r) => sum + r.errors, 0),
+    statuses: list.reduce<Record<string, number>>((sum, r) => {
+      for (const [key, count] of Object.entries(r.statuses)) sum[key] = (sum[key] ?? 0) + count;
+      return sum;
+    }, {}),
+  });
+  return [summarize(runs[0]), summarize(runs[1])];
+}
+
 async function load(url: string, options: Partial<autocannon.Options> = {}, seconds = duration): Promise<Load> {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, ...options });
   const statuses: Record<string, number> = {};
@@ -128,14 +155,17 @@ async function main() {
   const browser = { "accept-encoding": "gzip, deflate, br, zstd" };
 
   try {
-    log(`gate ${gateUrl} · estático ${staticUrl} · ${duration}s por cenário · ${CONNECTIONS} conexões`);
+    log(
+      `gate ${gateUrl} · estático ${staticUrl} · ${duration}s por cenário (gate × estático: ${ROUNDS} rodadas alternadas, medianas) · ${CONNECTIONS} conexões`,
+    );
     await load(`${gateUrl}/faq`, { headers: { ...cookie, ...browser } }, 2); // warm-up
     await load(`${staticUrl}/faq/`, { headers: browser }, 2);
-    const gatePage = await load(`${gateUrl}/faq`, { headers: { ...cookie, ...browser } });
-    const staticPage = await load(`${staticUrl}/faq/`, { headers: browser });
+    const [gatePage, staticPage] = await paired(
+      [`${gateUrl}/faq`, { headers: { ...cookie, ...browser } }],
+      [`${staticUrl}/faq/`, { headers: browser }],
+    );
     // The same pair without compression: both sides then move the whole 37 KB per request.
-    const gateIdentity = await load(`${gateUrl}/faq`, { headers: cookie });
-    const staticIdentity = await load(`${staticUrl}/faq/`);
+    const [gateIdentity, staticIdentity] = await paired([`${gateUrl}/faq`, { headers: cookie }], [`${staticUrl}/faq/`, {}]);
     const anonAuth = await load(`${gateUrl}/auth`, { headers: browser });
     const anonRedirect = await load(`${gateUrl}/faq`);
     const signIn = await load(`${gateUrl}/api/auth/sign-in`, {

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { constantTimeEqual } from "@oslojs/crypto/subtle";
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import { eq, sql } from "drizzle-orm";
@@ -33,9 +33,9 @@ function generateSecureRandomString(): string {
   return encodeBase32LowerCaseNoPadding(bytes);
 }
 
-/** SHA-256 of the secret (node:crypto's native hash: it runs on every request through the gate). */
+/** SHA-256 of the secret (node:crypto's one-shot native hash: it runs on every request through the gate). */
 export function hashSecret(secret: string): Uint8Array {
-  return createHash("sha256").update(secret, "utf8").digest();
+  return hash("sha256", secret, "buffer");
 }
 
 /** Creates a session and returns its token `<id>.<secret>`; only the secret's hash is stored. */
@@ -206,15 +206,20 @@ export function invalidateUserSessions(db: Db, userId: string, keepSessionId?: s
   db.delete(sessions).where(filter).run();
 }
 
+const COOKIE_PREFIX = `${SESSION_COOKIE}=`;
+
 /** Reads the session token from a Cookie header without parsing every cookie. */
 export function readSessionCookie(cookieHeader: string | undefined | null): string | null {
   if (!cookieHeader) return null;
-  for (const part of cookieHeader.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq === -1) continue;
-    if (part.slice(0, eq).trim() === SESSION_COOKIE) return decodeURIComponent(part.slice(eq + 1).trim());
-  }
-  return null;
+  let at = cookieHeader.indexOf(COOKIE_PREFIX);
+  // The name must start the header or follow "; " (so "xb1_session=" does not count).
+  while (at > 0 && !/[;\s]/.test(cookieHeader[at - 1]!)) at = cookieHeader.indexOf(COOKIE_PREFIX, at + 1);
+  if (at === -1) return null;
+  const start = at + COOKIE_PREFIX.length;
+  const end = cookieHeader.indexOf(";", start);
+  const value = (end === -1 ? cookieHeader.slice(start) : cookieHeader.slice(start, end)).trim();
+  // Tokens are base32 and a dot: anything needing decoding is not ours.
+  return value || null;
 }
 
 export function sessionCookieHeader(token: string, expiresAt: number, secure: boolean): string {

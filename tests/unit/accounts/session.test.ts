@@ -11,6 +11,7 @@ import {
   createSession,
   hashSecret,
   invalidateUserSessions,
+  readSessionCookie,
   validateSessionToken,
 } from "../../../src/lib/server/session";
 import { createTestUser, openTestDatabase } from "../../support/users";
@@ -112,5 +113,18 @@ describe("the gate's cached validator", () => {
     expect(validate(`${id}.${secret.slice(0, -1)}${secret.endsWith("a") ? "b" : "a"}`)).toBeNull();
     expect(validate(token, Date.now() + INACTIVITY_TIMEOUT_MS + 1)).toBeNull();
     expect(validate(token)).toBeNull();
+  });
+});
+
+describe("the session cookie", () => {
+  it("is found alone, first, last or between others, and never by a longer name", () => {
+    expect(readSessionCookie("b1_session=abc.def")).toBe("abc.def");
+    expect(readSessionCookie("b1_session=abc.def; tema=escuro")).toBe("abc.def");
+    expect(readSessionCookie("tema=escuro; b1_session=abc.def")).toBe("abc.def");
+    expect(readSessionCookie("a=1;b1_session=abc.def;b=2")).toBe("abc.def");
+    expect(readSessionCookie("xb1_session=falso; b1_session=abc.def")).toBe("abc.def");
+    expect(readSessionCookie("xb1_session=falso")).toBeNull();
+    expect(readSessionCookie("b1_session=")).toBeNull();
+    expect(readSessionCookie(undefined)).toBeNull();
   });
 });
