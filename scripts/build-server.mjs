@@ -17,7 +17,9 @@ function* walk(dir) {
   }
 }
 
-fs.rmSync(pagesDir, { recursive: true, force: true });
+// Re-running on an already processed dist (pages moved, only 404/500 left) keeps the moved pages.
+const alreadyMoved = fs.existsSync(pagesDir) && [...walk(client)].filter((f) => f.endsWith(".html")).length <= 2;
+if (!alreadyMoved) fs.rmSync(pagesDir, { recursive: true, force: true });
 let moved = 0;
 for (const file of [...walk(client)]) {
   if (!file.endsWith(".html")) continue;

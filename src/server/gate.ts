@@ -51,7 +51,19 @@ export function createGate(options: GateOptions) {
     return req.socket.remoteAddress ?? null;
   }
 
-  function send(req: IncomingMessage, res: ServerResponse, status: number, body: Body, headers: Record<string, string>) {
+  /**
+   * Writes a body from memory, brotli or gzip when the client takes it. `revalidate` (public assets)
+   * adds the ETag and answers If-None-Match with 304; no-store responses (pages, search files) skip
+   * both, since nothing may keep them to revalidate.
+   */
+  function send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    body: Body,
+    headers: Record<string, string>,
+    revalidate = false,
+  ) {
     let payload = body.raw;
     if (body.br || body.gzip) {
       const accept = req.headers["accept-encoding"] ?? "";
@@ -64,12 +76,14 @@ export function createGate(options: GateOptions) {
       }
       headers["Vary"] = headers["Vary"] ? `${headers["Vary"]}, Accept-Encoding` : "Accept-Encoding";
     }
-    headers["ETag"] = body.etag;
     for (const name in SECURITY_HEADERS) headers[name] = SECURITY_HEADERS[name]!;
-    if (status === 200 && req.headers["if-none-match"] === body.etag) {
-      res.writeHead(304, headers);
-      res.end();
-      return;
+    if (revalidate) {
+      headers["ETag"] = body.etag;
+      if (req.headers["if-none-match"] === body.etag) {
+        res.writeHead(304, headers);
+        res.end();
+        return;
+      }
     }
     headers["Content-Length"] = String(payload.length);
     res.writeHead(status, headers);
@@ -144,10 +158,14 @@ export function createGate(options: GateOptions) {
 
     const asset = assets.get(path);
     if (asset && (method === "GET" || method === "HEAD")) {
-      return send(req, res, 200, asset, {
-        "Content-Type": asset.type,
-        "Cache-Control": asset.immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600",
-      });
+      return send(
+        req,
+        res,
+        200,
+        asset,
+        { "Content-Type": asset.type, "Cache-Control": asset.immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600" },
+        true,
+      );
     }
 
     const token = readSessionCookie(req.headers.cookie);

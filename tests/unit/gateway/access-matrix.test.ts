@@ -192,6 +192,10 @@ describe("responses", () => {
     expect(css.status).toBe(200);
     expect(css.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(css.headers.get("content-encoding")).toBe("br");
+    // A public asset revalidates with its ETag; a page kept by nobody carries none.
+    const again = await fetch(server.url + asset!, { headers: { "if-none-match": css.headers.get("etag")! } });
+    expect(again.status).toBe(304);
+    expect(page.headers.get("etag")).toBeNull();
   });
 
   /** The links of the main navigation bar in a page. */
