@@ -1,4 +1,4 @@
-import { hash } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 import { constantTimeEqual } from "@oslojs/crypto/subtle";
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import { eq, sql } from "drizzle-orm";
@@ -115,15 +115,24 @@ function toPrincipal(row: LookupRow): Principal {
   };
 }
 
+interface SessionEntry {
+  row: LookupRow;
+  hash: Uint8Array;
+  principal: Principal;
+  /** The gate's cache only: the secret that last matched `hash`, so a repeat skips the SHA-256. */
+  verifiedSecret?: Buffer;
+}
+
+/** Constant-time check of the secret: against the cached verified secret if any, else its hash. */
+function secretMatches(entry: SessionEntry, secret: string): boolean {
+  const given = Buffer.from(secret);
+  if (entry.verifiedSecret && given.length === entry.verifiedSecret.length && timingSafeEqual(given, entry.verifiedSecret)) return true;
+  return constantTimeEqual(hashSecret(secret), entry.hash);
+}
+
 /** The checks shared by both validators: secret, inactivity expiry and hourly renewal. */
-function checkSession(
-  db: Db,
-  entry: { row: LookupRow; hash: Uint8Array; principal: Principal },
-  id: string,
-  secret: string,
-  now: number,
-): ValidatedSession | null {
-  if (!constantTimeEqual(hashSecret(secret), entry.hash)) return null;
+function checkSession(db: Db, entry: SessionEntry, id: string, secret: string, now: number): ValidatedSession | null {
+  if (!secretMatches(entry, secret)) return null;
   const { row } = entry;
   if (now - row.lastVerifiedAt >= INACTIVITY_TIMEOUT_MS) {
     invalidateSession(db, id);
@@ -166,7 +175,7 @@ export function validateSessionToken(db: Db, token: string, now = Date.now()): V
 export function createSessionValidator(db: Db) {
   const dataVersion = db.$client.prepare("PRAGMA data_version").pluck();
   let seen = dataVersion.get();
-  const cache = new Map<string, { row: LookupRow; hash: Uint8Array; principal: Principal }>();
+  const cache = new Map<string, SessionEntry>();
   return function validate(token: string, now = Date.now()): ValidatedSession | null {
     const version = dataVersion.get();
     if (version !== seen) {
@@ -185,7 +194,8 @@ export function createSessionValidator(db: Db) {
       cache.set(id, entry);
     }
     const result = checkSession(db, entry, id, secret, now);
-    if (!result && now - entry.row.lastVerifiedAt >= INACTIVITY_TIMEOUT_MS) cache.delete(id);
+    if (result) entry.verifiedSecret ??= Buffer.from(secret);
+    else if (now - entry.row.lastVerifiedAt >= INACTIVITY_TIMEOUT_MS) cache.delete(id);
     return result;
   };
 }

@@ -111,6 +111,8 @@ describe("the gate's cached validator", () => {
     expect(validate(token)).not.toBeNull();
     const [id, secret] = token.split(".") as [string, string];
     expect(validate(`${id}.${secret.slice(0, -1)}${secret.endsWith("a") ? "b" : "a"}`)).toBeNull();
+    expect(validate(`${id}.${secret.slice(0, -1)}`)).toBeNull();
+    expect(validate(token)).not.toBeNull();
     expect(validate(token, Date.now() + INACTIVITY_TIMEOUT_MS + 1)).toBeNull();
     expect(validate(token)).toBeNull();
   });
