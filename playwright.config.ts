@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { chromiumLaunchOptions } from "./tests/support/chromium";
 
 // One fresh database per run, shared by the server under test and the fixtures that seed users.
 const runDir = path.resolve("test-results", "e2e-run");
@@ -22,18 +23,7 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${port}`,
     locale: "pt-BR",
     timezoneId: "America/Sao_Paulo",
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic",
-      ],
-    },
+    launchOptions: chromiumLaunchOptions,
   },
   webServer: {
     command: "node dist/gate/main.mjs",

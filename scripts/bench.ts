@@ -10,6 +10,7 @@ import autocannon from "autocannon";
 import { chromium } from "@playwright/test";
 import { ARGON2_PARAMS } from "../src/lib/server/password.ts";
 import { JS_BUDGET, pageWeights } from "./page-weights.ts";
+import { chromiumLaunchOptions } from "../tests/support/chromium.ts";
 import { createTestUser, openTestDatabase } from "../tests/support/users.ts";
 
 const args = process.argv.slice(2);
@@ -97,18 +98,7 @@ async function load(url: string, options: Partial<autocannon.Options> = {}, seco
 }
 
 async function searchTimes(baseUrl: string, token: string) {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--disable-quic",
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const context = await browser.newContext();
     await context.addCookies([{ name: "b1_session", value: token, url: baseUrl }]);

@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from "react";
 import { Checkbox, Dialog } from "radix-ui";
 import { Check, X } from "lucide-react";
+import { ghostButton, primaryButton } from "./styles";
 
 /** The edit dialogs' frame (Radix Dialog). Only the lazily loaded UserDialog/RoleDialog import it. */
 export function FormDialog({
@@ -77,6 +78,20 @@ export function CheckItem({
         <span className="block font-medium">{title}</span>
         {subtitle && <span className="block text-xs text-slate-500 dark:text-slate-400">{subtitle}</span>}
       </label>
+    </div>
+  );
+}
+
+/** The edit dialogs' footer: cancel, and the submit button of the surrounding form. */
+export function DialogActions({ onCancel, submitLabel }: { onCancel: () => void; submitLabel: string }) {
+  return (
+    <div className="flex justify-end gap-2">
+      <button type="button" className={ghostButton} onClick={onCancel}>
+        Cancelar
+      </button>
+      <button type="submit" className={primaryButton}>
+        {submitLabel}
+      </button>
     </div>
   );
 }

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from "react";
 import type { ChecklistPage, RoleRow } from "./types";
 import { callAdmin } from "./ui";
-import { CheckItem, FormDialog } from "./FormDialog";
-import { ghostButton, inputClass, primaryButton } from "./styles";
+import { CheckItem, DialogActions, FormDialog } from "./FormDialog";
+import { inputClass } from "./styles";
 
 /** Create/edit a role and its pages (a separate chunk: Radix Dialog loads when the admin opens it). */
 export default function RoleDialog({
@@ -78,14 +78,7 @@ export default function RoleDialog({
               })}
             </div>
           </div>
-          <div className="flex justify-end gap-2">
-            <button type="button" className={ghostButton} onClick={onClose}>
-              Cancelar
-            </button>
-            <button type="submit" className={primaryButton}>
-              {role ? "Salvar Alterações" : "Criar Perfil"}
-            </button>
-          </div>
+          <DialogActions onCancel={onClose} submitLabel={role ? "Salvar Alterações" : "Criar Perfil"} />
         </fieldset>
       </form>
     </FormDialog>

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from "react";
 import type { RoleRow, UserRow } from "./types";
 import { callAdmin } from "./ui";
-import { CheckItem, FormDialog } from "./FormDialog";
-import { ghostButton, inputClass, primaryButton } from "./styles";
+import { CheckItem, DialogActions, FormDialog } from "./FormDialog";
+import { inputClass } from "./styles";
 
 export type Editing = { kind: "new" } | { kind: "edit"; user: UserRow };
 
@@ -104,14 +104,7 @@ export default function UserDialog({
               ))}
             </div>
           </div>
-          <div className="flex justify-end gap-2">
-            <button type="button" className={ghostButton} onClick={onClose}>
-              Cancelar
-            </button>
-            <button type="submit" className={primaryButton}>
-              {existing ? "Salvar Alterações" : "Criar Usuário"}
-            </button>
-          </div>
+          <DialogActions onCancel={onClose} submitLabel={existing ? "Salvar Alterações" : "Criar Usuário"} />
         </fieldset>
       </form>
     </FormDialog>
