@@ -1,19 +1,23 @@
 import { auditLogs } from "../../../db/schema/index.ts";
-import type { AuditResult } from "../audit-actions.ts";
+import type { AuditActionType, AuditResult } from "../audit-actions.ts";
 import type { Db } from "./db.ts";
 
-export interface AuditEntry {
-  userId?: string | null;
-  actionType: string;
-  result: AuditResult;
-  details?: Record<string, unknown> | null;
+/** Who sent a request, as audit rows record it. */
+export interface RequestMeta {
   ipAddress?: string | null;
   userAgent?: string | null;
 }
 
+export interface AuditEntry extends RequestMeta {
+  userId?: string | null;
+  actionType: AuditActionType;
+  result: AuditResult;
+  details?: Record<string, unknown> | null;
+}
+
 /**
  * Writes one audit row. Pass the transaction handle to write it together with the change it
- * records. A failed write is logged to the console only (spec §8) and never breaks the caller.
+ * records. A failed write is logged to the console only and never breaks the caller.
  */
 export function writeAuditLog(db: Pick<Db, "insert">, entry: AuditEntry): void {
   try {
