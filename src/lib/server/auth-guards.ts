@@ -17,21 +17,23 @@ export interface LimitCheck {
   limit: Limit;
 }
 
-/** Counts the attempt against each limit in turn; the first one exceeded is audited as `blocked` and refuses. */
-export function refuseWhenRateLimited(db: Db, checks: LimitCheck[], attempt: GuardedAttempt): AuthFailure | null {
-  for (const check of checks) {
-    if (consumeRateLimit(check.key, check.limit)) continue;
-    if (attempt.actionType) {
-      writeAuditLog(db, {
-        actionType: attempt.actionType,
-        result: "blocked",
-        details: { ...(attempt.email ? { email: attempt.email } : {}), error: "rate_limited" },
-        ...attempt.meta,
-      });
-    }
-    return authFailure(429, "rate_limited", RATE_LIMIT_MESSAGE);
+/** The answer to an attempt over the limit under `key`, audited as `blocked`. */
+export function refuseRateLimited(db: Db, _key: string, attempt: GuardedAttempt): AuthFailure {
+  if (attempt.actionType) {
+    writeAuditLog(db, {
+      actionType: attempt.actionType,
+      result: "blocked",
+      details: { ...(attempt.email ? { email: attempt.email } : {}), error: "rate_limited" },
+      ...attempt.meta,
+    });
   }
-  return null;
+  return authFailure(429, "rate_limited", RATE_LIMIT_MESSAGE);
+}
+
+/** Counts the attempt against each limit in turn; the first one exceeded refuses. */
+export function refuseWhenRateLimited(db: Db, checks: LimitCheck[], attempt: GuardedAttempt): AuthFailure | null {
+  const exceeded = checks.find((check) => !consumeRateLimit(check.key, check.limit));
+  return exceeded ? refuseRateLimited(db, exceeded.key, attempt) : null;
 }
 
 /** The per-IP limit of each public auth flow, checked before the request body is read; reset and resend share one mail budget. */

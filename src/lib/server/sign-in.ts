@@ -1,12 +1,12 @@
 import type { SignInRequest } from "../forms.ts";
 import { safeNextPath } from "../url-path.ts";
 import { writeAuditLog, type RequestMeta } from "./audit.ts";
-import { refuseUnlessAllowedEmail, refuseWhenRateLimited } from "./auth-guards.ts";
-import { authFailure, type AuthResult } from "./auth-result.ts";
+import { refuseRateLimited, refuseUnlessAllowedEmail, refuseWhenIpRateLimited } from "./auth-guards.ts";
+import { authFailure, type AuthFailure, type AuthResult } from "./auth-result.ts";
 import type { Db } from "./db.ts";
 import { hashPassword, verifyPasswordHash } from "./password.ts";
-import { LIMITS } from "./rate-limit.ts";
 import { createSession } from "./session.ts";
+import { beginPasswordAttempt, passwordAttemptSucceeded, signInBlockedIpKey, signInBlockedKey } from "./sign-in-throttle.ts";
 import { getUserByEmail, normalizeEmail } from "./user.ts";
 
 export const INVALID_CREDENTIALS = "E-mail ou senha incorretos. Verifique suas credenciais e tente novamente.";
@@ -19,16 +19,25 @@ export interface SignedIn {
   next: string;
 }
 
+/** The per-IP guard, before the body is read: attempts of any outcome, then failures over every account. */
+export function refuseSignInFromIp(db: Db, meta: RequestMeta): AuthFailure | null {
+  const blockedKey = signInBlockedIpKey(meta.ipAddress ?? "");
+  if (blockedKey) return refuseRateLimited(db, blockedKey, { actionType: "user_login_attempt", meta });
+  return refuseWhenIpRateLimited(db, "sign-in", meta);
+}
+
 /** E-mail and password → a new session, or the refusal the form shows. */
 export async function signIn(db: Db, input: SignInRequest, meta: RequestMeta): Promise<AuthResult<SignedIn>> {
   const email = normalizeEmail(input.email);
+  const ip = meta.ipAddress ?? "";
   const attempt = { actionType: "user_login_attempt", email, meta } as const;
-  const refused =
-    refuseWhenRateLimited(db, [{ key: `sign-in:email:${email}`, limit: LIMITS.signInEmail }], attempt) ??
-    refuseUnlessAllowedEmail(db, email, attempt);
+  const blockedKey = signInBlockedKey(email, ip);
+  const refused = blockedKey ? refuseRateLimited(db, blockedKey, attempt) : refuseUnlessAllowedEmail(db, email, attempt);
   if (refused) return refused;
   const user = getUserByEmail(db, email);
+  beginPasswordAttempt(email, ip);
   const valid = await verifyPasswordHash(user?.passwordHash ?? (await dummyHash), input.password);
+  if (user && valid) passwordAttemptSucceeded(email, ip);
   if (!user || !valid) {
     writeAuditLog(db, {
       userId: user?.id,

@@ -1,18 +1,17 @@
 import type { APIRoute } from "astro";
 import { signInRequestSchema } from "../../../lib/forms";
-import { refuseWhenIpRateLimited } from "../../../lib/server/auth-guards";
 import { failureResponse } from "../../../lib/server/auth-result";
 import { config } from "../../../lib/server/config";
 import { getDb } from "../../../lib/server/db";
 import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http";
 import { sessionCookieHeader } from "../../../lib/server/session";
-import { signIn } from "../../../lib/server/sign-in";
+import { refuseSignInFromIp, signIn } from "../../../lib/server/sign-in";
 
 export const prerender = false;
 
 export const POST: APIRoute = async ({ request, locals }) => {
   const meta = requestMeta(locals, request);
-  const refused = refuseWhenIpRateLimited(getDb(), "sign-in", meta);
+  const refused = refuseSignInFromIp(getDb(), meta);
   if (refused) return failureResponse(refused);
   const parsed = await parseJsonBody(request, signInRequestSchema);
   if (!parsed.ok) return parsed.response;
