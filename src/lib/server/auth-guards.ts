@@ -1,6 +1,7 @@
 import type { AuditActionType } from "../audit-actions.ts";
 import { DOMAIN_MESSAGE, isAllowedEmail } from "./allowed-email.ts";
 import { writeAuditLog, type RequestMeta } from "./audit.ts";
+import { auditBlockedAttempt } from "./blocked-audit.ts";
 import { authFailure, type AuthFailure } from "./auth-result.ts";
 import type { Db } from "./db.ts";
 import { consumeRateLimit, LIMITS, RATE_LIMIT_MESSAGE, type Limit } from "./rate-limit.ts";
@@ -17,12 +18,11 @@ export interface LimitCheck {
   limit: Limit;
 }
 
-/** The answer to an attempt over the limit under `key`, audited as `blocked`. */
-export function refuseRateLimited(db: Db, _key: string, attempt: GuardedAttempt): AuthFailure {
+/** The answer to an attempt over the limit under `key`, audited as `blocked` once per key and window, with a count. */
+export function refuseRateLimited(db: Db, key: string, attempt: GuardedAttempt): AuthFailure {
   if (attempt.actionType) {
-    writeAuditLog(db, {
+    auditBlockedAttempt(db, key, {
       actionType: attempt.actionType,
-      result: "blocked",
       details: { ...(attempt.email ? { email: attempt.email } : {}), error: "rate_limited" },
       ...attempt.meta,
     });

@@ -45,6 +45,12 @@ export function rateLimitCount(key: string, now = Date.now()): number {
   return entry && entry.resetAt > now ? entry.count : 0;
 }
 
+/** When the key's current window ends, or null when it has none. */
+export function rateLimitWindowEnd(key: string, now = Date.now()): number | null {
+  const entry = windows.get(key);
+  return entry && entry.resetAt > now ? entry.resetAt : null;
+}
+
 /** True when the key has already used up its limit, without counting anything. */
 export function isRateLimited(key: string, limit: Limit, now = Date.now()): boolean {
   return rateLimitCount(key, now) >= effective(limit).max;
