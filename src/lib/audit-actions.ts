@@ -1,5 +1,5 @@
-/** Audit action types and their Portuguese labels (spec, access-and-admin §4). */
-export const AUDIT_ACTION_LABELS: Record<string, string> = {
+/** Audit action types and their Portuguese labels. */
+export const AUDIT_ACTION_LABELS = {
   user_signup_attempt: "Tentativa de Cadastro",
   user_signup_success: "Cadastro Realizado",
   user_email_confirmed: "E-mail Confirmado",
@@ -19,7 +19,10 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   admin_custom_role_created: "Role Customizado Criado",
   admin_custom_role_updated: "Role Customizado Atualizado",
   admin_custom_role_deleted: "Role Customizado Excluído",
-};
+} as const satisfies Record<string, string>;
+
+/** Every action an audit row may record. */
+export type AuditActionType = keyof typeof AUDIT_ACTION_LABELS;
 
 export type AuditResult = "success" | "failure" | "blocked";
 
@@ -31,5 +34,5 @@ export const AUDIT_RESULT_LABELS: Record<AuditResult, string> = {
 
 /** Unknown types are shown raw. */
 export function auditActionLabel(actionType: string): string {
-  return AUDIT_ACTION_LABELS[actionType] ?? actionType;
+  return (AUDIT_ACTION_LABELS as Record<string, string>)[actionType] ?? actionType;
 }

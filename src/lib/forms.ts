@@ -24,6 +24,9 @@ export const signInSchema = z.object({
   password: z.string().min(1, MESSAGES.passwordRequired).max(LIMITS.password, MESSAGES.passwordTooLong),
 });
 
+/** The sign-in request: the form plus the page to return to. */
+export const signInRequestSchema = signInSchema.extend({ next: z.string().max(2048).optional() });
+
 export const resetRequestSchema = z.object({ email: emailField });
 
 export const updatePasswordSchema = z
@@ -33,6 +36,9 @@ export const updatePasswordSchema = z
   })
   .refine((data) => data.password === data.confirmPassword, { message: MESSAGES.confirm, path: ["confirmPassword"] });
 
+/** The new-password request: the form plus the e-mailed link's token. */
+export const updatePasswordRequestSchema = z.intersection(updatePasswordSchema, z.object({ token: z.string().min(1).max(100) }));
+
 export const resendLinkSchema = z.object({
   email: z.string().trim().min(1, LINK_EXPIRED_MESSAGES.required).pipe(emailField),
   type: z.enum(["email-confirmation", "password-reset"]).default("email-confirmation"),
@@ -40,5 +46,15 @@ export const resendLinkSchema = z.object({
 
 export type SignUpInput = z.infer<typeof signUpSchema>;
 export type SignInInput = z.infer<typeof signInSchema>;
+export type SignInRequest = z.infer<typeof signInRequestSchema>;
+export type UpdatePasswordRequest = z.infer<typeof updatePasswordRequestSchema>;
+export type ResendLinkInput = z.infer<typeof resendLinkSchema>;
 export type ResetRequestInput = z.infer<typeof resetRequestSchema>;
 export type UpdatePasswordInput = z.infer<typeof updatePasswordSchema>;
+
+/** The first message and the first message per field of a failed parse, as the API answers them. */
+export function fieldMessages(error: z.ZodError): { error: string; fields: Record<string, string> } {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) fields[issue.path.join(".") || "_"] ??= issue.message;
+  return { error: error.issues[0]?.message ?? "Dados inválidos", fields };
+}

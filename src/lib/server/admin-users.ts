@@ -38,13 +38,13 @@ function roleAudits(actor: Actor, email: string, added: string[], removed: strin
   return [
     ...added.map((role) => ({
       ...actor,
-      actionType: "admin_role_assigned",
+      actionType: "admin_role_assigned" as const,
       result: "success" as const,
       details: { user_email: email, role },
     })),
     ...removed.map((role) => ({
       ...actor,
-      actionType: "admin_role_removed",
+      actionType: "admin_role_removed" as const,
       result: "success" as const,
       details: { user_email: email, role },
     })),

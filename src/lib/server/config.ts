@@ -5,6 +5,8 @@ export interface Config {
   port: number;
   host: string;
   publicUrl: string;
+  /** Cookies get `Secure` when the portal is published over https. */
+  secureCookies: boolean;
   databasePath: string;
   allowedDomains: string[];
   allowedEmails: string[];
@@ -27,10 +29,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 4321);
   const host = env.HOST ?? "127.0.0.1";
   const databasePath = path.resolve(env.DATABASE_PATH ?? "data/b1.sqlite");
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
   return {
     port,
     host,
-    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
+    publicUrl,
+    secureCookies: publicUrl.startsWith("https://"),
     databasePath,
     // Reserved example domains (RFC 2606) until the company's real ones are configured.
     allowedDomains: list(env.AUTH_ALLOWED_DOMAINS, ["b1.example.com", "b1.example.com.br", "semente.example.org"]),

@@ -35,7 +35,12 @@ export function createEmailToken(db: Db, userId: string, purpose: TokenPurpose, 
 export type ConsumeResult = { ok: true; userId: string } | { ok: false; reason: "invalid" | "expired" | "used" };
 
 /** Marks a token used and returns its user; expired, reused or unknown tokens are refused. */
-export function consumeEmailToken(db: Db, token: string, purpose: TokenPurpose, now = Date.now()): ConsumeResult {
+export function consumeEmailToken(
+  db: Pick<Db, "select" | "update">,
+  token: string,
+  purpose: TokenPurpose,
+  now = Date.now(),
+): ConsumeResult {
   if (!/^[a-z2-7]{32}$/.test(token)) return { ok: false, reason: "invalid" };
   const tokenHash = hashToken(token);
   const row = db

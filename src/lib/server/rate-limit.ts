@@ -18,17 +18,52 @@ function effective(limit: Limit): Limit {
   return { max: Math.max(1, Math.round(limit.max * multiplier)), windowMs };
 }
 
-/** Counts one attempt; false when the key is over its limit for the current window. */
-export function consumeRateLimit(key: string, limit: Limit, now = Date.now()): boolean {
-  const { max, windowMs } = effective(limit);
+function hit(key: string, limit: Limit, now: number): number {
   let entry = windows.get(key);
   if (!entry || entry.resetAt <= now) {
-    entry = { count: 0, resetAt: now + windowMs };
+    entry = { count: 0, resetAt: now + effective(limit).windowMs };
     windows.set(key, entry);
     if (windows.size > 50_000) pruneRateLimits(now);
   }
   entry.count += 1;
-  return entry.count <= max;
+  return entry.count;
+}
+
+/** Counts one attempt; false when the key is over its limit for the current window. */
+export function consumeRateLimit(key: string, limit: Limit, now = Date.now()): boolean {
+  return hit(key, limit, now) <= effective(limit).max;
+}
+
+/** Counts one event (e.g. a failed password) without deciding anything. */
+export function recordRateLimitHit(key: string, limit: Limit, now = Date.now()): void {
+  hit(key, limit, now);
+}
+
+/** Events counted under the key in its current window. */
+export function rateLimitCount(key: string, now = Date.now()): number {
+  const entry = windows.get(key);
+  return entry && entry.resetAt > now ? entry.count : 0;
+}
+
+/** When the key's current window ends, or null when it has none. */
+export function rateLimitWindowEnd(key: string, now = Date.now()): number | null {
+  const entry = windows.get(key);
+  return entry && entry.resetAt > now ? entry.resetAt : null;
+}
+
+/** True when the key has already used up its limit, without counting anything. */
+export function isRateLimited(key: string, limit: Limit, now = Date.now()): boolean {
+  return rateLimitCount(key, now) >= effective(limit).max;
+}
+
+/** Takes back one counted event (an attempt counted in advance that turned out fine). */
+export function undoRateLimitHit(key: string): void {
+  const entry = windows.get(key);
+  if (entry && entry.count > 0) entry.count -= 1;
+}
+
+export function clearRateLimit(key: string): void {
+  windows.delete(key);
 }
 
 export function pruneRateLimits(now = Date.now()): void {
@@ -36,8 +71,14 @@ export function pruneRateLimits(now = Date.now()): void {
 }
 
 export const LIMITS = {
-  signInIp: { max: 30, windowMs: 15 * 60_000 },
-  signInEmail: { max: 8, windowMs: 15 * 60_000 },
+  /** Sign-in attempts of any outcome per IP: bounds the Argon2 work one client can ask for. */
+  signInIp: { max: 100, windowMs: 15 * 60_000 },
+  /** Failed sign-ins per IP, over every account. */
+  signInIpFailures: { max: 30, windowMs: 15 * 60_000 },
+  /** Failed sign-ins per (e-mail, IP); a success clears it. */
+  signInPairFailures: { max: 8, windowMs: 15 * 60_000 },
+  /** Failed sign-ins per e-mail from any IP; past it, only clients that have not failed may try. */
+  signInEmailFailures: { max: 20, windowMs: 15 * 60_000 },
   signUpIp: { max: 10, windowMs: 60 * 60_000 },
   mailIp: { max: 10, windowMs: 60 * 60_000 },
   mailEmail: { max: 4, windowMs: 60 * 60_000 },

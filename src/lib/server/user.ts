@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import { roles, userRoles, users } from "../../../db/schema/index.ts";
 import { writeAuditLog, type AuditEntry } from "./audit.ts";
 import type { Db } from "./db.ts";
@@ -85,4 +85,13 @@ export function deleteUserByEmail(db: Db, email: string): boolean {
     .where(eq(users.email, normalizeEmail(email)))
     .run();
   return result.changes > 0;
+}
+
+/** A new password from an e-mailed link; following the link proves the address, so it confirms it too. */
+export function setPasswordFromMailbox(db: Pick<Db, "update">, userId: string, passwordHash: string, now = Date.now()): void {
+  db.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
+  db.update(users)
+    .set({ emailConfirmedAt: now })
+    .where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)))
+    .run();
 }

@@ -17,7 +17,7 @@ describe("consumeRateLimit", () => {
 describe("sign-in limit over HTTP", () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startBuiltServer({ RATE_LIMIT_WINDOW_MS: "1500" });
+    server = await startBuiltServer({ RATE_LIMIT_WINDOW_MS: "4000" });
   });
   afterAll(() => server?.stop());
 
@@ -37,7 +37,7 @@ describe("sign-in limit over HTTP", () => {
     expect(await blocked.json()).toEqual({ error: "Muitas tentativas. Aguarde alguns minutos e tente novamente.", code: "rate_limited" });
     const rows = server.db.select().from(auditLogs).where(eq(auditLogs.result, "blocked")).all();
     expect(rows.some((row) => row.actionType === "user_login_attempt")).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 1600));
+    await new Promise((resolve) => setTimeout(resolve, 4100));
     expect((await attempt()).status).toBe(401);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditLogs } from "../../../db/schema/index";
 import { writeAuditLog } from "../../../src/lib/server/audit";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
@@ -19,12 +20,16 @@ beforeAll(async () => {
       details: { i },
     });
   }
-  writeAuditLog(server.db, {
-    userId: who.lider!.id,
-    actionType: "acao_desconhecida",
-    result: "blocked",
-    details: { motivo: 'teste; com vírgula, e "aspas"' },
-  });
+  // A type this version does not know (e.g. written by a newer one) goes straight into the table.
+  server.db
+    .insert(auditLogs)
+    .values({
+      userId: who.lider!.id,
+      actionType: "acao_desconhecida",
+      result: "blocked",
+      actionDetails: JSON.stringify({ motivo: 'teste; com vírgula, e "aspas"' }),
+    })
+    .run();
 });
 afterAll(() => server?.stop());
 

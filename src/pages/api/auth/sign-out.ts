@@ -24,7 +24,7 @@ export const POST: APIRoute = ({ locals, request }) => {
     status: 303,
     headers: {
       Location: "/",
-      "Set-Cookie": deleteSessionCookieHeader(config().publicUrl.startsWith("https://")),
+      "Set-Cookie": deleteSessionCookieHeader(config().secureCookies),
       "Cache-Control": "no-store",
     },
   });

@@ -1,0 +1,62 @@
+import type { AuditActionType } from "../audit-actions.ts";
+import { DOMAIN_MESSAGE, isAllowedEmail } from "./allowed-email.ts";
+import { writeAuditLog, type RequestMeta } from "./audit.ts";
+import { auditBlockedAttempt } from "./blocked-audit.ts";
+import { authFailure, type AuthFailure } from "./auth-result.ts";
+import type { Db } from "./db.ts";
+import { consumeRateLimit, LIMITS, RATE_LIMIT_MESSAGE, type Limit } from "./rate-limit.ts";
+
+/** The attempt a guard refuses, as its audit row names it (no action type: not audited). */
+export interface GuardedAttempt {
+  actionType: AuditActionType | null;
+  email?: string;
+  meta: RequestMeta;
+}
+
+export interface LimitCheck {
+  key: string;
+  limit: Limit;
+}
+
+/** The answer to an attempt over the limit under `key`, audited as `blocked` once per key and window, with a count. */
+export function refuseRateLimited(db: Db, key: string, attempt: GuardedAttempt): AuthFailure {
+  if (attempt.actionType) {
+    auditBlockedAttempt(db, key, {
+      actionType: attempt.actionType,
+      details: { ...(attempt.email ? { email: attempt.email } : {}), error: "rate_limited" },
+      ...attempt.meta,
+    });
+  }
+  return authFailure(429, "rate_limited", RATE_LIMIT_MESSAGE);
+}
+
+/** Counts the attempt against each limit in turn; the first one exceeded refuses. */
+export function refuseWhenRateLimited(db: Db, checks: LimitCheck[], attempt: GuardedAttempt): AuthFailure | null {
+  const exceeded = checks.find((check) => !consumeRateLimit(check.key, check.limit));
+  return exceeded ? refuseRateLimited(db, exceeded.key, attempt) : null;
+}
+
+/** The per-IP limit of each public auth flow, checked before the request body is read; reset and resend share one mail budget. */
+const IP_LIMITS = {
+  "sign-in": { prefix: "sign-in", limit: LIMITS.signInIp, actionType: "user_login_attempt" },
+  "sign-up": { prefix: "sign-up", limit: LIMITS.signUpIp, actionType: "user_signup_attempt" },
+  "reset-request": { prefix: "mail", limit: LIMITS.mailIp, actionType: "password_reset_request" },
+  "resend-link": { prefix: "mail", limit: LIMITS.mailIp, actionType: "email_confirmation_resend" },
+  "update-password": { prefix: "password-update", limit: LIMITS.passwordUpdateIp, actionType: null },
+} as const satisfies Record<string, { prefix: string; limit: Limit; actionType: AuditActionType | null }>;
+
+export type IpLimitedFlow = keyof typeof IP_LIMITS;
+
+export function refuseWhenIpRateLimited(db: Db, flow: IpLimitedFlow, meta: RequestMeta): AuthFailure | null {
+  const { prefix, limit, actionType } = IP_LIMITS[flow];
+  return refuseWhenRateLimited(db, [{ key: `${prefix}:ip:${meta.ipAddress ?? ""}`, limit }], { actionType, meta });
+}
+
+/** The allow-list rule, audited as `invalid_domain` when it refuses. */
+export function refuseUnlessAllowedEmail(db: Db, email: string, attempt: GuardedAttempt, message = DOMAIN_MESSAGE): AuthFailure | null {
+  if (isAllowedEmail(email)) return null;
+  if (attempt.actionType) {
+    writeAuditLog(db, { actionType: attempt.actionType, result: "failure", details: { email, error: "invalid_domain" }, ...attempt.meta });
+  }
+  return authFailure(400, "invalid_domain", message);
+}

@@ -1,0 +1,49 @@
+import type { ResetRequestInput, UpdatePasswordRequest } from "../forms.ts";
+import { sendPasswordResetLink } from "./accounts.ts";
+import { writeAuditLog, type RequestMeta } from "./audit.ts";
+import { refuseUnlessAllowedEmail, refuseWhenRateLimited } from "./auth-guards.ts";
+import { authFailure, type AuthResult } from "./auth-result.ts";
+import type { Db } from "./db.ts";
+import { consumeEmailToken } from "./email-tokens.ts";
+import { hashPassword } from "./password.ts";
+import { LIMITS } from "./rate-limit.ts";
+import { invalidateUserSessions } from "./session.ts";
+import { getUserByEmail, normalizeEmail, setPasswordFromMailbox } from "./user.ts";
+
+/** Reset request: the same answer whether or not the account exists (no enumeration). */
+export function requestPasswordReset(db: Db, input: ResetRequestInput, meta: RequestMeta): AuthResult {
+  const email = normalizeEmail(input.email);
+  const attempt = { actionType: "password_reset_request", email, meta } as const;
+  const refused =
+    refuseWhenRateLimited(db, [{ key: `mail:email:${email}`, limit: LIMITS.mailEmail }], attempt) ??
+    refuseUnlessAllowedEmail(db, email, attempt);
+  if (refused) return refused;
+  const user = getUserByEmail(db, email);
+  writeAuditLog(db, {
+    userId: user?.id,
+    actionType: attempt.actionType,
+    result: "success",
+    details: { email, account_found: Boolean(user) },
+    ...meta,
+  });
+  if (user) {
+    // Not awaited: the answer must not take longer when the account exists.
+    sendPasswordResetLink(db, user).catch((error: unknown) => console.error("[e-mail] falha ao enviar redefinição", error));
+  }
+  return { ok: true, value: undefined };
+}
+
+/** New password from the reset link: single-use token, password and every session ended in one transaction. */
+export async function updatePassword(db: Db, input: UpdatePasswordRequest, meta: RequestMeta): Promise<AuthResult> {
+  const passwordHash = await hashPassword(input.password);
+  const updated = db.transaction((tx) => {
+    const token = consumeEmailToken(tx, input.token, "password_reset");
+    if (!token.ok) return false;
+    setPasswordFromMailbox(tx, token.userId, passwordHash);
+    // Same connection, so the sessions end inside this transaction.
+    invalidateUserSessions(db, token.userId);
+    writeAuditLog(tx, { userId: token.userId, actionType: "password_reset_success", result: "success", ...meta });
+    return true;
+  });
+  return updated ? { ok: true, value: undefined } : authFailure(400, "link_expired", "Link inválido ou expirado");
+}

@@ -1,0 +1,64 @@
+import type { SignInRequest } from "../forms.ts";
+import { safeNextPath } from "../url-path.ts";
+import { writeAuditLog, type RequestMeta } from "./audit.ts";
+import { refuseRateLimited, refuseUnlessAllowedEmail, refuseWhenIpRateLimited } from "./auth-guards.ts";
+import { authFailure, type AuthFailure, type AuthResult } from "./auth-result.ts";
+import type { Db } from "./db.ts";
+import { hashPassword, verifyPasswordHash } from "./password.ts";
+import { createSession } from "./session.ts";
+import { beginPasswordAttempt, passwordAttemptSucceeded, signInBlockedIpKey, signInBlockedKey } from "./sign-in-throttle.ts";
+import { getUserByEmail, normalizeEmail } from "./user.ts";
+
+export const INVALID_CREDENTIALS = "E-mail ou senha incorretos. Verifique suas credenciais e tente novamente.";
+
+// Unknown e-mails are verified against this hash so both paths cost the same Argon2 time.
+const dummyHash = hashPassword("Senha@Inexistente1");
+
+export interface SignedIn {
+  session: { token: string; expiresAt: number };
+  next: string;
+}
+
+/** The per-IP guard, before the body is read: attempts of any outcome, then failures over every account. */
+export function refuseSignInFromIp(db: Db, meta: RequestMeta): AuthFailure | null {
+  const blockedKey = signInBlockedIpKey(meta.ipAddress ?? "");
+  if (blockedKey) return refuseRateLimited(db, blockedKey, { actionType: "user_login_attempt", meta });
+  return refuseWhenIpRateLimited(db, "sign-in", meta);
+}
+
+/** E-mail and password → a new session, or the refusal the form shows. */
+export async function signIn(db: Db, input: SignInRequest, meta: RequestMeta): Promise<AuthResult<SignedIn>> {
+  const email = normalizeEmail(input.email);
+  const ip = meta.ipAddress ?? "";
+  const attempt = { actionType: "user_login_attempt", email, meta } as const;
+  const blockedKey = signInBlockedKey(email, ip);
+  const refused = blockedKey ? refuseRateLimited(db, blockedKey, attempt) : refuseUnlessAllowedEmail(db, email, attempt);
+  if (refused) return refused;
+  const user = getUserByEmail(db, email);
+  beginPasswordAttempt(email, ip);
+  const valid = await verifyPasswordHash(user?.passwordHash ?? (await dummyHash), input.password);
+  if (user && valid) passwordAttemptSucceeded(email, ip);
+  if (!user || !valid) {
+    writeAuditLog(db, {
+      userId: user?.id,
+      actionType: attempt.actionType,
+      result: "failure",
+      details: { email, error: "invalid_credentials" },
+      ...meta,
+    });
+    return authFailure(401, "invalid_credentials", INVALID_CREDENTIALS);
+  }
+  if (user.emailConfirmedAt === null) {
+    writeAuditLog(db, {
+      userId: user.id,
+      actionType: attempt.actionType,
+      result: "failure",
+      details: { email, error: "email_not_confirmed" },
+      ...meta,
+    });
+    return authFailure(403, "email_not_confirmed", "E-mail não confirmado");
+  }
+  const session = createSession(db, user.id, meta);
+  writeAuditLog(db, { userId: user.id, actionType: "user_login_success", result: "success", details: { email }, ...meta });
+  return { ok: true, value: { session, next: safeNextPath(input.next) } };
+}

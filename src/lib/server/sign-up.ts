@@ -1,0 +1,39 @@
+import { fieldMessages, signUpSchema } from "../forms.ts";
+import { sendConfirmationLink } from "./accounts.ts";
+import { writeAuditLog, type RequestMeta } from "./audit.ts";
+import { refuseUnlessAllowedEmail } from "./auth-guards.ts";
+import { authFailure, type AuthResult } from "./auth-result.ts";
+import type { Db } from "./db.ts";
+import { createUser, normalizeEmail } from "./user.ts";
+
+/**
+ * Sign-up: an unconfirmed user with the default role visualizador, then a confirmation link by
+ * e-mail. Validates here (not in the endpoint) so a weak password gets its own code.
+ */
+export async function signUp(db: Db, body: unknown, meta: RequestMeta): Promise<AuthResult> {
+  const parsed = signUpSchema.safeParse(body);
+  if (!parsed.success) {
+    const { error, fields } = fieldMessages(parsed.error);
+    return fields.password ? authFailure(400, "weak_password", fields.password, fields) : authFailure(400, undefined, error, fields);
+  }
+  const { fullName, password } = parsed.data;
+  const email = normalizeEmail(parsed.data.email);
+  const attempt = { actionType: "user_signup_attempt", email, meta } as const;
+  const refused = refuseUnlessAllowedEmail(db, email, attempt);
+  if (refused) return refused;
+  writeAuditLog(db, { actionType: attempt.actionType, result: "success", details: { email }, ...meta });
+  const created = await createUser(db, { email, fullName, password, roleNames: ["visualizador"], confirmed: false }, (user) => [
+    { userId: user.userId, actionType: "user_signup_success", result: "success", details: { email, roles: user.roles }, ...meta },
+  ]);
+  if (!created.ok) {
+    writeAuditLog(db, { actionType: attempt.actionType, result: "failure", details: { email, error: created.error }, ...meta });
+    return authFailure(409, "email_taken", "E-mail já cadastrado");
+  }
+  try {
+    await sendConfirmationLink(db, { id: created.userId, email, fullName });
+  } catch (error) {
+    // The account exists; the person can ask for a new link on /link-expired.
+    console.error("[e-mail] falha ao enviar confirmação", error);
+  }
+  return { ok: true, value: undefined };
+}

@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startBuiltServer, type RunningServer } from "../../support/server";
+import { createTestUser } from "../../support/users";
+
+let server: RunningServer;
+
+// The gate trusts X-Forwarded-For here, so each request can come from the IP the test names.
+function signIn(ip: string, email: string, password: string) {
+  return fetch(server.url + "/api/auth/sign-in", {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.url, "x-forwarded-for": ip },
+    body: JSON.stringify({ email, password }),
+  });
+}
+
+beforeAll(async () => {
+  server = await startBuiltServer({ TRUST_PROXY: "true" });
+});
+afterAll(() => server?.stop());
+
+describe("an attacker trying to lock a colleague out with wrong passwords", () => {
+  it("20 wrong passwords from one IP do not stop the owner signing in from another IP", async () => {
+    const victim = await createTestUser(server.db, ["admin"], "vitima");
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) statuses.push((await signIn("203.0.113.1", victim.email, `Errada@${i}x`)).status);
+    expect(statuses.slice(0, 8)).toEqual(Array(8).fill(401));
+    expect(statuses.slice(8)).toEqual(Array(12).fill(429));
+    expect((await signIn("203.0.113.2", victim.email, victim.password)).status).toBe(200);
+    // The attacking IP stays refused for this account, even with the right password.
+    expect((await signIn("203.0.113.1", victim.email, victim.password)).status).toBe(429);
+  });
+
+  it("wrong passwords spread over many IPs never refuse the right password from a clean IP", async () => {
+    const victim = await createTestUser(server.db, ["visualizador"], "vitima-dist");
+    for (let i = 0; i < 30; i++) await signIn(`198.51.100.${i + 1}`, victim.email, "Errada@123x");
+    expect((await signIn("198.51.100.200", victim.email, victim.password)).status).toBe(200);
+    // A client that already failed for this account gets no more guesses while it is under attack.
+    expect((await signIn("198.51.100.1", victim.email, victim.password)).status).toBe(429);
+  });
+
+  it("a successful sign-in clears that client's failures for the account", async () => {
+    const user = await createTestUser(server.db, ["visualizador"], "esquecido");
+    for (let i = 0; i < 7; i++) expect((await signIn("192.0.2.7", user.email, "Errada@123x")).status).toBe(401);
+    expect((await signIn("192.0.2.7", user.email, user.password)).status).toBe(200);
+    for (let i = 0; i < 7; i++) expect((await signIn("192.0.2.7", user.email, "Errada@123x")).status).toBe(401);
+  });
+
+  it("an IP guessing across many accounts is refused before its body is read", async () => {
+    for (let i = 0; i < 30; i++) expect((await signIn("192.0.2.99", `alvo${i}@b1.example.com`, "Errada@123x")).status).toBe(401);
+    const refused = await fetch(server.url + "/api/auth/sign-in", {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url, "x-forwarded-for": "192.0.2.99" },
+      body: "{não é json",
+    });
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).code).toBe("rate_limited");
+  });
+});
