@@ -7,6 +7,8 @@ import type { Asset, Body, PageTemplate } from "../lib/server/static-files.ts";
 import { decideAccess, findApiRule, findRoute, type Principal, type RouteRule } from "../lib/routes.ts";
 import { normalizePath } from "../lib/url-path.ts";
 import { isSameOrigin } from "../lib/server/origin.ts";
+import { MAX_BODY_BYTES, TOO_LARGE_MESSAGE } from "../lib/server/http.ts";
+import { closeAfterAnswer, declaresTooLarge, limitRequestBody } from "./body-limit.ts";
 
 /** The Astro node adapter's handler (middleware mode). */
 export type AppHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: App.Locals) => Promise<void>;
@@ -192,6 +194,18 @@ export function createGate(options: GateOptions) {
       }
       if (UNSAFE_METHODS.has(method) && !isSameOrigin(req.headers, config.publicUrl)) {
         return json(res, 403, { error: "Origem da requisição não permitida" });
+      }
+      if (method !== "GET" && method !== "HEAD") {
+        // An oversized body is refused before a byte of it is read; the connection closes.
+        const tooLarge = () => {
+          res.setHeader("Connection", "close");
+          closeAfterAnswer(req.socket);
+        };
+        if (declaresTooLarge(req, MAX_BODY_BYTES)) {
+          tooLarge();
+          return json(res, 413, { error: TOO_LARGE_MESSAGE });
+        }
+        Reflect.set(req, "body", limitRequestBody(req, MAX_BODY_BYTES, tooLarge));
       }
       if (renewedCookie) res.setHeader("Set-Cookie", renewedCookie);
       const locals: App.Locals = { principal, sessionId: auth?.session.id ?? null, clientIp: clientIp(req) };
