@@ -22,7 +22,8 @@ const noModulePreload = {
 // Only API endpoints (`prerender = false`) run inside the adapter's handler.
 export default defineConfig({
   output: "static",
-  adapter: node({ mode: "middleware" }),
+  // The gate cuts request bodies at 64 KB first; this is the adapter's own backstop at the same size.
+  adapter: node({ mode: "middleware", bodySizeLimit: 64 * 1024 }),
   integrations: [mdx(), react()],
   session: false,
   trailingSlash: "ignore",

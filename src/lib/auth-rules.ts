@@ -1,13 +1,14 @@
 /**
  * The account forms' rules (spec §5), dependency-free so the /auth island ships without a schema
  * library (see docs/decisions.md: React alone is ~69 KB of the 80 KB budget). The server's zod schemas in
- * forms.ts are built from the same patterns, limits and messages; tests/unit/accounts/rules.test.ts holds
+ * forms.ts are built from the same patterns, limits and messages; tests/unit/accounts/form-rules.test.ts holds
  * both to the same verdict on every case.
  */
 
 export const MESSAGES = {
   name: "Nome deve ter pelo menos 2 caracteres",
   nameTooLong: "Nome deve ter no máximo 120 caracteres",
+  nameCharacters: "Nome não pode conter caracteres de controle ou invisíveis",
   email: "E-mail inválido",
   password: "Senha deve ter pelo menos 8 caracteres, incluindo maiúscula, minúscula, número e caractere especial",
   passwordRequired: "Senha é obrigatória",
@@ -16,6 +17,9 @@ export const MESSAGES = {
 } as const;
 
 export const LIMITS = { name: 120, email: 254, password: 128 } as const;
+
+/** Unicode control and format characters (Cc, Cf: separators, zero-width and bidi marks, BOM): never part of a name. */
+export const INVISIBLE_CHARACTER = /[\p{Cc}\p{Cf}]/u;
 
 /** ≥ 8 characters: lower, upper, digit and one of @$!%*?&; nothing else allowed. */
 export const PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[@$!%*?&])[A-Za-z\d@$!%*?&]{8,}$/;
@@ -37,8 +41,10 @@ const confirmation: Rule = (value, values) => (value === values.password ? undef
 
 export const signUpRules: FormRules<"fullName" | "email" | "password" | "confirmPassword"> = {
   fullName: (value) => {
-    const length = value.trim().length;
-    return length < 2 ? MESSAGES.name : length > LIMITS.name ? MESSAGES.nameTooLong : undefined;
+    const trimmed = value.trim();
+    if (trimmed.length < 2) return MESSAGES.name;
+    if (trimmed.length > LIMITS.name) return MESSAGES.nameTooLong;
+    return INVISIBLE_CHARACTER.test(trimmed) ? MESSAGES.nameCharacters : undefined;
   },
   email,
   password: newPassword,

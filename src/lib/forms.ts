@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LINK_EXPIRED_MESSAGES } from "./link-expired-messages.ts";
-import { EMAIL_PATTERN, LIMITS, MESSAGES, PASSWORD_PATTERN } from "./auth-rules.ts";
+import { EMAIL_PATTERN, INVISIBLE_CHARACTER, LIMITS, MESSAGES, PASSWORD_PATTERN } from "./auth-rules.ts";
 
 export { LINK_EXPIRED_MESSAGES, MESSAGES, PASSWORD_PATTERN };
 
@@ -8,7 +8,12 @@ export { LINK_EXPIRED_MESSAGES, MESSAGES, PASSWORD_PATTERN };
 
 export const emailField = z.string().trim().max(LIMITS.email, MESSAGES.email).regex(EMAIL_PATTERN, MESSAGES.email);
 export const passwordField = z.string().max(LIMITS.password, MESSAGES.passwordTooLong).regex(PASSWORD_PATTERN, MESSAGES.password);
-export const fullNameField = z.string().trim().min(2, MESSAGES.name).max(LIMITS.name, MESSAGES.nameTooLong);
+export const fullNameField = z
+  .string()
+  .trim()
+  .min(2, MESSAGES.name)
+  .max(LIMITS.name, MESSAGES.nameTooLong)
+  .refine((name) => !INVISIBLE_CHARACTER.test(name), MESSAGES.nameCharacters);
 
 export const signUpSchema = z
   .object({

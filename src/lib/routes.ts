@@ -127,7 +127,7 @@ export interface Principal {
   userId: string;
   email: string;
   name: string;
-  /** Role names, system and custom. */
+  /** The system roles held (rows flagged is_system); custom roles act only through `grantedPaths`. */
   roles: readonly string[];
   /** Paths granted by `role_permissions` of any of the user's roles. */
   grantedPaths: ReadonlySet<string>;

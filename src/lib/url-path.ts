@@ -25,13 +25,18 @@ export function normalizePath(rawPath: string): string | null {
   return "/" + segments.join("/");
 }
 
-/** Keeps a post-sign-in target only when it is a same-origin path (no scheme, host or `//`). */
+/**
+ * Keeps a post-sign-in target only when it is a same-origin path. The URL is resolved first
+ * (dot segments, `%2e`, backslashes, tabs and newlines all fold there), then the result must not
+ * start with `//` or `/\\`, which a browser would read as another host.
+ */
 export function safeNextPath(next: string | null | undefined): string {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\")) return "/";
+  if (!next || !next.startsWith("/")) return "/";
   try {
     const url = new URL(next, "http://b1.invalid");
     if (url.origin !== "http://b1.invalid") return "/";
-    return url.pathname + url.search + url.hash;
+    const target = url.pathname + url.search + url.hash;
+    return target.startsWith("//") || target.startsWith("/\\") ? "/" : target;
   } catch {
     return "/";
   }

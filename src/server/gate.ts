@@ -7,6 +7,8 @@ import type { Asset, Body, PageTemplate } from "../lib/server/static-files.ts";
 import { decideAccess, findApiRule, findRoute, type Principal, type RouteRule } from "../lib/routes.ts";
 import { normalizePath } from "../lib/url-path.ts";
 import { isSameOrigin } from "../lib/server/origin.ts";
+import { MAX_BODY_BYTES, TOO_LARGE_MESSAGE } from "../lib/server/http.ts";
+import { closeAfterAnswer, declaresTooLarge, limitRequestBody } from "./body-limit.ts";
 
 /** The Astro node adapter's handler (middleware mode). */
 export type AppHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: App.Locals) => Promise<void>;
@@ -32,6 +34,11 @@ const SECURITY_HEADERS: Record<string, string> = {
   "X-Frame-Options": "DENY",
 };
 
+/** A Host header is a name or IP literal with an optional port, nothing else (no `@`, `/`, `#`). */
+const VALID_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+/** API paths the adapter may see: plain segments only, so its router cannot read them differently. */
+const PLAIN_API_PATH = /^\/[\w.-]+(?:\/[\w.-]+)*$/;
+
 const GRANT_AUDIT_INTERVAL_MS = 60 * 60 * 1000;
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -41,6 +48,7 @@ export function createGate(options: GateOptions) {
   const secureCookies = config.publicUrl.startsWith("https://");
   const lastGrantAudit = new Map<string, number>();
   const validateSession = createSessionValidator(db);
+  const publicHost = new URL(config.publicUrl).host;
 
   function clientIp(req: IncomingMessage): string | null {
     if (config.trustProxy) {
@@ -155,6 +163,8 @@ export function createGate(options: GateOptions) {
     const method = req.method ?? "GET";
 
     if (path === null) return notFound(req, res, rawPath, null);
+    const host = req.headers.host;
+    if (host !== undefined && !VALID_HOST.test(host)) return json(res, 400, { error: "Requisição inválida" });
 
     const asset = assets.get(path);
     if (asset && (method === "GET" || method === "HEAD")) {
@@ -181,6 +191,8 @@ export function createGate(options: GateOptions) {
     }
 
     if (path === "/api" || path.startsWith("/api/") || path.startsWith("/_actions/") || path.startsWith("/_server-islands/")) {
+      // The adapter routes on the raw URL: any spelling that normalises to something else is refused.
+      if (rawPath.replace(/(.)\/$/, "$1") !== path || !PLAIN_API_PATH.test(path)) return json(res, 404, { error: "Não encontrado" });
       const rule = findApiRule(path);
       const route = rule ? findRoute(rule.page) : undefined;
       if (!route) return json(res, 404, { error: "Não encontrado" });
@@ -193,7 +205,22 @@ export function createGate(options: GateOptions) {
       if (UNSAFE_METHODS.has(method) && !isSameOrigin(req.headers, config.publicUrl)) {
         return json(res, 403, { error: "Origem da requisição não permitida" });
       }
+      if (method !== "GET" && method !== "HEAD") {
+        // An oversized body is refused before a byte of it is read; the connection closes.
+        const tooLarge = () => {
+          res.setHeader("Connection", "close");
+          closeAfterAnswer(req.socket);
+        };
+        if (declaresTooLarge(req, MAX_BODY_BYTES)) {
+          tooLarge();
+          return json(res, 413, { error: TOO_LARGE_MESSAGE });
+        }
+        Reflect.set(req, "body", limitRequestBody(req, MAX_BODY_BYTES, tooLarge));
+      }
       if (renewedCookie) res.setHeader("Set-Cookie", renewedCookie);
+      // Astro builds its URL from these two: it must see exactly what was decided on.
+      req.url = path + query;
+      req.headers.host = publicHost;
       const locals: App.Locals = { principal, sessionId: auth?.session.id ?? null, clientIp: clientIp(req) };
       return appHandler(req, res, () => json(res, 404, { error: "Não encontrado" }), locals);
     }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Db } from "../../src/lib/server/db";
@@ -7,20 +8,42 @@ import { openTestDatabase } from "./users";
 
 export interface RunningServer {
   url: string;
+  /** The server process's id (to read its memory from /proc). */
+  pid: number;
   db: Db;
   dataDir: string;
   output: () => string;
   stop: () => Promise<void>;
 }
 
-/** Starts the BUILT gate (`dist/gate/main.mjs`) on a random loopback port with a fresh database. */
+/** A loopback port that was free a moment ago. */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/**
+ * Starts the BUILT gate (`dist/gate/main.mjs`) on a free loopback port with a fresh database;
+ * PUBLIC_URL is that address, as in production (the CSRF check compares Origin with it).
+ */
 export async function startBuiltServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-test-"));
   const databasePath = path.join(dataDir, "db.sqlite");
   const db = openTestDatabase(databasePath);
   let log = "";
   const child: ChildProcess = spawn(process.execPath, ["dist/gate/main.mjs"], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATABASE_PATH: databasePath, ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATABASE_PATH: databasePath,
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stderr!.on("data", (chunk) => (log += chunk));
@@ -38,6 +61,7 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
   });
   return {
     url,
+    pid: child.pid!,
     db,
     dataDir,
     output: () => log,

@@ -1,5 +1,9 @@
 import { z } from "zod";
 import { emailField, fullNameField, passwordField } from "../forms.ts";
+import { INVISIBLE_CHARACTER } from "../auth-rules.ts";
+
+/** Descriptions may keep line breaks (a textarea); every other control or format character is refused. */
+const INVISIBLE_EXCEPT_LINE_BREAK = /(?![\n\r])[\p{Cc}\p{Cf}]/u;
 
 /** Admin request bodies, validated on the server (the panel's forms show server messages). */
 const roleNames = z.array(z.string().trim().min(1).max(60), { message: "Lista de perfis inválida" }).max(30);
@@ -21,8 +25,14 @@ export const roleSchema = z.object({
     .string()
     .trim()
     .min(2, "Nome do perfil deve ter pelo menos 2 caracteres")
-    .max(50, "Nome do perfil deve ter no máximo 50 caracteres"),
-  description: z.string().trim().max(300, "Descrição deve ter no máximo 300 caracteres").default(""),
+    .max(50, "Nome do perfil deve ter no máximo 50 caracteres")
+    .refine((name) => !INVISIBLE_CHARACTER.test(name), "Nome do perfil não pode conter caracteres de controle ou invisíveis"),
+  description: z
+    .string()
+    .trim()
+    .max(300, "Descrição deve ter no máximo 300 caracteres")
+    .refine((text) => !INVISIBLE_EXCEPT_LINE_BREAK.test(text), "Descrição não pode conter caracteres de controle ou invisíveis")
+    .default(""),
   pages: z.array(z.string().max(200), { message: "Lista de páginas inválida" }).max(100).default([]),
 });
 

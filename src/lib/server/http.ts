@@ -8,7 +8,36 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   });
 }
 
+/** Largest request body any endpoint reads; the gate cuts the stream here too. */
 export const MAX_BODY_BYTES = 64 * 1024;
+
+export const TOO_LARGE_MESSAGE = "Requisição muito grande";
+
+/**
+ * Reads the body as text, counting bytes as they stream in; null once it passes `limit` (or the
+ * stream fails, e.g. the gate cut it there), so nothing ever holds more than `limit` bytes.
+ */
+export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string | null> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        return null;
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return null;
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
 
 export type Parsed<T> = { ok: true; data: T } | { ok: false; response: Response };
 
@@ -17,8 +46,8 @@ export type Parsed<T> = { ok: true; data: T } | { ok: false; response: Response 
  * and the per-field messages, so nothing downstream runs.
  */
 export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<Parsed<z.infer<S>>> {
-  const text = await request.text();
-  if (text.length > MAX_BODY_BYTES) return { ok: false, response: jsonResponse(413, { error: "Requisição muito grande" }) };
+  const text = await readBodyText(request);
+  if (text === null) return { ok: false, response: jsonResponse(413, { error: TOO_LARGE_MESSAGE }) };
   let raw: unknown;
   try {
     raw = JSON.parse(text);

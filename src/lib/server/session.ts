@@ -12,8 +12,6 @@ export const INACTIVITY_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000;
 export const ACTIVITY_CHECK_INTERVAL_MS = 60 * 60 * 1000;
 export const SESSION_COOKIE = "b1_session";
 
-const SEPARATOR = "\u001f";
-
 export interface SessionInfo {
   id: string;
   expiresAt: number;
@@ -64,8 +62,10 @@ export function createSession(
 }
 
 /**
- * Prepared once per connection: one indexed lookup returns the session, its user, the user's
- * role names and the paths their roles' page permissions grant.
+ * Prepared once per connection: one indexed lookup returns the session, its user, the names of
+ * the system roles they hold and the paths their roles' page permissions grant, both as JSON
+ * arrays (never a joined string a crafted role name could split). A system role is a row flagged
+ * `is_system`, which no admin form can set: a custom role never counts as one, whatever its name.
  */
 function prepareLookup(db: Db) {
   return db
@@ -77,9 +77,9 @@ function prepareLookup(db: Db) {
       userId: users.id,
       email: users.email,
       fullName: users.fullName,
-      roleNames: sql<string | null>`(select group_concat(${roles.name}, ${SEPARATOR}) from ${userRoles}
-        join ${roles} on ${roles.id} = ${userRoles.roleId} where ${userRoles.userId} = ${users.id})`,
-      grantedPaths: sql<string | null>`(select group_concat(distinct ${pages.path}) from ${userRoles}
+      systemRoles: sql<string>`(select json_group_array(${roles.name}) from ${userRoles}
+        join ${roles} on ${roles.id} = ${userRoles.roleId} and ${roles.isSystem} = 1 where ${userRoles.userId} = ${users.id})`,
+      grantedPaths: sql<string>`(select json_group_array(distinct ${pages.path}) from ${userRoles}
         join ${rolePermissions} on ${rolePermissions.roleId} = ${userRoles.roleId} and ${rolePermissions.canAccess} = 1
         join ${pages} on ${pages.id} = ${rolePermissions.pageId} where ${userRoles.userId} = ${users.id})`,
     })
@@ -90,10 +90,6 @@ function prepareLookup(db: Db) {
 }
 
 const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
-
-function splitList(value: string | null, separator: string): string[] {
-  return value ? value.split(separator) : [];
-}
 
 type LookupRow = NonNullable<ReturnType<ReturnType<typeof prepareLookup>["get"]>>;
 
@@ -110,8 +106,8 @@ function toPrincipal(row: LookupRow): Principal {
     userId: row.userId,
     email: row.email,
     name: row.fullName,
-    roles: splitList(row.roleNames, SEPARATOR),
-    grantedPaths: new Set(splitList(row.grantedPaths, ",")),
+    roles: JSON.parse(row.systemRoles) as string[],
+    grantedPaths: new Set(JSON.parse(row.grantedPaths) as string[]),
   };
 }
 

@@ -40,4 +40,41 @@ describe("safeNextPath", () => {
   ])("%s → %s", (raw, expected) => {
     expect(safeNextPath(raw)).toBe(expected);
   });
+
+  // An attacker's `next` after sign-in: whatever the spelling, the result stays on the portal.
+  it.each([
+    "/.//evil.example",
+    "/./\\evil.example",
+    "/x/..//evil.example",
+    "/x/../\\evil.example",
+    "/%2e//evil.example",
+    "/%2E%2E//evil.example",
+    "/x/%2e%2e//evil.example",
+    "/\\evil.example",
+    "/\t/evil.example",
+    "/\n/evil.example",
+    "/\r\n/evil.example",
+    "/ /evil.example",
+    "\\\\evil.example",
+    "javascript:alert(1)",
+    "JaVaScRiPt:alert(1)",
+    " /templates",
+    "data:text/html,x",
+    "http://evil.example/",
+    "///evil.example",
+    "/\\/evil.example",
+  ])("keeps %j on the portal", (hostile) => {
+    const result = safeNextPath(hostile);
+    expect(result.startsWith("/")).toBe(true);
+    expect(result.startsWith("//")).toBe(false);
+    expect(result.startsWith("/\\")).toBe(false);
+    expect(new URL(result, "https://hub.b1.example").origin).toBe("https://hub.b1.example");
+  });
+
+  it.each([
+    ["/%5cevil.example", "/%5cevil.example"],
+    ["/x/../templates?aba=1", "/templates?aba=1"],
+  ])("keeps the harmless same-origin path %s as %s", (raw, expected) => {
+    expect(safeNextPath(raw)).toBe(expected);
+  });
 });

@@ -1,0 +1,42 @@
+import type { IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
+
+/** How long a refused upload may keep sending (discarded) after its answer before the socket goes. */
+const LINGER_MS = 2000;
+
+/**
+ * The request body as the adapter will read it, cut at `limit` bytes whatever the framing
+ * (Content-Length or chunked): past the limit it calls `onOverflow` and throws, without
+ * destroying the socket, so the endpoint can still answer 413. Astro's `createRequest` reads
+ * `req.body` when it is an async iterable, so this is the only way the adapter sees the body.
+ */
+export async function* limitRequestBody(req: IncomingMessage, limit: number, onOverflow: () => void): AsyncGenerator<Buffer> {
+  let received = 0;
+  // destroyOnReturn: false keeps the connection up for the answer once we stop reading.
+  for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+    received += chunk.length;
+    if (received > limit) {
+      onOverflow();
+      throw new RangeError(`corpo da requisição acima de ${limit} bytes`);
+    }
+    yield chunk;
+  }
+}
+
+/** True when the declared Content-Length alone already exceeds the limit. */
+export function declaresTooLarge(req: IncomingMessage, limit: number): boolean {
+  const declared = req.headers["content-length"];
+  return declared !== undefined && Number(declared) > limit;
+}
+
+/**
+ * Closes the connection after the answer without losing it: Node would destroy the socket at once,
+ * and bytes the client is still sending would then trigger a TCP reset that can wipe our 413 from
+ * its receive buffer. So we send FIN, keep discarding what arrives for a moment, then destroy.
+ */
+export function closeAfterAnswer(socket: Socket): void {
+  Reflect.set(socket, "destroySoon", () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  });
+}

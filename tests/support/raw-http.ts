@@ -1,0 +1,97 @@
+import fs from "node:fs";
+import net from "node:net";
+
+export interface RawAnswer {
+  status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  body: string;
+  /** Bytes of the request body written before the answer came (or the socket closed). */
+  sent: number;
+}
+
+function parseAnswer(text: string, sent: number): RawAnswer | null {
+  const split = text.indexOf("\r\n\r\n");
+  if (split === -1) return null;
+  const [statusLine, ...lines] = text.slice(0, split).split("\r\n");
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(":");
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  let body = text.slice(split + 4);
+  if (headers["transfer-encoding"] === "chunked") {
+    if (!body.endsWith("0\r\n\r\n")) return null;
+    body = body.replace(/(?:^|\r\n)[0-9a-f]+\r\n/gi, "").replace(/\r\n$/, "");
+  }
+  if (headers["content-length"] !== undefined && Buffer.byteLength(body) < Number(headers["content-length"])) return null;
+  return { status: Number(statusLine!.split(" ")[1]), headers, body, sent };
+}
+
+/**
+ * POSTs `totalBytes` of filler as a chunked body (no Content-Length) on a raw socket, stopping as
+ * soon as the server answers, and resolves with that answer. What an attacker's flood looks like.
+ */
+export function postChunked(url: string, path: string, totalBytes: number, headers: Record<string, string> = {}): Promise<RawAnswer> {
+  const { hostname, port, host } = new URL(url);
+  const chunk = Buffer.concat([Buffer.from("10000\r\n"), Buffer.alloc(0x10000, "a"), Buffer.from("\r\n")]);
+  const head = Object.entries({ host, "content-type": "application/json", "transfer-encoding": "chunked", ...headers })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
+  return new Promise((resolve, reject) => {
+    let sent = 0;
+    let received = "";
+    let answer: RawAnswer | null = null;
+    const socket = net.connect(Number(port), hostname);
+    const finish = () => {
+      socket.destroy();
+      if (answer) resolve(answer);
+      else reject(new Error(`sem resposta após ${sent} bytes: ${JSON.stringify(received)}`));
+    };
+    socket.setEncoding("utf8");
+    socket.on("data", (part: string) => {
+      received += part;
+      answer ??= parseAnswer(received, sent);
+      if (answer) finish();
+    });
+    socket.on("error", finish);
+    socket.on("close", finish);
+    socket.on("connect", () => {
+      socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n`);
+      const pump = () => {
+        while (!answer && !socket.destroyed && sent < totalBytes) {
+          sent += 0x10000;
+          if (!socket.write(chunk)) return void socket.once("drain", pump);
+        }
+        if (!answer && !socket.destroyed) socket.write("0\r\n\r\n");
+      };
+      pump();
+    });
+  });
+}
+
+/** Sends raw bytes on a fresh TCP connection and returns everything the server wrote back. */
+export function rawRequest(url: string, text: string, timeoutMs = 5000): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(text));
+    let received = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (part: string) => (received += part));
+    socket.on("end", () => resolve(received));
+    socket.on("close", () => resolve(received));
+    socket.on("error", (error) => (received ? resolve(received) : reject(error)));
+    socket.setTimeout(timeoutMs, () => {
+      socket.destroy();
+      resolve(received);
+    });
+  });
+}
+
+/** Resident memory of a process in bytes (Linux /proc). */
+export function residentBytes(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = /VmRSS:\s+(\d+) kB/.exec(status);
+  if (!kb) throw new Error(`VmRSS ausente para o processo ${pid}`);
+  return Number(kb[1]) * 1024;
+}
