@@ -30,6 +30,8 @@ export interface RouteRule {
   access: Access;
   /** Present when the route has an entry in the header navigation. */
   nav?: NavEntry;
+  /** Label in the header's 'Mais' menu (pages not on the bar, shown to whoever may open them). */
+  more?: string;
 }
 
 const PUBLIC: Access = { kind: "public" };
@@ -49,7 +51,7 @@ export const ROUTES: readonly RouteRule[] = [
     access: SIGNED_IN,
     nav: { label: "Metodologia B1", roles: CONTENT_NAV_ROLES },
   },
-  { path: "/metodologia-ai-first", name: "Metodologia AI First", access: SIGNED_IN },
+  { path: "/metodologia-ai-first", name: "Metodologia AI First", access: SIGNED_IN, more: "Metodologia AI First" },
   { path: "/ai-first-fast-track", name: "AI First Fast Track", access: SIGNED_IN },
   { path: "/5ps", name: "Os 5 Ps", access: SIGNED_IN, nav: { label: "Os 5 Ps", roles: CONTENT_NAV_ROLES } },
   {
@@ -64,14 +66,14 @@ export const ROUTES: readonly RouteRule[] = [
     access: SIGNED_IN,
     nav: { label: "Templates & Ferramentas", roles: CONTENT_NAV_ROLES },
   },
-  { path: "/playbook-produtos", name: "Playbook de Produtos", access: SIGNED_IN },
-  { path: "/ferramentas-ia", name: "Ferramentas de IA", access: SIGNED_IN },
-  { path: "/trilha-interativa", name: "Trilha Interativa", access: SIGNED_IN },
+  { path: "/playbook-produtos", name: "Playbook de Produtos", access: SIGNED_IN, more: "Playbook de Produtos" },
+  { path: "/ferramentas-ia", name: "Ferramentas de IA", access: SIGNED_IN, more: "Ferramentas de IA" },
+  { path: "/trilha-interativa", name: "Trilha Interativa", access: SIGNED_IN, more: "Trilha Interativa" },
   { path: "/faq", name: "Perguntas Frequentes", access: SIGNED_IN, nav: { label: "FAQ", roles: CONTENT_NAV_ROLES } },
   { path: "/glossario", name: "Glossário", access: SIGNED_IN, nav: { label: "Glossário", roles: CONTENT_NAV_ROLES } },
   { path: "/contato", name: "Contato", access: SIGNED_IN, nav: { label: "Contato", roles: CONTENT_NAV_ROLES } },
-  { path: "/sobre-b1", name: "Sobre a B1", access: SIGNED_IN },
-  { path: "/sementezz", name: "Sementezz", access: SIGNED_IN },
+  { path: "/sobre-b1", name: "Sobre a B1", access: SIGNED_IN, more: "Sobre a B1" },
+  { path: "/sementezz", name: "Sementezz", access: SIGNED_IN, more: "Sementezz" },
   {
     path: "/comite-ia",
     name: "Comitê de IA",
@@ -163,6 +165,11 @@ export function visibleNav(principal: Principal | null): RouteRule[] {
     if (nav.roles.some((role) => principal.roles.includes(role))) return true;
     return route.access.kind === "roles" && decideAccess(route, principal) === "allow";
   });
+}
+
+/** Entries of the header's 'Mais' menu, in route-table order; each is shown only to who may open it. */
+export function moreMenu(): RouteRule[] {
+  return ROUTES.filter((route) => route.more);
 }
 
 /** Pages an administrator may grant through a role's page checklist. */

@@ -10,4 +10,6 @@ export const trailBodySchema = z.object({
   ),
   projectName: z.string().max(MAX_PROJECT_NAME_LENGTH, "Nome do projeto muito longo"),
   updatedAt: z.number().int().nonnegative(),
+  /** The account the page loaded the trail for; a save from a page left open by someone else is refused. */
+  owner: z.string().max(100).optional(),
 });

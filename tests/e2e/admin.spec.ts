@@ -131,3 +131,31 @@ test("the audit page shows the flows' rows with Portuguese labels and pt-BR time
   await expect(table.getByText("Bloqueado").first()).toBeVisible();
   await expect(table.getByText("Sucesso", { exact: true })).toHaveCount(0);
 });
+
+test("editing only a role's description keeps its granted pages (UI and API)", async ({ page, loginAs }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await loginAs(["admin"]);
+  await page.goto("/admin-panel");
+  await (await hydrated(page.getByRole("tab", { name: "Perfis" }))).click();
+  const name = `auditoria-${Date.now()}`;
+  await page.getByRole("button", { name: "Novo Perfil" }).click();
+  await page.getByRole("dialog").getByLabel("Nome do Perfil").fill(name);
+  await page
+    .getByRole("dialog")
+    .getByLabel(/Logs de Auditoria/)
+    .check();
+  await page.getByRole("button", { name: "Criar Perfil" }).click();
+  await expect(page.getByText("Perfil criado com sucesso")).toBeVisible();
+
+  await page.getByRole("button", { name: `Editar perfil ${name}` }).click();
+  await expect(page.getByRole("dialog").getByLabel(/Logs de Auditoria/)).toBeChecked();
+  await page.getByRole("dialog").getByLabel("Descrição").fill("Só a descrição mudou");
+  await page.getByRole("button", { name: "Salvar Alterações" }).click();
+  await expect(page.getByText("Perfil atualizado com sucesso")).toBeVisible();
+
+  await page.getByRole("button", { name: `Editar perfil ${name}` }).click();
+  await expect(page.getByRole("dialog").getByLabel(/Logs de Auditoria/)).toBeChecked();
+  await page.keyboard.press("Escape");
+  const listed = (await (await page.request.get("/api/admin/roles")).json()) as { roles: { name: string; pages: string[] }[] };
+  expect(listed.roles.find((role) => role.name === name)?.pages).toEqual(["/audit-logs"]);
+});

@@ -74,11 +74,11 @@ test("the trail keeps its state across reloads and browsers, completes, and expo
 });
 
 test("corrupt browser storage never breaks the trail", async ({ page, loginAs, consoleErrors }) => {
-  await loginAs(["visualizador"]);
-  await page.addInitScript(() => {
-    localStorage.setItem("b1-trilha:completed", "{quebrado");
-    localStorage.setItem("b1-trilha:answers", '{"ideacao":{"0":42}}');
-  });
+  const user = await loginAs(["visualizador"]);
+  await page.addInitScript((owner) => {
+    localStorage.setItem(`b1-trilha:${owner}:completed`, "{quebrado");
+    localStorage.setItem(`b1-trilha:${owner}:answers`, '{"ideacao":{"0":42}}');
+  }, user.id);
   await page.goto("/trilha-interativa");
   await hydrated(page.getByLabel("Nome do projeto"));
   await expect(page.getByText("0 de 8 fases")).toBeVisible();

@@ -7,7 +7,7 @@ test("Ctrl+K opens the search; a known term finds its page and the result opens 
   await page.keyboard.press("Control+k");
   const dialog = page.getByRole("dialog", { name: "Buscar no portal" });
   await expect(dialog).toBeVisible();
-  await dialog.getByRole("searchbox").fill("wireframe");
+  await dialog.getByRole("combobox", { name: "Buscar no portal" }).fill("wireframe");
   const first = dialog.getByRole("option").first();
   await expect(first).toContainText("Glossário");
   await expect(first.locator("mark").first()).toBeVisible();
@@ -22,10 +22,10 @@ test("search shows an empty state, and never a page the user may not open", asyn
   await page.goto("/templates");
   await page.getByRole("button", { name: "Buscar no portal" }).click();
   const dialog = page.getByRole("dialog", { name: "Buscar no portal" });
-  await dialog.getByRole("searchbox").fill("xyzkwq");
+  await dialog.getByRole("combobox", { name: "Buscar no portal" }).fill("xyzkwq");
   await expect(dialog.getByText("Nenhum resultado encontrado")).toBeVisible();
   // A phrase that exists only on /comite-ia: whatever fuzzy matches come back, none is from that page.
-  await dialog.getByRole("searchbox").fill("espinha dorsal");
+  await dialog.getByRole("combobox", { name: "Buscar no portal" }).fill("espinha dorsal");
   await expect(dialog.getByText(/resultado/)).toBeVisible();
   await expect(dialog.getByText("Buscando...")).toHaveCount(0);
   await expect(dialog.getByRole("option", { name: /Comitê de IA/ })).toHaveCount(0);
@@ -35,6 +35,6 @@ test("search shows an empty state, and never a page the user may not open", asyn
   await loginAs(["lider"]);
   await page.goto("/templates");
   await page.getByRole("button", { name: "Buscar no portal" }).click();
-  await page.getByRole("dialog", { name: "Buscar no portal" }).getByRole("searchbox").fill("espinha dorsal");
+  await page.getByRole("dialog", { name: "Buscar no portal" }).getByRole("combobox", { name: "Buscar no portal" }).fill("espinha dorsal");
   await expect(page.getByRole("option").first()).toContainText("Comitê de IA");
 });

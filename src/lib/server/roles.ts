@@ -58,25 +58,33 @@ export function assignRoleByEmail(db: Db, email: string, roleName: string): bool
   });
 }
 
-/** System roles first, then by name (spec §3). */
+/** System roles first, then by name; counts and granted pages come from two grouped reads joined in code. */
 export function listRoles(db: Db): RoleSummary[] {
   const rows = db
-    .select({
-      id: roles.id,
-      name: roles.name,
-      description: roles.description,
-      isSystem: roles.isSystem,
-      userCount: sql<number>`(select count(*) from ${userRoles} where ${userRoles.roleId} = ${roles.id})`,
-      pages: sql<string | null>`(select group_concat(${pages.path}) from ${rolePermissions}
-        join ${pages} on ${pages.id} = ${rolePermissions.pageId}
-        where ${rolePermissions.roleId} = ${roles.id} and ${rolePermissions.canAccess} = 1)`,
-    })
+    .select({ id: roles.id, name: roles.name, description: roles.description, isSystem: roles.isSystem })
     .from(roles)
     .orderBy(sql`${roles.isSystem} desc`, roles.name)
     .all();
+  const userCounts = new Map(
+    db
+      .select({ roleId: userRoles.roleId, count: sql<number>`count(*)` })
+      .from(userRoles)
+      .groupBy(userRoles.roleId)
+      .all()
+      .map((row) => [row.roleId, row.count]),
+  );
+  const grantedPages = new Map<number, string[]>();
+  const grants = db
+    .select({ roleId: rolePermissions.roleId, path: pages.path })
+    .from(rolePermissions)
+    .innerJoin(pages, eq(pages.id, rolePermissions.pageId))
+    .where(eq(rolePermissions.canAccess, true))
+    .all();
+  for (const grant of grants) grantedPages.set(grant.roleId, [...(grantedPages.get(grant.roleId) ?? []), grant.path]);
   return rows.map((row) => ({
     ...row,
-    pages: row.pages ? row.pages.split(",").sort() : [],
+    userCount: userCounts.get(row.id) ?? 0,
+    pages: (grantedPages.get(row.id) ?? []).sort(),
     lockedPages: row.isSystem && isSystemRole(row.name) ? defaultPermissions(row.name) : [],
   }));
 }

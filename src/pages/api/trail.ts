@@ -12,7 +12,8 @@ export const prerender = false;
 export const GET: APIRoute = ({ locals }) => {
   const refused = refuseUnlessAllowed(locals, "/trilha-interativa");
   if (refused) return refused;
-  return jsonResponse(200, { trail: readTrail(getDb(), locals.principal!.userId) });
+  const owner = locals.principal!.userId;
+  return jsonResponse(200, { trail: readTrail(getDb(), owner), owner });
 };
 
 export const PUT: APIRoute = async ({ locals, request }) => {
@@ -20,6 +21,9 @@ export const PUT: APIRoute = async ({ locals, request }) => {
   if (refused) return refused;
   const parsed = await parseJsonBody(request, trailBodySchema);
   if (!parsed.ok) return parsed.response;
+  if (parsed.data.owner !== undefined && parsed.data.owner !== locals.principal!.userId) {
+    return jsonResponse(409, { error: "Esta trilha foi aberta por outra conta. Recarregue a página." });
+  }
   const unknown = [...parsed.data.completed, ...Object.keys(parsed.data.answers)].find(
     (id) => !(TRAIL_PHASE_IDS as readonly string[]).includes(id),
   );

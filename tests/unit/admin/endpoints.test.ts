@@ -178,6 +178,30 @@ describe("roles", () => {
     expect(data.pages.some((p) => p.path === "/admin-panel" || p.path === "/")).toBe(false);
   });
 
+  it("lists a custom role's granted pages, and an edit of only the description keeps them", async () => {
+    const created = await call("POST", "/api/admin/roles", admin, {
+      name: "auditores-externos",
+      description: "Antes",
+      pages: ["/audit-logs"],
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    const listed = async () =>
+      (
+        (await (await call("GET", "/api/admin/roles", admin)).json()) as { roles: { id: number; pages: string[]; description: string }[] }
+      ).roles.find((r) => r.id === id)!;
+    const shown = await listed();
+    expect(shown.pages).toEqual(["/audit-logs"]);
+    // The dialog sends back what the list showed, with only the description changed.
+    const edited = await call("PUT", `/api/admin/roles/${id}`, admin, {
+      name: "auditores-externos",
+      description: "Depois",
+      pages: shown.pages,
+    });
+    expect(edited.status).toBe(200);
+    expect(await listed()).toMatchObject({ description: "Depois", pages: ["/audit-logs"] });
+  });
+
   it("refuses to delete or rename a system role", async () => {
     const del = await call("DELETE", `/api/admin/roles/${roleId("lider")}`, admin);
     expect(del.status).toBe(400);

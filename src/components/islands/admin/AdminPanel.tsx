@@ -80,6 +80,16 @@ export default function AdminPanel({ info, system }: { info?: ReactNode; system?
             <h2 className="mb-3 font-semibold">Informações</h2>
             {info}
           </div>
+          <div className="rounded-xl border border-slate-200 p-5 dark:border-slate-700">
+            <h2 className="mb-2 font-semibold">Logs de Auditoria</h2>
+            <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">Acessos, alterações administrativas e tentativas bloqueadas.</p>
+            <a
+              href="/audit-logs"
+              className="font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-800 dark:text-sky-300"
+            >
+              Abrir Logs de Auditoria
+            </a>
+          </div>
         </TabPanel>
         <TabPanel>
           <Suspense fallback={tabFallback}>

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useRef, useState } from "react";
 import { Pencil, Plus, Trash2 } from "lucide-react";
 import type { ChecklistPage, RoleRow } from "./types";
 import { callAdmin, ConfirmDialog } from "./ui";
@@ -12,22 +12,28 @@ interface Props {
   roles: RoleRow[];
   pages: ChecklistPage[];
   loading: boolean;
-  onChanged: () => void;
+  onChanged: () => Promise<void>;
 }
 
 type Editing = { kind: "new" } | { kind: "edit"; role: RoleRow } | null;
 
 export default function RolesTab({ roles, pages, loading, onChanged }: Props) {
   const [editing, setEditing] = useState<Editing>(null);
+  const summary = useRef<HTMLParagraphElement>(null);
 
   async function remove(role: RoleRow) {
-    if (await callAdmin("DELETE", `/api/admin/roles/${role.id}`, {}, "Perfil excluído com sucesso", "Erro ao excluir perfil")) onChanged();
+    if (!(await callAdmin("DELETE", `/api/admin/roles/${role.id}`, {}, "Perfil excluído com sucesso", "Erro ao excluir perfil"))) return;
+    await onChanged();
+    // The deleted row's button is gone: the focus goes to the list's summary, which now reads the new count.
+    summary.current?.focus();
   }
 
   return (
     <section aria-label="Perfis">
       <div className="mb-4 flex items-center justify-between gap-3">
-        <p className="text-sm text-slate-600 dark:text-slate-300">{roles.length} perfis configurados</p>
+        <p ref={summary} tabIndex={-1} className="text-sm text-slate-600 focus:outline-2 focus:outline-brand-600 dark:text-slate-300">
+          {roles.length} perfis configurados
+        </p>
         <button
           type="button"
           className={primaryButton}
@@ -104,7 +110,7 @@ export default function RolesTab({ roles, pages, loading, onChanged }: Props) {
             onClose={() => setEditing(null)}
             onSaved={() => {
               setEditing(null);
-              onChanged();
+              void onChanged();
             }}
           />
         </Suspense>

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useMemo, useState } from "react";
+import { lazy, Suspense, useMemo, useRef, useState } from "react";
 import { Pencil, Plus, Trash2 } from "lucide-react";
 import { SearchField } from "../ui/SearchField";
 import { filterUsers } from "../../../lib/admin/labels";
@@ -16,7 +16,7 @@ interface Props {
   users: UserRow[];
   roles: RoleRow[];
   loading: boolean;
-  onChanged: () => void;
+  onChanged: () => Promise<void>;
 }
 
 export default function UsersTab({ users, roles, loading, onChanged }: Props) {
@@ -24,9 +24,13 @@ export default function UsersTab({ users, roles, loading, onChanged }: Props) {
   const [editing, setEditing] = useState<Editing | null>(null);
   const visible = useMemo(() => filterUsers(users, search), [users, search]);
 
+  const summary = useRef<HTMLParagraphElement>(null);
+
   async function remove(user: UserRow) {
-    if (await callAdmin("DELETE", `/api/admin/users/${user.id}`, {}, "Usuário excluído com sucesso", "Erro ao excluir usuário"))
-      onChanged();
+    if (!(await callAdmin("DELETE", `/api/admin/users/${user.id}`, {}, "Usuário excluído com sucesso", "Erro ao excluir usuário"))) return;
+    await onChanged();
+    // The deleted row's button is gone: the focus goes to the list's summary, which now reads the new count.
+    summary.current?.focus();
   }
 
   return (
@@ -45,6 +49,9 @@ export default function UsersTab({ users, roles, loading, onChanged }: Props) {
           <Plus className="size-4" aria-hidden="true" /> Novo Usuário
         </button>
       </div>
+      <p ref={summary} tabIndex={-1} className="mb-2 text-sm text-slate-600 focus:outline-2 focus:outline-brand-600 dark:text-slate-300">
+        {visible.length === 1 ? "1 usuário" : `${visible.length} usuários`}
+      </p>
       <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700">
         <table className="w-full text-left text-sm">
           <thead className="bg-slate-50 dark:bg-slate-800">
@@ -120,7 +127,7 @@ export default function UsersTab({ users, roles, loading, onChanged }: Props) {
             onClose={() => setEditing(null)}
             onSaved={() => {
               setEditing(null);
-              onChanged();
+              void onChanged();
             }}
           />
         </Suspense>

@@ -10,15 +10,45 @@ export interface GlossaryEntry {
   context: string;
 }
 
-/** /glossario: live search over term, definition and context. */
-export default function GlossarySearch({ terms }: { terms: GlossaryEntry[] }) {
+const pill =
+  "rounded-full px-3 py-1 text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 aria-pressed:bg-slate-900 aria-pressed:font-semibold aria-pressed:text-white dark:aria-pressed:bg-white dark:aria-pressed:text-slate-900";
+
+/** /glossario: a category filter (toggle buttons) and live search over term, definition and context. */
+export default function GlossarySearch({ terms, categories }: { terms: GlossaryEntry[]; categories: readonly string[] }) {
   const [search, setSearch] = useState("");
-  const visible = useMemo(() => searchGlossary(terms, search), [terms, search]);
+  const [category, setCategory] = useState<string | null>(null);
+  const counts = useMemo(
+    () => categories.map((name) => ({ name, count: terms.filter((t) => t.category === name).length })).filter((c) => c.count > 0),
+    [terms, categories],
+  );
+  const visible = useMemo(
+    () => searchGlossary(category ? terms.filter((t) => t.category === category) : terms, search),
+    [terms, category, search],
+  );
+  const choice = (name: string | null, label: string) => (
+    <button
+      type="button"
+      aria-pressed={category === name}
+      onClick={() => setCategory(name)}
+      className={`${pill} ${category === name ? "" : "bg-slate-100 hover:bg-slate-200 dark:bg-slate-800 dark:hover:bg-slate-700"}`}
+    >
+      {label}
+    </button>
+  );
   return (
     <div>
+      <div role="group" aria-label="Filtrar por categoria" className="mb-4 flex flex-wrap gap-2">
+        {choice(null, `Todos (${terms.length})`)}
+        {counts.map((c) => (
+          <span key={c.name}>{choice(c.name, `${c.name} (${c.count})`)}</span>
+        ))}
+      </div>
       <div className="mb-6">
         <SearchField label="Buscar termo ou definição" placeholder="Buscar termo ou definição..." value={search} onChange={setSearch} />
       </div>
+      <p className="sr-only" aria-live="polite">
+        {visible.length} {visible.length === 1 ? "termo" : "termos"}
+      </p>
       {visible.length === 0 ? (
         <EmptyState title="Termo não encontrado" hint="Tente buscar outro termo ou sugira uma nova definição ao time de metodologia." />
       ) : (

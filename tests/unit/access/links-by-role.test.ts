@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startBuiltServer, type RunningServer } from "../../support/server";
+import { createTestUser, type TestUser } from "../../support/users";
+
+let server: RunningServer;
+const personas: Record<string, TestUser> = {};
+
+beforeAll(async () => {
+  server = await startBuiltServer();
+  for (const role of ["visualizador", "admin", "security"]) personas[role] = await createTestUser(server.db, [role]);
+});
+afterAll(() => server?.stop());
+
+async function page(path: string, who: TestUser | null): Promise<string> {
+  const response = await fetch(server.url + path, { headers: who ? { cookie: `b1_session=${who.token}` } : {}, redirect: "manual" });
+  expect(response.status).toBe(200);
+  return response.text();
+}
+const footer = (html: string) => html.slice(html.indexOf("<footer"), html.indexOf("</footer>"));
+const linksTo = (html: string, path: string) => html.includes(`href="${path}"`);
+
+describe("links lead only to pages the reader may open", () => {
+  it("a visualizador's home and footer have no link to /comite-ia; an admin's do", async () => {
+    const viewerHome = await page("/", personas.visualizador!);
+    expect(linksTo(viewerHome, "/comite-ia")).toBe(false);
+    expect(linksTo(footer(await page("/faq", personas.visualizador!)), "/comite-ia")).toBe(false);
+    expect(linksTo(footer(viewerHome), "/contato")).toBe(true);
+
+    const adminHome = await page("/", personas.admin!);
+    expect(linksTo(adminHome.slice(adminHome.indexOf("<main")), "/comite-ia")).toBe(true);
+    expect(linksTo(footer(adminHome), "/comite-ia")).toBe(true);
+  });
+
+  it("a signed-out visitor's footer offers no page that would send them to sign in", async () => {
+    const home = footer(await page("/", null));
+    for (const path of ["/sobre-b1", "/contato", "/templates", "/etapas-processo", "/comite-ia", "/faq"])
+      expect(linksTo(home, path), path).toBe(false);
+  });
+});
