@@ -1,8 +1,7 @@
 import { and, desc, eq, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { auditLogs, users } from "../../../db/schema/index.ts";
-import { AUDIT_RESULT_LABELS, auditActionLabel, type AuditResult } from "../audit-actions.ts";
-import { formatDateTime } from "../admin/labels.ts";
+import type { AuditResult } from "../audit-actions.ts";
 import type { Db } from "./db.ts";
 
 /** Filters of the audit viewer (query string), all optional. */
@@ -89,28 +88,4 @@ export function auditUserLabel(row: Pick<AuditRow, "userId" | "userName" | "user
   if (!row.userId) return "Sistema";
   if (!row.userEmail) return "Usuário excluído";
   return row.userName || "Usuário sem nome";
-}
-
-function csvCell(value: string): string {
-  return /[",\n\r;]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
-/** CSV (RFC 4180, UTF-8 with BOM so spreadsheets keep the accents) of the filtered rows. */
-export function auditLogsCsv(rows: readonly AuditRow[], timeZone: string): string {
-  const header = ["Data/Hora", "Usuário", "E-mail", "Ação", "Resultado", "Detalhes", "IP", "User-Agent"];
-  const lines = rows.map((row) =>
-    [
-      formatDateTime(row.createdAt, timeZone),
-      auditUserLabel(row),
-      row.userEmail ?? "",
-      auditActionLabel(row.actionType),
-      AUDIT_RESULT_LABELS[row.result],
-      row.actionDetails ?? "",
-      row.ipAddress ?? "",
-      row.userAgent ?? "",
-    ]
-      .map(csvCell)
-      .join(","),
-  );
-  return "\uFEFF" + [header.join(","), ...lines].join("\r\n") + "\r\n";
 }

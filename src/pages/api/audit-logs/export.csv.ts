@@ -1,5 +1,6 @@
 import type { APIRoute } from "astro";
-import { auditFilterSchema, auditLogsCsv, queryAuditLogs } from "../../../lib/server/audit-query";
+import { auditLogsCsv } from "../../../lib/server/audit-export-csv";
+import { auditFilterSchema, queryAuditLogs } from "../../../lib/server/audit-query";
 import { config } from "../../../lib/server/config";
 import { getDb } from "../../../lib/server/db";
 import { refuseUnlessAllowed } from "../../../lib/server/guards";
