@@ -2,7 +2,16 @@ import { and, desc, eq, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { auditLogs, users } from "../../../db/schema/index.ts";
 import type { AuditResult } from "../audit-actions.ts";
+import { isDateBound, parseDateBound } from "../date-bound.ts";
 import type { Db } from "./db.ts";
+
+const DATE_MESSAGE = "Data inválida: use o formato AAAA-MM-DD.";
+
+const dateBoundField = z
+  .string()
+  .max(40, DATE_MESSAGE)
+  .refine((value) => isDateBound(value), DATE_MESSAGE)
+  .optional();
 
 /** Filters of the audit viewer (query string), all optional. */
 export const auditFilterSchema = z.object({
@@ -10,9 +19,9 @@ export const auditFilterSchema = z.object({
   result: z.enum(["success", "failure", "blocked"]).optional(),
   /** Substring of the user's e-mail or name. */
   user: z.string().max(120).optional(),
-  /** Inclusive bounds, ISO dates (yyyy-mm-dd) or datetimes. */
-  from: z.string().max(40).optional(),
-  to: z.string().max(40).optional(),
+  /** Inclusive bounds: yyyy-mm-dd or a datetime, read in TZ_DISPLAY unless it carries an offset. */
+  from: dateBoundField,
+  to: dateBoundField,
   /** Keyset cursor `<created_at>_<id>` of the last row already shown. */
   cursor: z
     .string()
@@ -36,14 +45,8 @@ export interface AuditRow {
   userAgent: string | null;
 }
 
-function parseBound(value: string | undefined, endOfDay: boolean): number | undefined {
-  if (!value) return undefined;
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T${endOfDay ? "23:59:59.999" : "00:00:00"}-03:00`) : new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date.getTime();
-}
-
 /** Newest first, keyset-paged on (created_at, id): stable and index-friendly, no OFFSET. */
-export function queryAuditLogs(db: Db, filter: AuditFilter): { rows: AuditRow[]; nextCursor: string | null } {
+export function queryAuditLogs(db: Db, filter: AuditFilter, timeZone: string): { rows: AuditRow[]; nextCursor: string | null } {
   const conditions: SQL[] = [];
   if (filter.action) conditions.push(eq(auditLogs.actionType, filter.action));
   if (filter.result) conditions.push(eq(auditLogs.result, filter.result));
@@ -51,8 +54,8 @@ export function queryAuditLogs(db: Db, filter: AuditFilter): { rows: AuditRow[];
     const like = `%${filter.user.toLowerCase().replace(/[%_]/g, "")}%`;
     conditions.push(sql`(lower(${users.email}) like ${like} or lower(${users.fullName}) like ${like})`);
   }
-  const from = parseBound(filter.from, false);
-  const to = parseBound(filter.to, true);
+  const from = filter.from ? parseDateBound(filter.from, timeZone, "start") : undefined;
+  const to = filter.to ? parseDateBound(filter.to, timeZone, "end") : undefined;
   if (from !== undefined) conditions.push(gte(auditLogs.createdAt, from));
   if (to !== undefined) conditions.push(lte(auditLogs.createdAt, to));
   if (filter.cursor) {

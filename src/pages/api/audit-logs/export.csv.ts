@@ -20,7 +20,7 @@ export const GET: APIRoute = ({ locals, url }) => {
   const rows = [];
   let cursor: string | undefined;
   do {
-    const page = queryAuditLogs(db, { ...parsed.data, cursor });
+    const page = queryAuditLogs(db, { ...parsed.data, cursor }, config().tzDisplay);
     rows.push(...page.rows);
     cursor = page.nextCursor ?? undefined;
   } while (cursor && rows.length < 10_000);

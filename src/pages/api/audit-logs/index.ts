@@ -13,7 +13,7 @@ export const GET: APIRoute = ({ locals, url }) => {
   if (refused) return refused;
   const parsed = auditFilterSchema.safeParse(Object.fromEntries(url.searchParams));
   if (!parsed.success) return jsonResponse(400, { error: parsed.error.issues[0]?.message ?? "Filtro inválido" });
-  const { rows, nextCursor } = queryAuditLogs(getDb(), parsed.data);
+  const { rows, nextCursor } = queryAuditLogs(getDb(), parsed.data, config().tzDisplay);
   return jsonResponse(200, {
     rows: rows.map((row) => ({ ...row, userLabel: auditUserLabel(row) })),
     nextCursor,
