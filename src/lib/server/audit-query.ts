@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { auditLogs, users } from "../../../db/schema/index.ts";
 import type { AuditResult } from "../audit-actions.ts";
@@ -45,14 +45,35 @@ export interface AuditRow {
   userAgent: string | null;
 }
 
-/** Newest first, keyset-paged on (created_at, id): stable and index-friendly, no OFFSET. */
+/** Above this many matching users, a scan in time order beats one index range per user. */
+const PER_USER_RANGES_MAX = 200;
+
+/** Ids of the users whose e-mail or name contains `needle` (case-insensitive). */
+function matchingUserIds(db: Db, needle: string): string[] {
+  const like = `%${needle.toLowerCase().replace(/[%_\\]/g, "")}%`;
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) like ${like} or lower(${users.fullName}) like ${like}`)
+    .all()
+    .map((user) => user.id);
+}
+
+/**
+ * Newest first, keyset-paged on (created_at, id): each filter has an index ending in that order,
+ * so a page is one index range read, never a sort of the whole table. The user filter is
+ * resolved to user ids first.
+ */
 export function queryAuditLogs(db: Db, filter: AuditFilter, timeZone: string): { rows: AuditRow[]; nextCursor: string | null } {
   const conditions: SQL[] = [];
   if (filter.action) conditions.push(eq(auditLogs.actionType, filter.action));
   if (filter.result) conditions.push(eq(auditLogs.result, filter.result));
   if (filter.user) {
-    const like = `%${filter.user.toLowerCase().replace(/[%_]/g, "")}%`;
-    conditions.push(sql`(lower(${users.email}) like ${like} or lower(${users.fullName}) like ${like})`);
+    const ids = matchingUserIds(db, filter.user);
+    if (ids.length === 0) return { rows: [], nextCursor: null };
+    const idList = sql`(select value from json_each(${JSON.stringify(ids)}))`;
+    // Many users: the unary + keeps SQLite on the time-ordered index instead of sorting their rows.
+    conditions.push(ids.length <= PER_USER_RANGES_MAX ? sql`${auditLogs.userId} in ${idList}` : sql`+${auditLogs.userId} in ${idList}`);
   }
   const from = filter.from ? parseDateBound(filter.from, timeZone, "start") : undefined;
   const to = filter.to ? parseDateBound(filter.to, timeZone, "end") : undefined;
@@ -60,7 +81,8 @@ export function queryAuditLogs(db: Db, filter: AuditFilter, timeZone: string): {
   if (to !== undefined) conditions.push(lte(auditLogs.createdAt, to));
   if (filter.cursor) {
     const [createdAt, id] = filter.cursor.split("_").map(Number) as [number, number];
-    conditions.push(or(lt(auditLogs.createdAt, createdAt), and(eq(auditLogs.createdAt, createdAt), lt(auditLogs.id, id)))!);
+    // A row-value comparison is one index range; the OR form is not.
+    conditions.push(sql`(${auditLogs.createdAt}, ${auditLogs.id}) < (${createdAt}, ${id})`);
   }
   const rows = db
     .select({
