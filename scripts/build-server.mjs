@@ -51,8 +51,10 @@ for (const file of walk(client)) {
 }
 
 await build({
-  entryPoints: ["src/server/main.ts"],
-  outfile: path.join(dist, "gate", "main.mjs"),
+  // The audit worker thread is its own entry, loaded by path next to main.mjs.
+  entryPoints: { main: "src/server/main.ts", "audit-worker": "src/server/audit-worker.ts" },
+  outdir: path.join(dist, "gate"),
+  outExtension: { ".js": ".mjs" },
   bundle: true,
   platform: "node",
   format: "esm",

@@ -126,9 +126,11 @@ export const auditLogs = sqliteTable(
     userAgent: text("user_agent"),
   },
   (table) => [
+    // One index per filter, each ending in the viewer's order (created_at, id) so a page is a range read.
     index("audit_logs_created_idx").on(table.createdAt, table.id),
-    index("audit_logs_user_idx").on(table.userId),
-    index("audit_logs_action_idx").on(table.actionType),
+    index("audit_logs_user_created_idx").on(table.userId, table.createdAt, table.id),
+    index("audit_logs_action_created_idx").on(table.actionType, table.createdAt, table.id),
+    index("audit_logs_result_created_idx").on(table.result, table.createdAt, table.id),
   ],
 );
 

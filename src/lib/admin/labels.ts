@@ -21,20 +21,27 @@ export function filterUsers<T extends Pick<UserRow, "email" | "fullName" | "role
   );
 }
 
+// Building an Intl.DateTimeFormat costs ~100 µs: one per zone, reused (CSV exports format millions).
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** dd/MM/yyyy HH:mm:ss in the portal's time zone. */
 export function formatDateTime(ms: number, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat("pt-BR", {
-    timeZone,
-    day: "2-digit",
-    month: "2-digit",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(new Date(ms));
-  const get = (type: string) => parts.find((part) => part.type === type)?.value ?? "";
-  return `${get("day")}/${get("month")}/${get("year")} ${get("hour")}:${get("minute")}:${get("second")}`;
+  let format = dateTimeFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("pt-BR", {
+      timeZone,
+      day: "2-digit",
+      month: "2-digit",
+      year: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+    });
+    dateTimeFormats.set(timeZone, format);
+  }
+  // pt-BR renders "dd/MM/yyyy, HH:mm:ss" (older ICU without the comma); format() is ~5x faster than formatToParts().
+  return format.format(ms).replace(", ", " ");
 }
 
 /** Details column: JSON text cut to `max` characters with an ellipsis. */

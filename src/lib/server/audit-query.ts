@@ -1,9 +1,17 @@
-import { and, desc, eq, gte, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { auditLogs, users } from "../../../db/schema/index.ts";
-import { AUDIT_RESULT_LABELS, auditActionLabel, type AuditResult } from "../audit-actions.ts";
-import { formatDateTime } from "../admin/labels.ts";
+import type { AuditResult } from "../audit-actions.ts";
+import { isDateBound, parseDateBound } from "../date-bound.ts";
 import type { Db } from "./db.ts";
+
+const DATE_MESSAGE = "Data inválida: use o formato AAAA-MM-DD.";
+
+const dateBoundField = z
+  .string()
+  .max(40, DATE_MESSAGE)
+  .refine((value) => isDateBound(value), DATE_MESSAGE)
+  .optional();
 
 /** Filters of the audit viewer (query string), all optional. */
 export const auditFilterSchema = z.object({
@@ -11,9 +19,9 @@ export const auditFilterSchema = z.object({
   result: z.enum(["success", "failure", "blocked"]).optional(),
   /** Substring of the user's e-mail or name. */
   user: z.string().max(120).optional(),
-  /** Inclusive bounds, ISO dates (yyyy-mm-dd) or datetimes. */
-  from: z.string().max(40).optional(),
-  to: z.string().max(40).optional(),
+  /** Inclusive bounds: yyyy-mm-dd or a datetime, read in TZ_DISPLAY unless it carries an offset. */
+  from: dateBoundField,
+  to: dateBoundField,
   /** Keyset cursor `<created_at>_<id>` of the last row already shown. */
   cursor: z
     .string()
@@ -37,28 +45,44 @@ export interface AuditRow {
   userAgent: string | null;
 }
 
-function parseBound(value: string | undefined, endOfDay: boolean): number | undefined {
-  if (!value) return undefined;
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T${endOfDay ? "23:59:59.999" : "00:00:00"}-03:00`) : new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date.getTime();
+/** Above this many matching users, a scan in time order beats one index range per user. */
+const PER_USER_RANGES_MAX = 200;
+
+/** Ids of the users whose e-mail or name contains `needle` (case-insensitive). */
+function matchingUserIds(db: Db, needle: string): string[] {
+  const like = `%${needle.toLowerCase().replace(/[%_\\]/g, "")}%`;
+  return db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) like ${like} or lower(${users.fullName}) like ${like}`)
+    .all()
+    .map((user) => user.id);
 }
 
-/** Newest first, keyset-paged on (created_at, id): stable and index-friendly, no OFFSET. */
-export function queryAuditLogs(db: Db, filter: AuditFilter): { rows: AuditRow[]; nextCursor: string | null } {
+/**
+ * Newest first, keyset-paged on (created_at, id): each filter has an index ending in that order,
+ * so a page is one index range read, never a sort of the whole table. The user filter is
+ * resolved to user ids first.
+ */
+export function queryAuditLogs(db: Db, filter: AuditFilter, timeZone: string): { rows: AuditRow[]; nextCursor: string | null } {
   const conditions: SQL[] = [];
   if (filter.action) conditions.push(eq(auditLogs.actionType, filter.action));
   if (filter.result) conditions.push(eq(auditLogs.result, filter.result));
   if (filter.user) {
-    const like = `%${filter.user.toLowerCase().replace(/[%_]/g, "")}%`;
-    conditions.push(sql`(lower(${users.email}) like ${like} or lower(${users.fullName}) like ${like})`);
+    const ids = matchingUserIds(db, filter.user);
+    if (ids.length === 0) return { rows: [], nextCursor: null };
+    const idList = sql`(select value from json_each(${JSON.stringify(ids)}))`;
+    // Many users: the unary + keeps SQLite on the time-ordered index instead of sorting their rows.
+    conditions.push(ids.length <= PER_USER_RANGES_MAX ? sql`${auditLogs.userId} in ${idList}` : sql`+${auditLogs.userId} in ${idList}`);
   }
-  const from = parseBound(filter.from, false);
-  const to = parseBound(filter.to, true);
+  const from = filter.from ? parseDateBound(filter.from, timeZone, "start") : undefined;
+  const to = filter.to ? parseDateBound(filter.to, timeZone, "end") : undefined;
   if (from !== undefined) conditions.push(gte(auditLogs.createdAt, from));
   if (to !== undefined) conditions.push(lte(auditLogs.createdAt, to));
   if (filter.cursor) {
     const [createdAt, id] = filter.cursor.split("_").map(Number) as [number, number];
-    conditions.push(or(lt(auditLogs.createdAt, createdAt), and(eq(auditLogs.createdAt, createdAt), lt(auditLogs.id, id)))!);
+    // A row-value comparison is one index range; the OR form is not.
+    conditions.push(sql`(${auditLogs.createdAt}, ${auditLogs.id}) < (${createdAt}, ${id})`);
   }
   const rows = db
     .select({
@@ -89,28 +113,4 @@ export function auditUserLabel(row: Pick<AuditRow, "userId" | "userName" | "user
   if (!row.userId) return "Sistema";
   if (!row.userEmail) return "Usuário excluído";
   return row.userName || "Usuário sem nome";
-}
-
-function csvCell(value: string): string {
-  return /[",\n\r;]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-}
-
-/** CSV (RFC 4180, UTF-8 with BOM so spreadsheets keep the accents) of the filtered rows. */
-export function auditLogsCsv(rows: readonly AuditRow[], timeZone: string): string {
-  const header = ["Data/Hora", "Usuário", "E-mail", "Ação", "Resultado", "Detalhes", "IP", "User-Agent"];
-  const lines = rows.map((row) =>
-    [
-      formatDateTime(row.createdAt, timeZone),
-      auditUserLabel(row),
-      row.userEmail ?? "",
-      auditActionLabel(row.actionType),
-      AUDIT_RESULT_LABELS[row.result],
-      row.actionDetails ?? "",
-      row.ipAddress ?? "",
-      row.userAgent ?? "",
-    ]
-      .map(csvCell)
-      .join(","),
-  );
-  return "\uFEFF" + [header.join(","), ...lines].join("\r\n") + "\r\n";
 }

@@ -27,6 +27,16 @@ export function openDatabase(file: string, options: { migrate?: boolean } = {}):
   return db;
 }
 
+/**
+ * A second, read-only connection to an existing database (worker threads): WAL lets it read
+ * while the server writes, and SQLite itself refuses any write through it.
+ */
+export function openReadOnlyDatabase(file: string): Db {
+  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+  sqlite.pragma("busy_timeout = 5000");
+  return drizzle(sqlite, { schema }) as Db;
+}
+
 let shared: Db | undefined;
 
 /** The process-wide connection, opened on first use (never at build time). */

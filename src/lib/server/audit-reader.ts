@@ -1,0 +1,116 @@
+import fs from "node:fs";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import type { AuditFilter, AuditRow } from "./audit-query.ts";
+
+export interface AuditPage {
+  rows: AuditRow[];
+  nextCursor: string | null;
+}
+
+/** What a worker is started for (its workerData). */
+export type AuditReaderJob =
+  | { kind: "pages"; databasePath: string; timeZone: string }
+  | { kind: "export"; databasePath: string; timeZone: string; filter: AuditFilter; rowsPerChunk: number };
+
+export type AuditWorkerReply =
+  | { id: number; ok: true; page: AuditPage }
+  | { id: number; ok: true; chunk: string; done: boolean }
+  | { id: number; ok: false; message: string };
+
+/** Concurrent CSV exports per process; each holds one worker thread and one connection. */
+export const MAX_CONCURRENT_EXPORTS = 2;
+const ROWS_PER_CHUNK = 1000;
+
+/** The bundled worker next to the gate, or its source when running unbuilt (tests, dev). */
+function workerFile(): string {
+  const built = path.resolve(process.env.B1_DIST_DIR ?? "dist", "gate", "audit-worker.mjs");
+  return fs.existsSync(built) ? built : path.resolve("src/server/audit-worker.ts");
+}
+
+let pagesWorker: { worker: Worker; key: string } | undefined;
+const pending = new Map<number, { resolve: (page: AuditPage) => void; reject: (error: Error) => void }>();
+let nextRequestId = 1;
+
+function failPending(error: Error) {
+  for (const waiter of pending.values()) waiter.reject(error);
+  pending.clear();
+  pagesWorker = undefined;
+}
+
+function pagesWorkerFor(databasePath: string, timeZone: string): Worker {
+  const key = `${databasePath}\n${timeZone}`;
+  if (pagesWorker?.key === key) return pagesWorker.worker;
+  void pagesWorker?.worker.terminate();
+  const job: AuditReaderJob = { kind: "pages", databasePath, timeZone };
+  const worker = new Worker(workerFile(), { workerData: job });
+  worker.unref();
+  worker.on("message", (reply: AuditWorkerReply) => {
+    const waiter = pending.get(reply.id);
+    pending.delete(reply.id);
+    if (!waiter) return;
+    if (reply.ok && "page" in reply) waiter.resolve(reply.page);
+    else waiter.reject(new Error(reply.ok ? "resposta inesperada" : reply.message));
+  });
+  worker.on("error", failPending);
+  worker.on("exit", () => failPending(new Error("leitor de auditoria encerrado")));
+  pagesWorker = { worker, key };
+  return worker;
+}
+
+/** One page of the audit log, read on the worker thread. */
+export function readAuditPage(filter: AuditFilter, databasePath: string, timeZone: string): Promise<AuditPage> {
+  const worker = pagesWorkerFor(databasePath, timeZone);
+  const id = nextRequestId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    worker.postMessage({ id, filter });
+  });
+}
+
+let activeExports = 0;
+
+/**
+ * Every row matching the filter as CSV bytes, produced by a worker one chunk per pull: memory
+ * stays bounded by a chunk whatever the row count. Null when too many exports are running.
+ */
+export function streamAuditCsv(filter: AuditFilter, databasePath: string, timeZone: string): ReadableStream<Uint8Array> | null {
+  if (activeExports >= MAX_CONCURRENT_EXPORTS) return null;
+  activeExports++;
+  const job: AuditReaderJob = { kind: "export", databasePath, timeZone, filter, rowsPerChunk: ROWS_PER_CHUNK };
+  const worker = new Worker(workerFile(), { workerData: job });
+  const encoder = new TextEncoder();
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    activeExports--;
+    void worker.terminate();
+  };
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      return new Promise<void>((resolve) => {
+        const onError = (error: Error) => {
+          worker.off("message", onMessage);
+          finish();
+          controller.error(error);
+          resolve();
+        };
+        const onMessage = (reply: AuditWorkerReply) => {
+          worker.off("error", onError);
+          if (!reply.ok || !("chunk" in reply)) return onError(new Error(reply.ok ? "resposta inesperada" : reply.message));
+          if (reply.chunk) controller.enqueue(encoder.encode(reply.chunk));
+          if (reply.done) {
+            finish();
+            controller.close();
+          }
+          resolve();
+        };
+        worker.once("message", onMessage);
+        worker.once("error", onError);
+        worker.postMessage("next");
+      });
+    },
+    cancel: finish,
+  });
+}

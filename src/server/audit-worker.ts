@@ -1,0 +1,43 @@
+/**
+ * Worker-thread entry (bundled to dist/gate/audit-worker.mjs): runs audit reads on its own
+ * read-only connection so a long query never stalls the event loop that serves pages.
+ * `pages` answers one keyset page per message; `export` streams the CSV one chunk per "next".
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { AUDIT_CSV_HEADER, CSV_BOM, auditCsvLine } from "../lib/server/audit-export-csv.ts";
+import { queryAuditLogs } from "../lib/server/audit-query.ts";
+import type { AuditReaderJob, AuditWorkerReply } from "../lib/server/audit-reader.ts";
+import { openReadOnlyDatabase } from "../lib/server/db.ts";
+
+const job = workerData as AuditReaderJob;
+const db = openReadOnlyDatabase(job.databasePath);
+const port = parentPort!;
+
+function reply(message: AuditWorkerReply) {
+  port.postMessage(message);
+}
+
+if (job.kind === "pages") {
+  port.on("message", (request: { id: number; filter: Parameters<typeof queryAuditLogs>[1] }) => {
+    try {
+      reply({ id: request.id, ok: true, page: queryAuditLogs(db, request.filter, job.timeZone) });
+    } catch (error) {
+      reply({ id: request.id, ok: false, message: String(error) });
+    }
+  });
+} else {
+  let cursor: string | undefined;
+  let started = false;
+  port.on("message", () => {
+    try {
+      const page = queryAuditLogs(db, { ...job.filter, cursor, limit: job.rowsPerChunk }, job.timeZone);
+      let chunk = started ? "" : CSV_BOM + AUDIT_CSV_HEADER;
+      started = true;
+      for (const row of page.rows) chunk += auditCsvLine(row, job.timeZone);
+      cursor = page.nextCursor ?? undefined;
+      reply({ id: 0, ok: true, chunk, done: !cursor });
+    } catch (error) {
+      reply({ id: 0, ok: false, message: String(error) });
+    }
+  });
+}

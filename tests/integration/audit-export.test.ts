@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertAuditRows, insertScaleUsers } from "../../scripts/scale-data";
+import { startBuiltServer, type RunningServer } from "../support/server";
+import { createTestUser, type TestUser } from "../support/users";
+
+const ROWS = 40_000;
+let server: RunningServer;
+let admin: TestUser;
+let viewer: TestUser;
+
+beforeAll(async () => {
+  server = await startBuiltServer();
+  admin = await createTestUser(server.db, ["admin"]);
+  viewer = await createTestUser(server.db, ["visualizador"]);
+  const people = await insertScaleUsers(server.db, 50);
+  insertAuditRows(server.db, ROWS, people);
+}, 120_000);
+afterAll(() => server?.stop());
+
+const get = (path: string, user: TestUser) => fetch(server.url + path, { headers: { cookie: `b1_session=${user.token}` } });
+
+describe("audit export on a large table", () => {
+  it("streams every matching row, and pages are answered while it is still running", { timeout: 60_000 }, async () => {
+    const exportResponse = await get("/api/audit-logs/export.csv", admin);
+    expect(exportResponse.status).toBe(200);
+    const reader = exportResponse.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = decoder.decode((await reader.read()).value, { stream: true });
+    let exportEnded = false;
+
+    // The export is held open (its reader paused) while other people use the portal.
+    const page = await get("/faq", viewer);
+    const auditPage = await get("/api/audit-logs?user=pessoa-7@", admin);
+    expect(exportEnded).toBe(false);
+    expect(page.status).toBe(200);
+    expect(auditPage.status).toBe(200);
+    expect(((await auditPage.json()) as { rows: unknown[] }).rows.length).toBeGreaterThan(0);
+
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value, { stream: true });
+    exportEnded = true;
+    const lines = text
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
+    // Header + every audit row (the seeded ones and those the test users' creation wrote).
+    const total = server.db.$client.prepare("select count(*) as n from audit_logs").get() as { n: number };
+    expect(total.n).toBeGreaterThanOrEqual(ROWS);
+    expect(lines.length).toBe(total.n + 1);
+  });
+
+  it("a user filter and a date range still page in time order", async () => {
+    const response = await get("/api/audit-logs?user=Pessoa%2012&limit=20", admin);
+    const body = (await response.json()) as { rows: { createdAt: number; id: number; userEmail: string }[]; nextCursor: string };
+    expect(body.rows.length).toBe(20);
+    expect(body.rows.every((row) => row.userEmail.startsWith("pessoa-12"))).toBe(true);
+    const times = body.rows.map((row) => row.createdAt);
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    const none = (await (await get("/api/audit-logs?user=ninguem-com-esse-nome", admin)).json()) as { rows: unknown[] };
+    expect(none.rows).toEqual([]);
+  });
+});
