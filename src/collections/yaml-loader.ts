@@ -8,6 +8,8 @@ import { parse } from "yaml";
  * Loads one YAML file of content: a list of entries with unique `id`s, or a single document
  * (one entry named after the file). Unlike Astro's `file()` loader, a YAML syntax error or a
  * duplicate id fails the build with the file name, and schema errors name the entry and field.
+ * List items also get `position` (their 0-based place in the file) because Astro's store keeps
+ * entries sorted by id: schemas that need the editor's order declare `position: filePosition`.
  */
 export function yamlLoader(file: string): Loader {
   return {
@@ -30,7 +32,8 @@ export function yamlLoader(file: string): Loader {
           if (typeof id !== "string" || !id) throw new Error(`${relative}: o item ${index + 1} não tem o campo "id"`);
           if (seen.has(id)) throw new Error(`${relative}: id duplicado "${id}" (item ${index + 1})`);
           seen.add(id);
-          store.set({ id, data: await parseData({ id, data: item as Record<string, unknown>, filePath: relative }), filePath: relative });
+          const positioned = { ...(item as Record<string, unknown>), position: index };
+          store.set({ id, data: await parseData({ id, data: positioned, filePath: relative }), filePath: relative });
         }
       } else if (data && typeof data === "object") {
         const id = path.basename(file).replace(/\.ya?ml$/, "");

@@ -7,6 +7,8 @@ export const aboutSchema = z.object({
   hero: text,
   /** 'Quem somos' paragraphs. */
   whoWeAre: z.array(text).min(1),
+  /** The 5 Ps as the about content names them (Propósito, Problemas, Pessoas, Processo, Performance). */
+  fivePs: z.object({ /** Lead-in sentence. */ intro: text, /** The five names. */ names: z.array(text).length(5) }),
   /** 'Como atuamos': five cards. */
   howWeWork: z.array(z.object({ /** Title. */ title: text, /** Text. */ text: text, /** Icon. */ icon: iconSchema })).length(5),
   /** Four projects born in the unit. */

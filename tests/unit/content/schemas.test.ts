@@ -18,7 +18,9 @@ import { trailPhaseSchema } from "../../../src/schemas/trail";
 import { CATEGORY_OPTIONS } from "../../../src/lib/content/templates-filter";
 import { readContent } from "./helpers";
 
-const list = <S extends z.ZodType>(file: string, schema: S) => z.array(schema).parse(readContent(file)) as z.infer<S>[];
+// Like the YAML loader, each list item gets its place in the file.
+const list = <S extends z.ZodType>(file: string, schema: S) =>
+  z.array(schema).parse((readContent(file) as object[]).map((item, position) => ({ ...item, position }))) as z.infer<S>[];
 const one = <S extends z.ZodType>(file: string, schema: S) => schema.parse(readContent(file)) as z.infer<S>;
 
 describe("shipped content matches its schemas and the spec's counts", () => {
@@ -159,6 +161,9 @@ describe("broken content is refused with a readable message", () => {
   it("rejects an unknown icon and a wrong count", () => {
     const pillar = readContent("pillars.yaml") as Record<string, unknown>[];
     expect(message(pillarSchema.safeParse({ ...pillar[0], icon: "NaoExiste" }))).toContain("icon: ícone desconhecido");
+    const stage = (readContent("stages.yaml") as Record<string, unknown>[])[0]!;
+    const repeated = stageSchema.safeParse({ ...stage, tools: [...(stage.tools as string[]), stage.template] });
+    expect(message(repeated)).toContain("tools: o template da etapa já aparece na lista");
     const playbook = readContent("playbook.yaml") as { guides: unknown[] };
     expect(playbookSchema.safeParse({ ...playbook, guides: playbook.guides.slice(1) }).success).toBe(false);
   });

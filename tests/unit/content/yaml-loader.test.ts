@@ -26,6 +26,12 @@ describe("yamlLoader", () => {
     expect([...(await load("titulo: Olá\n")).keys()]).toEqual(["itens"]);
   });
 
+  it("gives each list item its place in the file (Astro's store sorts entries by id)", async () => {
+    const entries = await load("- id: zeta\n- id: alfa\n");
+    expect(entries.get("zeta")).toMatchObject({ position: 0 });
+    expect(entries.get("alfa")).toMatchObject({ position: 1 });
+  });
+
   it("fails on a duplicate id, naming the file and the id", async () => {
     await expect(load("- id: a\n- id: a\n")).rejects.toThrow('content/itens.yaml: id duplicado "a" (item 2)');
   });
