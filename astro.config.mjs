@@ -4,6 +4,7 @@ import node from "@astrojs/node";
 import mdx from "@astrojs/mdx";
 import react from "@astrojs/react";
 import tailwindcss from "@tailwindcss/vite";
+import { contentPages } from "./scripts/content/integration.ts";
 
 /**
  * No preload helper in the browser bundles (~0.9 KB gzip on every page with a lazy chunk): a lazy chunk's
@@ -23,7 +24,7 @@ const noModulePreload = {
 export default defineConfig({
   output: "static",
   adapter: node({ mode: "middleware" }),
-  integrations: [mdx(), react()],
+  integrations: [contentPages(), mdx(), react()],
   session: false,
   trailingSlash: "ignore",
   prerenderConflictBehavior: "error",
