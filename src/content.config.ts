@@ -1,7 +1,7 @@
 import { defineCollection } from "astro:content";
 import { glob } from "astro/loaders";
 import { z } from "astro/zod";
-import { YAML_FILES } from "./collections/yaml-files";
+import { MDX_FOLDERS, YAML_FILES } from "./collections/yaml-files";
 import { yamlLoader } from "./collections/yaml-loader";
 import { contentPageSchema } from "./schemas/content-page";
 
@@ -12,14 +12,14 @@ function yamlCollection<S extends z.ZodType>({ file, schema }: { file: string; s
   return defineCollection({ loader: yamlLoader(file), schema });
 }
 
-/** One collection per YAML file (YAML_FILES; a test checks none is left out) plus the pages editors write in MDX. */
+/** One collection per YAML file and MDX folder (a test checks none is left out), plus the pages editors write in MDX. */
 export const collections = {
   landing: yamlCollection(YAML_FILES.landing),
   methodologyHome: yamlCollection(YAML_FILES.methodologyHome),
   pillars: yamlCollection(YAML_FILES.pillars),
   roleCards: yamlCollection(YAML_FILES.roleCards),
   raci: yamlCollection(YAML_FILES.raci),
-  stages: yamlCollection(YAML_FILES.stages),
+  stages: defineCollection({ loader: glob({ pattern: "*.mdx", base: MDX_FOLDERS.stages.dir }), schema: MDX_FOLDERS.stages.schema }),
   stageAiTools: yamlCollection(YAML_FILES.stageAiTools),
   recommendedTools: yamlCollection(YAML_FILES.recommendedTools),
   toolDescriptions: yamlCollection(YAML_FILES.toolDescriptions),
@@ -32,7 +32,7 @@ export const collections = {
   faq: yamlCollection(YAML_FILES.faq),
   glossary: yamlCollection(YAML_FILES.glossary),
   contact: yamlCollection(YAML_FILES.contact),
-  about: yamlCollection(YAML_FILES.about),
+  about: defineCollection({ loader: glob({ pattern: "*.mdx", base: MDX_FOLDERS.about.dir }), schema: MDX_FOLDERS.about.schema }),
   sementezz: yamlCollection(YAML_FILES.sementezz),
   fastTrack: yamlCollection(YAML_FILES.fastTrack),
   committee: yamlCollection(YAML_FILES.committee),

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "astro/zod";
 import { parseDocument, LineCounter } from "yaml";
-import { YAML_FILES } from "../../src/collections/yaml-files.ts";
+import { MDX_FOLDERS, YAML_FILES } from "../../src/collections/yaml-files.ts";
 import { MDX_COMPONENT_NAMES } from "../../src/components/mdx/names.ts";
 import type { ContentPageEntry } from "../../src/lib/content-manifest.ts";
 import { API_RULES, STATIC_ROUTES } from "../../src/lib/routes.ts";
@@ -84,37 +84,34 @@ interface MdxFile {
   bodyStartLine: number;
 }
 
-function checkPages(root: string, problems: Problem[], bodies: MdxFile[]): ContentPageEntry[] {
-  const dir = path.join(root, PAGES_DIR);
-  if (!fs.existsSync(dir)) return [];
-  const staticPaths = new Set(STATIC_ROUTES.map((route) => route.path));
-  const reserved = new Set(["api", "pagefind", "guias", "_astro", ...API_RULES.map((rule) => rule.prefix.split("/")[1]!)]);
-  const pages: ContentPageEntry[] = [];
-  for (const name of fs.readdirSync(dir).sort()) {
-    const file = `${PAGES_DIR}/${name}`;
+/** Validates the frontmatter of every MDX file of a folder; returns the valid ones by file name. */
+function checkMdxFolder<S extends z.ZodType>(
+  root: string,
+  dir: string,
+  schema: S,
+  problems: Problem[],
+  bodies: MdxFile[],
+): { id: string; file: string; data: z.infer<S> }[] {
+  const full = path.join(root, dir);
+  if (!fs.existsSync(full)) return [];
+  const valid: { id: string; file: string; data: z.infer<S> }[] = [];
+  for (const name of fs.readdirSync(full).sort()) {
+    const file = `${dir}/${name}`;
     if (name.toLowerCase() === "readme.md") continue;
     if (!name.endsWith(".mdx")) {
-      problems.push({ file, line: 1, message: "use a extensão .mdx para as páginas (ou README.md para notas)" });
+      problems.push({ file, line: 1, message: "use a extensão .mdx (ou README.md para notas)" });
       continue;
     }
-    const slug = name.slice(0, -".mdx".length);
-    if (!SLUG.test(slug))
-      problems.push({
-        file,
-        line: 1,
-        message: "nome de arquivo inválido: use letras minúsculas, números e hífens (ex.: minha-pagina.mdx)",
-      });
-    else if (staticPaths.has(`/${slug}`) || reserved.has(slug))
-      problems.push({ file, line: 1, message: `o endereço /${slug} já é usado pelo portal: escolha outro nome de arquivo` });
-    const split = splitFrontmatter(fs.readFileSync(path.join(dir, name), "utf8"));
+    const split = splitFrontmatter(fs.readFileSync(path.join(full, name), "utf8"));
     bodies.push({ file, body: split.body, bodyStartLine: split.bodyStartLine });
     if (!split.doc) {
-      problems.push({ file, line: 1, message: "falta o cabeçalho (frontmatter) entre linhas ---, com title, description e access" });
+      problems.push({ file, line: 1, message: "falta o cabeçalho (frontmatter) entre linhas ---" });
       continue;
     }
+    const doc = split.doc;
     const at = (yamlLine: number) => split.yamlStartLine + yamlLine - 1;
-    if (split.doc.errors.length) {
-      for (const error of split.doc.errors) {
+    if (doc.errors.length) {
+      for (const error of doc.errors) {
         problems.push({
           file,
           line: at(split.lineCounter.linePos(error.pos[0]).line),
@@ -123,14 +120,36 @@ function checkPages(root: string, problems: Problem[], bodies: MdxFile[]): Conte
       }
       continue;
     }
-    const result = contentPageSchema.safeParse(split.doc.toJS() ?? {});
+    const result = schema.safeParse(doc.toJS() ?? {});
     if (!result.success) {
       for (const issue of result.error.issues) {
-        problems.push({ file, line: at(lineOfPath(split.doc, split.lineCounter, issuePath(issue))), message: issueMessage(issue) });
+        problems.push({ file, line: at(lineOfPath(doc, split.lineCounter, issuePath(issue))), message: issueMessage(issue) });
       }
       continue;
     }
-    const { title, description, nav, navLabel, order, access } = result.data;
+    valid.push({ id: name.slice(0, -".mdx".length), file, data: result.data });
+  }
+  return valid;
+}
+
+function checkPages(root: string, problems: Problem[], bodies: MdxFile[]): ContentPageEntry[] {
+  const staticPaths = new Set(STATIC_ROUTES.map((route) => route.path));
+  const reserved = new Set(["api", "pagefind", "guias", "_astro", ...API_RULES.map((rule) => rule.prefix.split("/")[1]!)]);
+  const pages: ContentPageEntry[] = [];
+  for (const { id: slug, file, data } of checkMdxFolder(root, PAGES_DIR, contentPageSchema, problems, bodies)) {
+    if (!SLUG.test(slug)) {
+      problems.push({
+        file,
+        line: 1,
+        message: "nome de arquivo inválido: use letras minúsculas, números e hífens (ex.: minha-pagina.mdx)",
+      });
+      continue;
+    }
+    if (staticPaths.has(`/${slug}`) || reserved.has(slug)) {
+      problems.push({ file, line: 1, message: `o endereço /${slug} já é usado pelo portal: escolha outro nome de arquivo` });
+      continue;
+    }
+    const { title, description, nav, navLabel, order, access } = data;
     pages.push({ slug, path: `/${slug}`, title, description, nav, ...(navLabel ? { navLabel } : {}), order, access, file });
   }
   return pages;
@@ -181,6 +200,7 @@ export function checkContent(root: string): ContentCheck {
   const problems: Problem[] = [];
   const bodies: MdxFile[] = [];
   checkYamlFiles(root, problems);
+  for (const { dir, schema } of Object.values(MDX_FOLDERS)) checkMdxFolder(root, dir, schema, problems, bodies);
   const pages = checkPages(root, problems, bodies);
   const knownPaths = new Set([...STATIC_ROUTES.map((route) => route.path), ...pages.map((page) => page.path)]);
   checkBodies(bodies, knownPaths, problems);

@@ -24,7 +24,6 @@ export const YAML_FILES = {
   pillars: { file: "content/pillars.yaml", schema: pillarSchema },
   roleCards: { file: "content/role-cards.yaml", schema: roleCardSchema },
   raci: { file: "content/raci.yaml", schema: raciSchema },
-  stages: { file: "content/stages.yaml", schema: stageSchema },
   stageAiTools: { file: "content/stage-ai-tools.yaml", schema: toolSchema },
   recommendedTools: { file: "content/recommended-tools.yaml", schema: toolSchema },
   toolDescriptions: { file: "content/tool-descriptions.yaml", schema: toolDescriptionSchema },
@@ -37,8 +36,13 @@ export const YAML_FILES = {
   faq: { file: "content/faq.yaml", schema: faqSchema },
   glossary: { file: "content/glossary.yaml", schema: glossaryTermSchema },
   contact: { file: "content/contact.yaml", schema: contactSchema },
-  about: { file: "content/about.yaml", schema: aboutSchema },
   sementezz: { file: "content/sementezz.yaml", schema: sementezzSchema },
   fastTrack: { file: "content/fast-track.yaml", schema: fastTrackSchema },
   committee: { file: "content/committee.yaml", schema: committeeSchema },
+} as const;
+
+/** Collections written as MDX files: structured fields in the frontmatter, prose in the body. */
+export const MDX_FOLDERS = {
+  stages: { dir: "content/etapas", schema: stageSchema },
+  about: { dir: "content/sobre", schema: aboutSchema },
 } as const;

@@ -1,17 +1,16 @@
 import { z } from "astro/zod";
 import { colorSchema, iconSchema, linkSchema, text } from "./common";
 
-/** One of the 8 process stages (/etapas-processo). */
+/**
+ * Frontmatter of one of the 8 process stages (content/etapas/<id>.mdx, the file name is the id);
+ * the MDX body is the stage's description.
+ */
 export const stageSchema = z
-  .object({
-    /** Stable id. */
-    id: text,
+  .strictObject({
     /** 1…8. */
     number: z.number().int().min(1).max(8),
     /** Stage name. */
     title: text,
-    /** What happens in the stage. */
-    description: text,
     /** Suggested tools (names; each gets a download action and a learn-more dialog). */
     tools: z.array(text).min(2),
     /** Main template of the stage. */
