@@ -4,6 +4,7 @@ import node from "@astrojs/node";
 import mdx from "@astrojs/mdx";
 import react from "@astrojs/react";
 import tailwindcss from "@tailwindcss/vite";
+import { contentPages } from "./scripts/content/integration.ts";
 
 /**
  * No preload helper in the browser bundles (~0.9 KB gzip on every page with a lazy chunk): a lazy chunk's
@@ -24,7 +25,7 @@ export default defineConfig({
   output: "static",
   // The gate cuts request bodies at 64 KB first; this is the adapter's own backstop at the same size.
   adapter: node({ mode: "middleware", bodySizeLimit: 64 * 1024 }),
-  integrations: [mdx(), react()],
+  integrations: [contentPages(), mdx(), react()],
   session: false,
   trailingSlash: "ignore",
   prerenderConflictBehavior: "error",

@@ -1,7 +1,9 @@
 /**
  * The one route table of the portal. The gate, the navigation, the seed of the `pages`
- * table, the admin checklists and the tests all read it. Pure data + pure functions.
+ * table, the admin checklists and the tests all read it. Pure data + pure functions, except
+ * for reading the build's content-page manifest once when the module loads.
  */
+import { readContentManifest, type ContentPageEntry } from "./content-manifest.ts";
 
 export const SYSTEM_ROLES = ["admin", "lider", "visualizador", "security"] as const;
 export type SystemRole = (typeof SYSTEM_ROLES)[number];
@@ -38,7 +40,8 @@ const PUBLIC: Access = { kind: "public" };
 const SIGNED_IN: Access = { kind: "signed-in" };
 const CONTENT_NAV_ROLES: readonly SystemRole[] = ["visualizador", "lider", "admin"];
 
-export const ROUTES: readonly RouteRule[] = [
+/** Routes of the pages written in `src/pages`. */
+export const STATIC_ROUTES: readonly RouteRule[] = [
   { path: "/", name: "Início", access: PUBLIC, nav: { label: "Home", roles: [] } },
   { path: "/auth", name: "Autenticação", access: PUBLIC },
   { path: "/signup-error", name: "Erro no Cadastro", access: PUBLIC },
@@ -91,6 +94,25 @@ export const ROUTES: readonly RouteRule[] = [
     access: { kind: "roles", roles: ["admin"], grantable: false },
   },
 ];
+
+/** The route of a page written as a content file: role-gated pages can be granted to custom roles. */
+export function contentPageRoute(page: ContentPageEntry): RouteRule {
+  const access: Access = page.access === "signed-in" ? SIGNED_IN : { kind: "roles", roles: page.access, grantable: true };
+  const navRoles = page.access === "signed-in" ? CONTENT_NAV_ROLES : page.access;
+  return {
+    path: page.path,
+    name: page.title,
+    access,
+    ...(page.nav === "header" ? { nav: { label: page.navLabel ?? page.title, roles: navRoles } } : {}),
+  };
+}
+
+/** Content pages in menu order (then by title), as the manifest lists them. */
+function contentRoutes(pages: readonly ContentPageEntry[]): RouteRule[] {
+  return [...pages].sort((a, b) => a.order - b.order || a.title.localeCompare(b.title, "pt-BR")).map(contentPageRoute);
+}
+
+export const ROUTES: readonly RouteRule[] = [...STATIC_ROUTES, ...contentRoutes(readContentManifest())];
 
 /** JSON endpoints; each one is guarded like the page it serves. */
 export interface ApiRule {

@@ -1,16 +1,8 @@
 import { z } from "astro/zod";
-import { iconSchema, text } from "./common";
+import { text } from "./common";
 
-/** /sobre-b1. */
-export const aboutSchema = z.object({
-  /** Hero paragraph. */
+/** Frontmatter of /sobre-b1 (content/sobre/sobre-b1.mdx); the sections are the MDX body. */
+export const aboutSchema = z.strictObject({
+  /** Hero paragraph under the logos. */
   hero: text,
-  /** 'Quem somos' paragraphs. */
-  whoWeAre: z.array(text).min(1),
-  /** 'Como atuamos': five cards. */
-  howWeWork: z.array(z.object({ /** Title. */ title: text, /** Text. */ text: text, /** Icon. */ icon: iconSchema })).length(5),
-  /** Four projects born in the unit. */
-  projects: z.array(z.object({ /** Name. */ name: text, /** What it is. */ text: text, /** Icon. */ icon: iconSchema })).length(4),
-  /** 'Nosso papel no futuro' paragraphs. */
-  future: z.array(text).min(1),
 });

@@ -40,3 +40,6 @@ export const linkSchema = z
 
 /** Non-empty text. */
 export const text = z.string().trim().min(1, "texto obrigatório");
+
+/** An item's 0-based place in its YAML list, set by the loader (editors never write it). */
+export const filePosition = z.number().int().min(0);

@@ -1,5 +1,5 @@
 import { z } from "astro/zod";
-import { text } from "./common";
+import { filePosition, text } from "./common";
 
 /** A question of /faq. */
 export const faqSchema = z.object({
@@ -9,4 +9,6 @@ export const faqSchema = z.object({
   question: text,
   /** The answer. */
   answer: text,
+  /** Place in content/faq.yaml: the page keeps the editor's order. */
+  position: filePosition,
 });

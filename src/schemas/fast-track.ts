@@ -1,5 +1,5 @@
 import { z } from "astro/zod";
-import { iconSchema, text } from "./common";
+import { iconSchema, linkSchema, text } from "./common";
 
 /** AI First principles + the 2-day Fast Track (/metodologia-ai-first) and the 5-day sprint (/ai-first-fast-track). */
 export const fastTrackSchema = z.object({
@@ -17,8 +17,6 @@ export const fastTrackSchema = z.object({
     day1: z.array(text).length(4),
     /** D2 in-house: 4 steps. */
     day2: z.array(text).length(4),
-    /** Objectives. */
-    objectives: z.array(text).min(3),
   }),
   /** 5-day sprint. */
   sprint: z.object({
@@ -33,6 +31,8 @@ export const fastTrackSchema = z.object({
           /** Description. */ description: text,
           /** Outputs. */ outputs: z.array(text).min(2),
           /** Example. */ example: text,
+          /** The day's call to action; empty link → shown as 'em breve'. */
+          cta: z.object({ /** Button text. */ label: text, /** Address. */ link: linkSchema }),
         }),
       )
       .length(5),

@@ -1,25 +1,30 @@
 import { z } from "astro/zod";
 import { colorSchema, iconSchema, linkSchema, text } from "./common";
 
-/** One of the 8 process stages (/etapas-processo). */
-export const stageSchema = z.object({
-  /** Stable id. */
-  id: text,
-  /** 1…8. */
-  number: z.number().int().min(1).max(8),
-  /** Stage name. */
-  title: text,
-  /** What happens in the stage. */
-  description: text,
-  /** Suggested tools (names; each gets a download action and a learn-more dialog). */
-  tools: z.array(text).min(2),
-  /** Main template of the stage. */
-  template: text,
-  /** Card colour. */
-  color: colorSchema,
-  /** Lucide icon. */
-  icon: iconSchema,
-});
+/**
+ * Frontmatter of one of the 8 process stages (content/etapas/<id>.mdx, the file name is the id);
+ * the MDX body is the stage's description.
+ */
+export const stageSchema = z
+  .strictObject({
+    /** 1…8. */
+    number: z.number().int().min(1).max(8),
+    /** Stage name. */
+    title: text,
+    /** Suggested tools (names; each gets a download action and a learn-more dialog). */
+    tools: z.array(text).min(2),
+    /** Main template of the stage. */
+    template: text,
+    /** Card colour. */
+    color: colorSchema,
+    /** Lucide icon. */
+    icon: iconSchema,
+  })
+  // The page lists the tools and then the template: naming it in both would show it twice.
+  .refine((stage) => !stage.tools.includes(stage.template), {
+    message: "o template da etapa já aparece na lista: não repita em `tools` o nome dado em `template`",
+    path: ["tools"],
+  });
 
 /** An AI tool of stage 5's 'Inteligência Artificial' row, or a recommended tool. */
 export const toolSchema = z.object({

@@ -16,9 +16,11 @@ import { caseStudySchema, stageSchema, toolDescriptionSchema, toolSchema } from 
 import { TEMPLATE_CATEGORIES, digitalToolSchema, templateSchema } from "../../../src/schemas/templates";
 import { trailPhaseSchema } from "../../../src/schemas/trail";
 import { CATEGORY_OPTIONS } from "../../../src/lib/content/templates-filter";
-import { readContent } from "./helpers";
+import { readContent, readFrontmatters } from "./helpers";
 
-const list = <S extends z.ZodType>(file: string, schema: S) => z.array(schema).parse(readContent(file)) as z.infer<S>[];
+// Like the YAML loader, each list item gets its place in the file.
+const list = <S extends z.ZodType>(file: string, schema: S) =>
+  z.array(schema).parse((readContent(file) as object[]).map((item, position) => ({ ...item, position }))) as z.infer<S>[];
 const one = <S extends z.ZodType>(file: string, schema: S) => schema.parse(readContent(file)) as z.infer<S>;
 
 describe("shipped content matches its schemas and the spec's counts", () => {
@@ -34,7 +36,9 @@ describe("shipped content matches its schemas and the spec's counts", () => {
   });
 
   it("stages: 8 stages, 4 stage-5 AI tools, 18 recommended tools, a case of 8 phases × 3 questions", () => {
-    const stages = list("stages.yaml", stageSchema);
+    const stages = readFrontmatters("etapas")
+      .map((fields) => stageSchema.parse(fields))
+      .sort((a, b) => a.number - b.number);
     expect(stages.map((s) => s.title)).toEqual([
       "Ideação",
       "Discovery",
@@ -122,7 +126,7 @@ describe("shipped content matches its schemas and the spec's counts", () => {
     const track = one("fast-track.yaml", fastTrackSchema);
     expect([track.principles.length, track.twoDays.day1.length, track.twoDays.day2.length, track.sprint.days.length]).toEqual([4, 4, 4, 5]);
     one("contact.yaml", contactSchema);
-    expect(one("about.yaml", aboutSchema).howWeWork).toHaveLength(5);
+    expect(readFrontmatters("sobre").map((fields) => aboutSchema.parse(fields))).toHaveLength(1);
   });
 });
 
@@ -159,6 +163,9 @@ describe("broken content is refused with a readable message", () => {
   it("rejects an unknown icon and a wrong count", () => {
     const pillar = readContent("pillars.yaml") as Record<string, unknown>[];
     expect(message(pillarSchema.safeParse({ ...pillar[0], icon: "NaoExiste" }))).toContain("icon: ícone desconhecido");
+    const stage = readFrontmatters("etapas")[0]!;
+    const repeated = stageSchema.safeParse({ ...stage, tools: [...(stage.tools as string[]), stage.template] });
+    expect(message(repeated)).toContain("tools: o template da etapa já aparece na lista");
     const playbook = readContent("playbook.yaml") as { guides: unknown[] };
     expect(playbookSchema.safeParse({ ...playbook, guides: playbook.guides.slice(1) }).success).toBe(false);
   });

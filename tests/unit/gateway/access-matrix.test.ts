@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { auditLogs, roles } from "../../../db/schema/index";
-import { ROUTES } from "../../../src/lib/routes";
+import { readContentManifest } from "../../../src/lib/content-manifest";
+import { ROUTES, STATIC_ROUTES } from "../../../src/lib/routes";
 import { createCustomRole, assignRoleByEmail, replaceRolePermissions } from "../../../src/lib/server/roles";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
@@ -33,6 +34,13 @@ const GATED: Record<string, Persona[]> = {
   "/audit-logs": ["admin", "security"],
   "/admin-panel": ["admin"],
 };
+
+/** Pages editors added as content files: open to the roles their frontmatter lists. */
+const CONTENT_PAGES = readContentManifest();
+for (const page of CONTENT_PAGES) {
+  if (page.access === "signed-in") SIGNED_IN.push(page.path);
+  else GATED[page.path] = [...page.access];
+}
 
 /** The exact answer each persona must get: status and redirect target. */
 function expected(path: string, persona: Persona): { status: number; location?: string } {
@@ -72,7 +80,10 @@ afterAll(async () => {
 
 describe("route table × personas", () => {
   it("covers every route of the route table", () => {
-    expect([...PUBLIC, ...SIGNED_IN, ...Object.keys(GATED)].sort()).toEqual(ROUTES.map((r) => r.path).sort());
+    const contentPaths = CONTENT_PAGES.map((page) => page.path);
+    const listed = [...PUBLIC, ...SIGNED_IN, ...Object.keys(GATED)].filter((path) => !contentPaths.includes(path));
+    expect(listed.sort()).toEqual(STATIC_ROUTES.map((r) => r.path).sort());
+    expect(ROUTES.map((r) => r.path).sort()).toEqual([...listed, ...contentPaths].sort());
   });
 
   for (const route of ROUTES) {

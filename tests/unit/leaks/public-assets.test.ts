@@ -32,8 +32,18 @@ function contentStrings(): string[] {
     if (/\.(ya?ml)$/.test(file)) collectStrings(parse(text), out);
     else if (/\.json$/.test(file)) collectStrings(JSON.parse(text), out);
     else if (/\.mdx?$/.test(file)) {
+      const frontmatter = /^---\n([\s\S]*?)\n---/.exec(text);
+      if (frontmatter) collectStrings(parse(frontmatter[1]!), out);
       const body = text.replace(/^---[\s\S]*?---/, "");
-      for (const line of body.split("\n")) collectStrings(line.replace(/[#*_>`-]/g, " ").replace(/\s+/g, " "), out);
+      // Prose only: component tags and their attributes are not text a reader sees.
+      for (const line of body.split("\n"))
+        collectStrings(
+          line
+            .replace(/<[^>]*>/g, " ")
+            .replace(/[#*_>`-]/g, " ")
+            .replace(/\s+/g, " "),
+          out,
+        );
     }
   }
   return [...out];

@@ -1,0 +1,208 @@
+/**
+ * Checks every content file the way the build uses it and reports `arquivo:linha: mensagem`
+ * in Portuguese: YAML files against their schemas, MDX pages' frontmatter, the components and
+ * internal links in MDX bodies. Returns the content pages for the route manifest.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "astro/zod";
+import { parseDocument, LineCounter } from "yaml";
+import { MDX_FOLDERS, YAML_FILES } from "../../src/collections/yaml-files.ts";
+import { MDX_COMPONENT_NAMES } from "../../src/components/mdx/names.ts";
+import type { ContentPageEntry } from "../../src/lib/content-manifest.ts";
+import { API_RULES, STATIC_ROUTES } from "../../src/lib/routes.ts";
+import { contentPageSchema } from "../../src/schemas/content-page.ts";
+import { lineOfPath, splitFrontmatter } from "./frontmatter.ts";
+
+z.config(z.locales.pt());
+
+export interface Problem {
+  file: string;
+  line: number;
+  message: string;
+}
+
+export const formatProblem = (problem: Problem) => `${problem.file}:${problem.line}: ${problem.message}`;
+
+export const PAGES_DIR = "content/paginas";
+const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+function issueMessage(issue: z.core.$ZodIssue): string {
+  const field = issue.path.map(String).join(".");
+  const message =
+    issue.code === "invalid_type" && /undefined/.test(issue.message)
+      ? "campo obrigatório ausente"
+      : issue.code === "unrecognized_keys"
+        ? `campo desconhecido: ${issue.keys.join(", ")}`
+        : issue.message;
+  return field ? `campo "${field}": ${message}` : message;
+}
+
+function issuePath(issue: z.core.$ZodIssue): PropertyKey[] {
+  return issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]!] : issue.path;
+}
+
+function checkYamlFiles(root: string, problems: Problem[]): void {
+  for (const { file, schema } of Object.values(YAML_FILES)) {
+    const full = path.join(root, file);
+    if (!fs.existsSync(full)) {
+      problems.push({ file, line: 1, message: "arquivo não encontrado" });
+      continue;
+    }
+    const lineCounter = new LineCounter();
+    const doc = parseDocument(fs.readFileSync(full, "utf8"), { lineCounter, prettyErrors: false });
+    if (doc.errors.length) {
+      for (const error of doc.errors)
+        problems.push({ file, line: lineCounter.linePos(error.pos[0]).line, message: `YAML inválido — ${error.message.split("\n")[0]}` });
+      continue;
+    }
+    const data: unknown = doc.toJS();
+    const items: [PropertyKey[], unknown][] = Array.isArray(data)
+      ? data.map((item, index) => [[index], { ...(item as object), position: index }])
+      : [[[], data]];
+    const seen = new Set<string>();
+    for (const [prefix, item] of items) {
+      if (Array.isArray(data)) {
+        const id = (item as { id?: unknown }).id;
+        const line = lineOfPath(doc, lineCounter, prefix);
+        if (typeof id !== "string" || !id) problems.push({ file, line, message: `o item ${Number(prefix[0]) + 1} não tem o campo "id"` });
+        else if (seen.has(id)) problems.push({ file, line, message: `id duplicado "${id}"` });
+        else seen.add(id);
+      }
+      const result = schema.safeParse(item);
+      if (result.success) continue;
+      for (const issue of result.error.issues) {
+        problems.push({ file, line: lineOfPath(doc, lineCounter, [...prefix, ...issuePath(issue)]), message: issueMessage(issue) });
+      }
+    }
+  }
+}
+
+interface MdxFile {
+  file: string;
+  body: string;
+  bodyStartLine: number;
+}
+
+/** Validates the frontmatter of every MDX file of a folder; returns the valid ones by file name. */
+function checkMdxFolder<S extends z.ZodType>(
+  root: string,
+  dir: string,
+  schema: S,
+  problems: Problem[],
+  bodies: MdxFile[],
+): { id: string; file: string; data: z.infer<S> }[] {
+  const full = path.join(root, dir);
+  if (!fs.existsSync(full)) return [];
+  const valid: { id: string; file: string; data: z.infer<S> }[] = [];
+  for (const name of fs.readdirSync(full).sort()) {
+    const file = `${dir}/${name}`;
+    if (name.toLowerCase() === "readme.md") continue;
+    if (!name.endsWith(".mdx")) {
+      problems.push({ file, line: 1, message: "use a extensão .mdx (ou README.md para notas)" });
+      continue;
+    }
+    const split = splitFrontmatter(fs.readFileSync(path.join(full, name), "utf8"));
+    bodies.push({ file, body: split.body, bodyStartLine: split.bodyStartLine });
+    if (!split.doc) {
+      problems.push({ file, line: 1, message: "falta o cabeçalho (frontmatter) entre linhas ---" });
+      continue;
+    }
+    const doc = split.doc;
+    const at = (yamlLine: number) => split.yamlStartLine + yamlLine - 1;
+    if (doc.errors.length) {
+      for (const error of doc.errors) {
+        problems.push({
+          file,
+          line: at(split.lineCounter.linePos(error.pos[0]).line),
+          message: `cabeçalho YAML inválido — ${error.message.split("\n")[0]}`,
+        });
+      }
+      continue;
+    }
+    const result = schema.safeParse(doc.toJS() ?? {});
+    if (!result.success) {
+      for (const issue of result.error.issues) {
+        problems.push({ file, line: at(lineOfPath(doc, split.lineCounter, issuePath(issue))), message: issueMessage(issue) });
+      }
+      continue;
+    }
+    valid.push({ id: name.slice(0, -".mdx".length), file, data: result.data });
+  }
+  return valid;
+}
+
+function checkPages(root: string, problems: Problem[], bodies: MdxFile[]): ContentPageEntry[] {
+  const staticPaths = new Set(STATIC_ROUTES.map((route) => route.path));
+  const reserved = new Set(["api", "pagefind", "guias", "_astro", ...API_RULES.map((rule) => rule.prefix.split("/")[1]!)]);
+  const pages: ContentPageEntry[] = [];
+  for (const { id: slug, file, data } of checkMdxFolder(root, PAGES_DIR, contentPageSchema, problems, bodies)) {
+    if (!SLUG.test(slug)) {
+      problems.push({
+        file,
+        line: 1,
+        message: "nome de arquivo inválido: use letras minúsculas, números e hífens (ex.: minha-pagina.mdx)",
+      });
+      continue;
+    }
+    if (staticPaths.has(`/${slug}`) || reserved.has(slug)) {
+      problems.push({ file, line: 1, message: `o endereço /${slug} já é usado pelo portal: escolha outro nome de arquivo` });
+      continue;
+    }
+    const { title, description, nav, navLabel, order, access } = data;
+    pages.push({ slug, path: `/${slug}`, title, description, nav, ...(navLabel ? { navLabel } : {}), order, access, file });
+  }
+  return pages;
+}
+
+/** Lines of the body outside fenced code, with inline code blanked (examples are not checked). */
+function codeFreeLines(body: string): string[] {
+  let fenced = false;
+  return body.split("\n").map((line) => {
+    if (/^\s*(```|~~~)/.test(line)) {
+      fenced = !fenced;
+      return "";
+    }
+    return fenced ? "" : line.replace(/`[^`]*`/g, (code) => " ".repeat(code.length));
+  });
+}
+
+function checkBodies(bodies: readonly MdxFile[], knownPaths: ReadonlySet<string>, problems: Problem[]): void {
+  const components = new Set<string>(MDX_COMPONENT_NAMES);
+  for (const { file, body, bodyStartLine } of bodies) {
+    codeFreeLines(body).forEach((line, index) => {
+      const lineNumber = bodyStartLine + index;
+      for (const match of line.matchAll(/<([A-Z][\w.]*)/g)) {
+        if (!components.has(match[1]!)) {
+          problems.push({
+            file,
+            line: lineNumber,
+            message: `componente desconhecido <${match[1]}>: use um de ${MDX_COMPONENT_NAMES.join(", ")}`,
+          });
+        }
+      }
+      for (const match of line.matchAll(/\]\((\/[^)\s]*)\)|\bhref=["'](\/[^"']*)["']/g)) {
+        const target = (match[1] ?? match[2])!;
+        const pathOnly = target.split(/[?#]/)[0]!.replace(/\/+$/, "") || "/";
+        if (!knownPaths.has(pathOnly))
+          problems.push({ file, line: lineNumber, message: `link interno quebrado: ${target} não é uma página do portal` });
+      }
+    });
+  }
+}
+
+export interface ContentCheck {
+  pages: ContentPageEntry[];
+  problems: Problem[];
+}
+
+export function checkContent(root: string): ContentCheck {
+  const problems: Problem[] = [];
+  const bodies: MdxFile[] = [];
+  checkYamlFiles(root, problems);
+  for (const { dir, schema } of Object.values(MDX_FOLDERS)) checkMdxFolder(root, dir, schema, problems, bodies);
+  const pages = checkPages(root, problems, bodies);
+  const knownPaths = new Set([...STATIC_ROUTES.map((route) => route.path), ...pages.map((page) => page.path)]);
+  checkBodies(bodies, knownPaths, problems);
+  return { pages, problems };
+}

@@ -1,0 +1,42 @@
+/**
+ * Astro integration: before the build (and when `astro dev` starts) it checks the content and
+ * writes the content-page manifest into dist/, which the route module reads. The build stops on
+ * any problem, naming file, line and field in Portuguese.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { AstroIntegration } from "astro";
+import { CONTENT_MANIFEST_FILE, type ContentPageEntry } from "../../src/lib/content-manifest.ts";
+import { checkContent, formatProblem, PAGES_DIR } from "./check.ts";
+
+function writeManifest(outDir: string, pages: readonly ContentPageEntry[]): void {
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, CONTENT_MANIFEST_FILE), JSON.stringify({ pages }, null, 2) + "\n");
+}
+
+export function contentPages(): AstroIntegration {
+  return {
+    name: "b1-content-pages",
+    hooks: {
+      "astro:config:setup": ({ command, config, updateConfig, logger }) => {
+        if (command !== "build" && command !== "dev") return;
+        const root = fileURLToPath(config.root);
+        const outDir = fileURLToPath(config.outDir);
+        const { pages, problems } = checkContent(root);
+        if (problems.length) {
+          const report = problems.map(formatProblem).join("\n");
+          if (command === "build") throw new Error(`Conteúdo com problemas (rode npm run content:check):\n${report}`);
+          logger.error(`Conteúdo com problemas:\n${report}`);
+        }
+        if (command === "build") {
+          // The manifest must survive until the pages are rendered, so dist/ is cleared here, not by Vite.
+          fs.rmSync(outDir, { recursive: true, force: true });
+          updateConfig({ vite: { build: { emptyOutDir: false } } });
+        }
+        writeManifest(outDir, pages);
+        logger.info(`${pages.length} página(s) de conteúdo em ${PAGES_DIR}`);
+      },
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import fs from "node:fs";
+import path from "node:path";
+
+/**
+ * The manifest of pages that editors add as content files (content/paginas/<slug>.mdx). The
+ * build writes it (scripts/content/manifest.ts) and the route module reads it once at start-up,
+ * so the gate, navigation, seed, admin checklists and tests share one route table.
+ */
+export interface ContentPageEntry {
+  /** File name without extension; the page lives at `/<slug>`. */
+  slug: string;
+  path: string;
+  title: string;
+  description: string;
+  nav: "header" | "none";
+  navLabel?: string;
+  order: number;
+  access: "signed-in" | readonly ("admin" | "lider" | "visualizador" | "security")[];
+  /** Source file, relative to the project root. */
+  file: string;
+}
+
+export const CONTENT_MANIFEST_FILE = "content-pages.json";
+
+/** Where the built site keeps the manifest (the gate's B1_DIST_DIR, else ./dist). */
+export function contentManifestPath(): string {
+  return path.resolve(process.env.B1_DIST_DIR ?? "dist", CONTENT_MANIFEST_FILE);
+}
+
+/** The pages of the manifest; none when nothing was built yet (unit tests, a fresh clone). */
+export function readContentManifest(file = contentManifestPath()): ContentPageEntry[] {
+  if (!fs.existsSync(file)) return [];
+  const parsed = JSON.parse(fs.readFileSync(file, "utf8")) as { pages?: ContentPageEntry[] };
+  return parsed.pages ?? [];
+}
