@@ -1,19 +1,22 @@
 import { useEffect, useState } from "react";
 import { Toasts, toast } from "../ui/toast";
-import { MailWarning } from "lucide-react";
+import { CircleCheck, MailWarning } from "lucide-react";
 import { resetRequestRules, signInRules, signUpRules, updatePasswordRules } from "../../../lib/auth-rules";
 import { postJson, UNEXPECTED_ERROR } from "../../../lib/api-client";
 import { FormField, PasswordField, SubmitButton } from "../ui/FormField";
 import { useValidatedForm } from "../ui/use-validated-form";
 
-export type AuthMode = "signin" | "signup" | "reset" | "update-password";
+export type AuthMode = "signin" | "signup" | "reset" | "update-password" | "confirm";
 
 const SUBTITLES: Record<AuthMode, string> = {
   signup: "Crie sua conta com e-mail corporativo autorizado",
   signin: "Acesse sua conta",
   reset: "Digite seu e-mail para receber o link de recuperação",
   "update-password": "Defina sua nova senha",
+  confirm: "Confirme seu e-mail",
 };
+
+const confirmRules = { password: signInRules.password };
 
 function showError(message?: string) {
   toast.error("Erro", { description: message || UNEXPECTED_ERROR });
@@ -27,18 +30,21 @@ interface QueryState {
   next: string;
   error: string | null;
   errorDescription: string | null;
+  confirmed: boolean;
 }
 
 function readQuery(): QueryState {
   const params = new URLSearchParams(window.location.search);
   const modeParam = params.get("mode");
-  const mode: AuthMode = modeParam === "update-password" || modeParam === "signup" || modeParam === "reset" ? modeParam : "signin";
+  const mode: AuthMode =
+    modeParam === "update-password" || modeParam === "signup" || modeParam === "reset" || modeParam === "confirm" ? modeParam : "signin";
   return {
     mode,
     token: params.get("token") ?? "",
     next: params.get("next") ?? "/",
     error: params.get("error"),
     errorDescription: params.get("error_description"),
+    confirmed: params.get("confirmed") === "1",
   };
 }
 
@@ -71,12 +77,24 @@ export default function AuthForm() {
           </p>
         </div>
       )}
+      {query.confirmed && mode === "signin" && (
+        <div
+          role="status"
+          className="mb-4 rounded-lg border border-emerald-300 bg-emerald-50 p-4 dark:border-emerald-700 dark:bg-emerald-950"
+        >
+          <p className="flex items-center gap-2 font-semibold">
+            <CircleCheck className="size-5" aria-hidden="true" /> E-mail confirmado!
+          </p>
+          <p className="mt-1 text-sm">Entre com seu e-mail e senha para acessar o portal.</p>
+        </div>
+      )}
       <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-700 dark:bg-slate-900">
         <p className="mb-5 text-center font-medium">{SUBTITLES[mode]}</p>
         {mode === "signin" && <SignInForm next={query.next} onMode={go} />}
         {mode === "signup" && <SignUpForm onMode={go} />}
         {mode === "reset" && <ResetForm onMode={go} />}
         {mode === "update-password" && <UpdatePasswordForm token={query.token} onMode={go} />}
+        {mode === "confirm" && <ConfirmForm token={query.token} onMode={go} />}
         {query.error && query.error !== "email_not_confirmed" && (
           <p role="alert" className="mt-4 text-center text-sm text-red-600 dark:text-red-400">
             {query.errorDescription || "Ocorreu um erro durante a autenticação"}
@@ -234,6 +252,39 @@ function UpdatePasswordForm({ token, onMode }: { token: string; onMode: (mode: A
       <div className="text-center">
         <button type="button" className={linkClass} onClick={() => onMode("signin")}>
           Voltar ao login
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function ConfirmForm({ token, onMode }: { token: string; onMode: (mode: AuthMode) => void }) {
+  const { errors, busy, formProps } = useValidatedForm(confirmRules, async (data) => {
+    try {
+      const { status, body } = await postJson("/api/auth/confirm", { ...data, token });
+      if (status === 200) {
+        window.location.assign("/auth?confirmed=1");
+        return new Promise(() => {});
+      }
+      if (body.code === "link_expired") {
+        window.location.assign("/link-expired?type=email-confirmation");
+        return;
+      }
+      showError(body.error);
+    } catch (error) {
+      showError(error instanceof Error ? error.message : undefined);
+    }
+  });
+  return (
+    <form {...formProps} className="space-y-4">
+      <p className="text-sm text-slate-600 dark:text-slate-300">Para ativar a conta, digite a senha que você criou no cadastro.</p>
+      <fieldset disabled={busy} className="space-y-4">
+        <PasswordField id="confirm-password" label="Senha" autoComplete="current-password" error={errors.password} name="password" />
+        <SubmitButton busy={busy} label="Confirmar e-mail" />
+      </fieldset>
+      <div className="text-center">
+        <button type="button" className={linkClass} onClick={() => onMode("reset")}>
+          Esqueci minha senha
         </button>
       </div>
     </form>
