@@ -64,17 +64,27 @@ export function resendLink(db: Db, input: ResendLinkInput, meta: RequestMeta): A
     refuseWhenRateLimited(db, [{ key: `mail:email:${email}`, limit: LIMITS.mailEmail }], attempt) ??
     refuseUnlessAllowedEmail(db, email, attempt, LINK_EXPIRED_MESSAGES.unauthorized);
   if (refused) return refused;
-  const user = getUserByEmail(db, email);
-  const send = !user
-    ? null
-    : user.emailConfirmedAt === null
-      ? hasUsablePassword(user)
-        ? () => sendConfirmationLink(db, user)
-        : () => sendPasswordResetLink(db, user, "set-password")
-      : input.type === "password-reset"
-        ? () => sendPasswordResetLink(db, user)
-        : null;
-  writeAuditLog(db, { userId: user?.id, actionType, result: "success", details: { email, sent: Boolean(send) }, ...meta });
-  send?.().catch((error: unknown) => console.error("[e-mail] falha ao reenviar link", error));
+  // The lookup, audit row, token and mail run after the answer, so its timing cannot tell whether the account exists.
+  setImmediate(() => resendLinkIfAccountExists(db, input.type, email, meta));
   return { ok: true, value: undefined };
+}
+
+function resendLinkIfAccountExists(db: Db, type: ResendLinkInput["type"], email: string, meta: RequestMeta): void {
+  try {
+    const user = getUserByEmail(db, email);
+    const send = !user
+      ? null
+      : user.emailConfirmedAt === null
+        ? hasUsablePassword(user)
+          ? () => sendConfirmationLink(db, user)
+          : () => sendPasswordResetLink(db, user, "set-password")
+        : type === "password-reset"
+          ? () => sendPasswordResetLink(db, user)
+          : null;
+    const actionType = type === "password-reset" ? "password_reset_request" : "email_confirmation_resend";
+    writeAuditLog(db, { userId: user?.id, actionType, result: "success", details: { email, sent: Boolean(send) }, ...meta });
+    send?.().catch((error: unknown) => console.error("[e-mail] falha ao reenviar link", error));
+  } catch (error) {
+    console.error("[e-mail] falha ao preparar reenvio de link", error);
+  }
 }
