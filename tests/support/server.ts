@@ -20,7 +20,8 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
   const db = openTestDatabase(databasePath);
   let log = "";
   const child: ChildProcess = spawn(process.execPath, ["dist/gate/main.mjs"], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATABASE_PATH: databasePath, ...env },
+    // The test users' domain is allowed explicitly: the portal has no default allow-list.
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATABASE_PATH: databasePath, AUTH_ALLOWED_DOMAINS: "b1.example.com", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stderr!.on("data", (chunk) => (log += chunk));
