@@ -37,6 +37,7 @@ export default defineConfig({
       DATABASE_PATH: process.env.E2E_DATABASE_PATH,
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       MAIL_FROM: "B1 Method Hub <nao-responda@b1.example.com>",
+      AUTH_ALLOWED_DOMAINS: "b1.example.com",
       RATE_LIMIT_MULTIPLIER: "50",
     },
   },

@@ -134,7 +134,7 @@ async function main() {
   const gate = await startProcess(
     process.execPath,
     ["dist/gate/main.mjs"],
-    { PORT: "0", HOST: "127.0.0.1", DATABASE_PATH: dbPath, RATE_LIMIT_MULTIPLIER: "1000000" },
+    { PORT: "0", HOST: "127.0.0.1", DATABASE_PATH: dbPath, AUTH_ALLOWED_DOMAINS: "b1.example.com", RATE_LIMIT_MULTIPLIER: "1000000" },
     /no ar em (http:\/\/[^\s]+)/,
   );
   const gateUrl = gate.match[1]!;

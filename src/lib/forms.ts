@@ -44,6 +44,12 @@ export const updatePasswordSchema = z
 /** The new-password request: the form plus the e-mailed link's token. */
 export const updatePasswordRequestSchema = z.intersection(updatePasswordSchema, z.object({ token: z.string().min(1).max(100) }));
 
+/** Finishing a confirmation: the link's token and the password chosen at sign-up. */
+export const confirmEmailSchema = z.object({
+  token: z.string().min(1).max(100),
+  password: z.string().min(1, MESSAGES.passwordRequired).max(LIMITS.password, MESSAGES.passwordTooLong),
+});
+
 export const resendLinkSchema = z.object({
   email: z.string().trim().min(1, LINK_EXPIRED_MESSAGES.required).pipe(emailField),
   type: z.enum(["email-confirmation", "password-reset"]).default("email-confirmation"),
@@ -53,6 +59,7 @@ export type SignUpInput = z.infer<typeof signUpSchema>;
 export type SignInInput = z.infer<typeof signInSchema>;
 export type SignInRequest = z.infer<typeof signInRequestSchema>;
 export type UpdatePasswordRequest = z.infer<typeof updatePasswordRequestSchema>;
+export type ConfirmEmailInput = z.infer<typeof confirmEmailSchema>;
 export type ResendLinkInput = z.infer<typeof resendLinkSchema>;
 export type ResetRequestInput = z.infer<typeof resetRequestSchema>;
 export type UpdatePasswordInput = z.infer<typeof updatePasswordSchema>;

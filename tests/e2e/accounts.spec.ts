@@ -9,7 +9,10 @@ const mailDir = () => process.env.E2E_MAIL_DIR!;
 const unique = (name: string) => `${name}-${Date.now()}@b1.example.com`;
 const toLocal = (link: string, baseURL: string) => link.replace(/^https?:\/\/[^/]+/, baseURL);
 
-test("sign up → confirmation e-mail → link → signed in; sign-in before confirming shows the card", async ({ page, baseURL }) => {
+test("sign up → confirmation e-mail → link + sign-up password → confirmed, then sign in; sign-in before confirming shows the card", async ({
+  page,
+  baseURL,
+}) => {
   const email = unique("cadastro");
   const password = "Senha@Nova1";
   await page.goto("/auth?mode=signup");
@@ -30,6 +33,17 @@ test("sign up → confirmation e-mail → link → signed in; sign-in before con
 
   const link = await waitForLink(mailDir(), email, "/api/auth/confirm");
   await page.goto(toLocal(link, baseURL!));
+  await expect(page.getByText("Para ativar a conta, digite a senha que você criou no cadastro.")).toBeVisible();
+  await page.getByLabel("Senha", { exact: true }).fill("Senha@Errada9");
+  await page.getByRole("button", { name: "Confirmar e-mail" }).click();
+  await expect(page.getByText("Senha incorreta. Digite a senha que você criou no cadastro.")).toBeVisible();
+  await page.getByLabel("Senha", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Confirmar e-mail" }).click();
+  await expect(page).toHaveURL(/\/auth\?confirmed=1$/);
+  await expect(page.getByText("E-mail confirmado!")).toBeVisible();
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Senha", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Entrar" }).click();
   await expect(page).toHaveURL(`${baseURL}/`);
   await expect(page.getByLabel("Conta")).toBeVisible();
   await page.goto("/faq");

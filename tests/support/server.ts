@@ -36,12 +36,14 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
   const db = openTestDatabase(databasePath);
   let log = "";
   const child: ChildProcess = spawn(process.execPath, ["dist/gate/main.mjs"], {
+    // The test users' domain is allowed explicitly: the portal has no default allow-list.
     env: {
       ...process.env,
       PORT: String(port),
       HOST: "127.0.0.1",
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATABASE_PATH: databasePath,
+      AUTH_ALLOWED_DOMAINS: "b1.example.com",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

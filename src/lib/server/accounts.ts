@@ -1,28 +1,28 @@
 import { eq } from "drizzle-orm";
 import { users } from "../../../db/schema/index.ts";
-import { writeAuditLog } from "./audit.ts";
+import { writeAuditLog, type RequestMeta } from "./audit.ts";
 import { config } from "./config.ts";
 import type { Db } from "./db.ts";
-import { confirmationMail, passwordResetMail, sendMail } from "./email.ts";
+import { confirmationMail, passwordResetMail, sendMail, setPasswordMail } from "./email.ts";
 import { createEmailToken } from "./email-tokens.ts";
 
+type Recipient = { id: string; email: string };
+
 /** Sends (or re-sends) the confirmation link of an unconfirmed account. */
-export async function sendConfirmationLink(db: Db, user: { id: string; email: string; fullName: string }): Promise<void> {
+export async function sendConfirmationLink(db: Db, user: Recipient): Promise<void> {
   const token = createEmailToken(db, user.id, "email_confirmation");
-  const url = `${config().publicUrl}/api/auth/confirm?token=${token}`;
-  await sendMail(confirmationMail(user.email, user.fullName, url));
+  await sendMail(confirmationMail(user.email, `${config().publicUrl}/api/auth/confirm?token=${token}`));
 }
 
-export async function sendPasswordResetLink(db: Db, user: { id: string; email: string; fullName: string }): Promise<void> {
+/** A single-use link to /auth where the mailbox's holder sets a password: a reset, or the first one after a contested sign-up. */
+export async function sendPasswordResetLink(db: Db, user: Recipient, kind: "reset" | "set-password" = "reset"): Promise<void> {
   const token = createEmailToken(db, user.id, "password_reset");
   const url = `${config().publicUrl}/auth?mode=update-password&token=${token}`;
-  await sendMail(passwordResetMail(user.email, user.fullName, url));
+  await sendMail(kind === "reset" ? passwordResetMail(user.email, url) : setPasswordMail(user.email, url));
 }
 
 /** Marks the address confirmed (idempotent) and records it. */
-export function confirmUserEmail(db: Db, userId: string, meta: { ipAddress?: string | null; userAgent?: string | null }): void {
-  db.transaction((tx) => {
-    tx.update(users).set({ emailConfirmedAt: Date.now() }).where(eq(users.id, userId)).run();
-    writeAuditLog(tx, { userId, actionType: "user_email_confirmed", result: "success", ...meta });
-  });
+export function confirmUserEmail(db: Pick<Db, "update" | "insert">, userId: string, meta: RequestMeta): void {
+  db.update(users).set({ emailConfirmedAt: Date.now() }).where(eq(users.id, userId)).run();
+  writeAuditLog(db, { userId, actionType: "user_email_confirmed", result: "success", ...meta });
 }

@@ -1,5 +1,5 @@
 import type { AuditActionType } from "../audit-actions.ts";
-import { DOMAIN_MESSAGE, isAllowedEmail } from "./allowed-email.ts";
+import { DOMAIN_MESSAGE, isAllowedEmail, isAllowListEmpty } from "./allowed-email.ts";
 import { writeAuditLog, type RequestMeta } from "./audit.ts";
 import { auditBlockedAttempt } from "./blocked-audit.ts";
 import { authFailure, type AuthFailure } from "./auth-result.ts";
@@ -52,8 +52,27 @@ export function refuseWhenIpRateLimited(db: Db, flow: IpLimitedFlow, meta: Reque
   return refuseWhenRateLimited(db, [{ key: `${prefix}:ip:${meta.ipAddress ?? ""}`, limit }], { actionType, meta });
 }
 
+let warnedAllowListEmpty = false;
+
+/** An unconfigured allow-list refuses everyone: plainly to the person, and once in the log for the operator. */
+function refuseForEmptyAllowList(attempt: GuardedAttempt): AuthFailure {
+  if (!warnedAllowListEmpty) {
+    warnedAllowListEmpty = true;
+    console.error(
+      "[config] AUTH_ALLOWED_DOMAINS e AUTH_ALLOWED_EMAILS estão vazios: cadastro e login recusados para todos. Defina os domínios autorizados (veja .env.example).",
+    );
+  }
+  const what = attempt.actionType === "user_signup_attempt" ? "Cadastro indisponível" : "Acesso indisponível";
+  return authFailure(
+    503,
+    "allow_list_empty",
+    `${what}: nenhum domínio de e-mail autorizado foi configurado. Contate o administrador do portal.`,
+  );
+}
+
 /** The allow-list rule, audited as `invalid_domain` when it refuses. */
 export function refuseUnlessAllowedEmail(db: Db, email: string, attempt: GuardedAttempt, message = DOMAIN_MESSAGE): AuthFailure | null {
+  if (isAllowListEmpty()) return refuseForEmptyAllowList(attempt);
   if (isAllowedEmail(email)) return null;
   if (attempt.actionType) {
     writeAuditLog(db, { actionType: attempt.actionType, result: "failure", details: { email, error: "invalid_domain" }, ...attempt.meta });

@@ -1,6 +1,6 @@
 import path from "node:path";
 
-/** Runtime configuration from the environment; every value has a safe default. */
+/** Runtime configuration from the environment; every value has a safe default (the allow-list: empty). */
 export interface Config {
   port: number;
   host: string;
@@ -17,9 +17,8 @@ export interface Config {
   outboxDir: string;
 }
 
-function list(value: string | undefined, fallback: string[]): string[] {
-  if (value === undefined || value.trim() === "") return fallback;
-  return value
+function list(value: string | undefined): string[] {
+  return (value ?? "")
     .split(",")
     .map((item) => item.trim().toLowerCase())
     .filter(Boolean);
@@ -36,9 +35,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     secureCookies: publicUrl.startsWith("https://"),
     databasePath,
-    // Reserved example domains (RFC 2606) until the company's real ones are configured.
-    allowedDomains: list(env.AUTH_ALLOWED_DOMAINS, ["b1.example.com", "b1.example.com.br", "semente.example.org"]),
-    allowedEmails: list(env.AUTH_ALLOWED_EMAILS, ["parceiro@example.net"]),
+    // No default: an unconfigured portal lets nobody in (examples live in .env.example).
+    allowedDomains: list(env.AUTH_ALLOWED_DOMAINS),
+    allowedEmails: list(env.AUTH_ALLOWED_EMAILS),
     smtpUrl: env.SMTP_URL ?? "",
     mailFrom: env.MAIL_FROM ?? "B1 Method Hub <nao-responda@b1.example.com>",
     trustProxy: env.TRUST_PROXY === "1" || env.TRUST_PROXY === "true",

@@ -22,9 +22,7 @@ export function createEmailToken(db: Db, userId: string, purpose: TokenPurpose, 
   crypto.getRandomValues(bytes);
   const token = encodeBase32LowerCaseNoPadding(bytes);
   db.transaction((tx) => {
-    tx.delete(emailTokens)
-      .where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt)))
-      .run();
+    deleteUnusedEmailTokens(tx, userId, purpose);
     tx.insert(emailTokens)
       .values({ tokenHash: hashToken(token), userId, purpose, expiresAt: now + TOKEN_TTL_MS[purpose], createdAt: now })
       .run();
@@ -34,6 +32,20 @@ export function createEmailToken(db: Db, userId: string, purpose: TokenPurpose, 
 
 export type ConsumeResult = { ok: true; userId: string } | { ok: false; reason: "invalid" | "expired" | "used" };
 
+/** The user of a live token, without using it up (e.g. to ask for a password before consuming it). */
+export function findEmailToken(db: Pick<Db, "select">, token: string, purpose: TokenPurpose, now = Date.now()): ConsumeResult {
+  if (!/^[a-z2-7]{32}$/.test(token)) return { ok: false, reason: "invalid" };
+  const row = db
+    .select()
+    .from(emailTokens)
+    .where(and(eq(emailTokens.tokenHash, hashToken(token)), eq(emailTokens.purpose, purpose)))
+    .get();
+  if (!row) return { ok: false, reason: "invalid" };
+  if (row.usedAt !== null) return { ok: false, reason: "used" };
+  if (row.expiresAt <= now) return { ok: false, reason: "expired" };
+  return { ok: true, userId: row.userId };
+}
+
 /** Marks a token used and returns its user; expired, reused or unknown tokens are refused. */
 export function consumeEmailToken(
   db: Pick<Db, "select" | "update">,
@@ -41,21 +53,20 @@ export function consumeEmailToken(
   purpose: TokenPurpose,
   now = Date.now(),
 ): ConsumeResult {
-  if (!/^[a-z2-7]{32}$/.test(token)) return { ok: false, reason: "invalid" };
-  const tokenHash = hashToken(token);
-  const row = db
-    .select()
-    .from(emailTokens)
-    .where(and(eq(emailTokens.tokenHash, tokenHash), eq(emailTokens.purpose, purpose)))
-    .get();
-  if (!row) return { ok: false, reason: "invalid" };
-  if (row.usedAt !== null) return { ok: false, reason: "used" };
-  if (row.expiresAt <= now) return { ok: false, reason: "expired" };
+  const found = findEmailToken(db, token, purpose, now);
+  if (!found.ok) return found;
   const updated = db
     .update(emailTokens)
     .set({ usedAt: now })
-    .where(and(eq(emailTokens.tokenHash, tokenHash), isNull(emailTokens.usedAt)))
+    .where(and(eq(emailTokens.tokenHash, hashToken(token)), isNull(emailTokens.usedAt)))
     .run();
   if (updated.changes !== 1) return { ok: false, reason: "used" };
-  return { ok: true, userId: row.userId };
+  return found;
+}
+
+/** Kills a user's unused links of one purpose (their holder no longer speaks for the account). */
+export function deleteUnusedEmailTokens(db: Pick<Db, "delete">, userId: string, purpose: TokenPurpose): void {
+  db.delete(emailTokens)
+    .where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt)))
+    .run();
 }

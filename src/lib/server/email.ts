@@ -54,30 +54,50 @@ ${input.lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("\n")}
   return { to: input.to, subject: input.subject, text, html };
 }
 
-export function confirmationMail(to: string, name: string, url: string): Mail {
+// Mails greet neutrally: nothing a person typed (a name could carry a link) goes into them.
+const GREETING = "Olá!";
+
+export function confirmationMail(to: string, url: string): Mail {
   return buildLinkMail({
     to,
     subject: "Confirme seu e-mail no B1 Method Hub",
-    greeting: `Olá, ${name || "colega"}!`,
+    greeting: GREETING,
     lines: [
-      "Recebemos seu cadastro no B1 Method Hub.",
-      "Confirme seu e-mail para ativar a conta. O link vale por 24 horas e pode ser usado uma vez.",
+      "Recebemos um cadastro no B1 Method Hub com este endereço.",
+      "Para ativar a conta, abra o link e digite a senha escolhida no cadastro. O link vale por 24 horas e pode ser usado uma vez.",
+      "Se você não fez este cadastro, ignore este e-mail: sem a senha, ninguém ativa a conta.",
     ],
     action: "Confirmar e-mail",
     url,
   });
 }
 
-export function passwordResetMail(to: string, name: string, url: string): Mail {
+export function passwordResetMail(to: string, url: string): Mail {
   return buildLinkMail({
     to,
     subject: "Redefinição de senha do B1 Method Hub",
-    greeting: `Olá, ${name || "colega"}!`,
+    greeting: GREETING,
     lines: [
       "Recebemos um pedido para redefinir a senha da sua conta.",
       "O link vale por 1 hora e pode ser usado uma vez. Se você não fez o pedido, ignore este e-mail: sua senha continua a mesma.",
     ],
     action: "Definir nova senha",
+    url,
+  });
+}
+
+/** After a second sign-up of an unconfirmed address: only the mailbox can set the password. */
+export function setPasswordMail(to: string, url: string): Mail {
+  return buildLinkMail({
+    to,
+    subject: "Defina sua senha no B1 Method Hub",
+    greeting: GREETING,
+    lines: [
+      "Recebemos um novo cadastro com este endereço, que ainda não estava confirmado.",
+      "Por segurança, a senha dos cadastros anteriores foi descartada. Defina a sua pelo link abaixo; ele também confirma o seu e-mail. O link vale por 1 hora e pode ser usado uma vez.",
+      "Se você não fez este cadastro, ignore este e-mail.",
+    ],
+    action: "Definir senha",
     url,
   });
 }

@@ -18,19 +18,26 @@ export function requestPasswordReset(db: Db, input: ResetRequestInput, meta: Req
     refuseWhenRateLimited(db, [{ key: `mail:email:${email}`, limit: LIMITS.mailEmail }], attempt) ??
     refuseUnlessAllowedEmail(db, email, attempt);
   if (refused) return refused;
-  const user = getUserByEmail(db, email);
-  writeAuditLog(db, {
-    userId: user?.id,
-    actionType: attempt.actionType,
-    result: "success",
-    details: { email, account_found: Boolean(user) },
-    ...meta,
-  });
-  if (user) {
-    // Not awaited: the answer must not take longer when the account exists.
-    sendPasswordResetLink(db, user).catch((error: unknown) => console.error("[e-mail] falha ao enviar redefinição", error));
-  }
+  // The lookup, audit row, token and mail run after the answer, so its timing cannot tell whether the account exists.
+  setImmediate(() => sendResetLinkIfAccountExists(db, email, meta));
   return { ok: true, value: undefined };
+}
+
+function sendResetLinkIfAccountExists(db: Db, email: string, meta: RequestMeta): void {
+  try {
+    const user = getUserByEmail(db, email);
+    writeAuditLog(db, {
+      userId: user?.id,
+      actionType: "password_reset_request",
+      result: "success",
+      details: { email, account_found: Boolean(user) },
+      ...meta,
+    });
+    if (!user) return;
+    sendPasswordResetLink(db, user).catch((error: unknown) => console.error("[e-mail] falha ao enviar redefinição", error));
+  } catch (error) {
+    console.error("[e-mail] falha ao preparar redefinição", error);
+  }
 }
 
 /** New password from the reset link: single-use token, password and every session ended in one transaction. */

@@ -1,14 +1,17 @@
 import { fieldMessages, signUpSchema } from "../forms.ts";
-import { sendConfirmationLink } from "./accounts.ts";
+import { sendConfirmationLink, sendPasswordResetLink } from "./accounts.ts";
 import { writeAuditLog, type RequestMeta } from "./audit.ts";
 import { refuseUnlessAllowedEmail } from "./auth-guards.ts";
 import { authFailure, type AuthResult } from "./auth-result.ts";
 import type { Db } from "./db.ts";
-import { createUser, normalizeEmail } from "./user.ts";
+import { deleteUnusedEmailTokens } from "./email-tokens.ts";
+import { createUser, discardPendingPassword, getUserByEmail, normalizeEmail } from "./user.ts";
 
 /**
  * Sign-up: an unconfirmed user with the default role visualizador, then a confirmation link by
- * e-mail. Validates here (not in the endpoint) so a weak password gets its own code.
+ * e-mail. Validates here (not in the endpoint) so a weak password gets its own code. A second
+ * sign-up of an unconfirmed address answers the same, replaces nothing, and hands the account to
+ * its mailbox: the pending password and links die, and a set-password link is mailed.
  */
 export async function signUp(db: Db, body: unknown, meta: RequestMeta): Promise<AuthResult> {
   const parsed = signUpSchema.safeParse(body);
@@ -26,14 +29,36 @@ export async function signUp(db: Db, body: unknown, meta: RequestMeta): Promise<
     { userId: user.userId, actionType: "user_signup_success", result: "success", details: { email, roles: user.roles }, ...meta },
   ]);
   if (!created.ok) {
+    const pending = getUserByEmail(db, email);
+    if (pending && pending.emailConfirmedAt === null) return handPendingAccountToMailbox(db, pending, meta);
     writeAuditLog(db, { actionType: attempt.actionType, result: "failure", details: { email, error: created.error }, ...meta });
     return authFailure(409, "email_taken", "E-mail já cadastrado");
   }
   try {
-    await sendConfirmationLink(db, { id: created.userId, email, fullName });
+    await sendConfirmationLink(db, { id: created.userId, email });
   } catch (error) {
     // The account exists; the person can ask for a new link on /link-expired.
     console.error("[e-mail] falha ao enviar confirmação", error);
+  }
+  return { ok: true, value: undefined };
+}
+
+async function handPendingAccountToMailbox(db: Db, user: { id: string; email: string }, meta: RequestMeta): Promise<AuthResult> {
+  db.transaction((tx) => {
+    discardPendingPassword(tx, user.id);
+    deleteUnusedEmailTokens(tx, user.id, "email_confirmation");
+    writeAuditLog(tx, {
+      userId: user.id,
+      actionType: "user_signup_attempt",
+      result: "success",
+      details: { email: user.email, pending_account: "password_discarded" },
+      ...meta,
+    });
+  });
+  try {
+    await sendPasswordResetLink(db, user, "set-password");
+  } catch (error) {
+    console.error("[e-mail] falha ao enviar link de definição de senha", error);
   }
   return { ok: true, value: undefined };
 }

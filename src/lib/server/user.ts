@@ -29,6 +29,10 @@ export function getUserByEmail(db: Db, email: string) {
   );
 }
 
+export function getUserById(db: Pick<Db, "select">, id: string) {
+  return db.select().from(users).where(eq(users.id, id)).get() ?? null;
+}
+
 /** What a caller records about a new user; written in the user's own transaction. */
 export type CreationAudit = (created: { userId: string; email: string; fullName: string; roles: string[] }) => AuditEntry[];
 
@@ -94,4 +98,21 @@ export function setPasswordFromMailbox(db: Pick<Db, "update">, userId: string, p
     .set({ emailConfirmedAt: now })
     .where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)))
     .run();
+}
+
+/** Stored instead of a hash when no password may work: it is no PHC string, so verification always fails. */
+const NO_PASSWORD = "!sem-senha";
+
+export function hasUsablePassword(user: { passwordHash: string }): boolean {
+  return user.passwordHash !== NO_PASSWORD;
+}
+
+/** Discards the password of an unconfirmed account, so only a link sent to its mailbox can set one. */
+export function discardPendingPassword(db: Pick<Db, "update">, userId: string): boolean {
+  const updated = db
+    .update(users)
+    .set({ passwordHash: NO_PASSWORD })
+    .where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)))
+    .run();
+  return updated.changes === 1;
 }

@@ -111,24 +111,27 @@ describe("sign-up → confirmation → sign-in", () => {
     expect(audits("user_signup_success")).toHaveLength(1);
   });
 
-  it("refuses a second account with the same e-mail", async () => {
+  it("confirms through the mailed link once with the sign-up password, without signing in", async () => {
+    const link = await waitForLink(outbox, email, "/api/auth/confirm");
+    const token = new URL(link).searchParams.get("token")!;
+    const opened = await fetch(link.replace(/^https?:\/\/[^/]+/, server.url), { redirect: "manual" });
+    expect(opened.status).toBe(303);
+    expect(opened.headers.get("location")).toBe(`/auth?mode=confirm&token=${token}`);
+    const wrong = await post("/api/auth/confirm", { token, password: "Senha@Errada1" });
+    expect(wrong.status).toBe(401);
+    const confirm = await post("/api/auth/confirm", { token, password });
+    expect(confirm.status).toBe(200);
+    expect(confirm.headers.get("set-cookie")).toBeNull();
+    const again = await fetch(link.replace(/^https?:\/\/[^/]+/, server.url), { redirect: "manual" });
+    expect(again.headers.get("location")).toBe("/link-expired?type=email-confirmation");
+    expect((await post("/api/auth/confirm", { token, password })).status).toBe(400);
+    expect(audits("user_email_confirmed").filter((row) => row.result === "success")).toHaveLength(1);
+  });
+
+  it("refuses a second account with a confirmed e-mail", async () => {
     const response = await post("/api/auth/sign-up", { fullName: "Outra", email, password, confirmPassword: password });
     expect(response.status).toBe(409);
     expect(await response.json()).toMatchObject({ code: "email_taken" });
-  });
-
-  it("confirms through the mailed link once, signs in and lands on /", async () => {
-    const link = await waitForLink(outbox, email, "/api/auth/confirm");
-    const confirm = await fetch(link.replace(/^https?:\/\/[^/]+/, server.url), { redirect: "manual" });
-    expect(confirm.status).toBe(303);
-    expect(confirm.headers.get("location")).toBe("/");
-    const cookie = confirm.headers.get("set-cookie")!;
-    expect(cookie).toMatch(/b1_session=[a-z2-7]{24}\.[a-z2-7]{24}; Path=\/; HttpOnly; SameSite=Lax/);
-    const page = await fetch(server.url + "/faq", { headers: { cookie: cookie.split(";")[0]! }, redirect: "manual" });
-    expect(page.status).toBe(200);
-    const again = await fetch(link.replace(/^https?:\/\/[^/]+/, server.url), { redirect: "manual" });
-    expect(again.headers.get("location")).toBe("/link-expired?type=email-confirmation");
-    expect(audits("user_email_confirmed")).toHaveLength(1);
   });
 
   it("signs in with the right password and refuses a wrong one with the spec's message", async () => {

@@ -1,19 +1,27 @@
 import type { APIRoute } from "astro";
-import { config } from "../../../lib/server/config";
+import { confirmEmailSchema } from "../../../lib/forms";
+import { failureResponse } from "../../../lib/server/auth-result";
 import { getDb } from "../../../lib/server/db";
-import { confirmEmail } from "../../../lib/server/email-verification";
-import { requestMeta } from "../../../lib/server/http";
-import { sessionCookieHeader } from "../../../lib/server/session";
+import { confirmEmail, isLiveConfirmationLink } from "../../../lib/server/email-verification";
+import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http";
+import { refuseSignInFromIp } from "../../../lib/server/sign-in";
 
 export const prerender = false;
 
-/** The link in the confirmation e-mail: confirms, signs the person in and lands on /. */
-export const GET: APIRoute = ({ url, request, locals }) => {
-  const result = confirmEmail(getDb(), url.searchParams.get("token") ?? "", requestMeta(locals, request));
-  const headers: Record<string, string> = { "Cache-Control": "no-store", Location: "/link-expired?type=email-confirmation" };
-  if (result.ok) {
-    headers.Location = "/";
-    headers["Set-Cookie"] = sessionCookieHeader(result.value.token, result.value.expiresAt, config().secureCookies);
-  }
-  return new Response(null, { status: 303, headers });
+/** The link in the confirmation e-mail opens the form that asks for the sign-up password; it changes nothing. */
+export const GET: APIRoute = ({ url }) => {
+  const token = url.searchParams.get("token") ?? "";
+  const location = isLiveConfirmationLink(getDb(), token) ? `/auth?mode=confirm&token=${token}` : "/link-expired?type=email-confirmation";
+  return new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });
+};
+
+/** Link token + sign-up password → address confirmed; never a session (the person then signs in). */
+export const POST: APIRoute = async ({ request, locals }) => {
+  const meta = requestMeta(locals, request);
+  const refused = refuseSignInFromIp(getDb(), meta);
+  if (refused) return failureResponse(refused);
+  const parsed = await parseJsonBody(request, confirmEmailSchema);
+  if (!parsed.ok) return parsed.response;
+  const result = await confirmEmail(getDb(), parsed.data, meta);
+  return result.ok ? jsonResponse(200, { ok: true }) : failureResponse(result);
 };
