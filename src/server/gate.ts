@@ -8,6 +8,7 @@ import { decideAccess, findApiRule, findRoute, type Principal, type RouteRule } 
 import { normalizePath } from "../lib/url-path.ts";
 import { isSameOrigin } from "../lib/server/origin.ts";
 import { MAX_BODY_BYTES, TOO_LARGE_MESSAGE } from "../lib/server/http.ts";
+import { FRAME_ANCESTORS, SCRIPT_FILE_CSP, securityHeaders } from "./security-headers.ts";
 import { closeAfterAnswer, declaresTooLarge, limitRequestBody } from "./body-limit.ts";
 
 /** The Astro node adapter's handler (middleware mode). */
@@ -28,27 +29,24 @@ export interface SearchFiles {
   lookup(principal: Principal, path: string): Asset | undefined;
 }
 
-const SECURITY_HEADERS: Record<string, string> = {
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "same-origin",
-  "X-Frame-Options": "DENY",
-};
-
 /** A Host header is a name or IP literal with an optional port, nothing else (no `@`, `/`, `#`). */
 const VALID_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 /** API paths the adapter may see: plain segments only, so its router cannot read them differently. */
 const PLAIN_API_PATH = /^\/[\w.-]+(?:\/[\w.-]+)*$/;
 
-const GRANT_AUDIT_INTERVAL_MS = 60 * 60 * 1000;
+const DECISION_AUDIT_INTERVAL_MS = 60 * 60 * 1000;
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const API_METHODS = new Set(["GET", "HEAD", ...UNSAFE_METHODS]);
+const API_ALLOW = [...API_METHODS].join(", ");
 
 /** Builds the request listener that sits in front of the adapter: every request passes here. */
 export function createGate(options: GateOptions) {
   const { db, config, assets, pages, appHandler } = options;
   const secureCookies = config.publicUrl.startsWith("https://");
-  const lastGrantAudit = new Map<string, number>();
+  const lastDecisionAudit = new Map<string, number>();
   const validateSession = createSessionValidator(db);
   const publicHost = new URL(config.publicUrl).host;
+  const baseHeaders = securityHeaders(config.publicUrl);
 
   function clientIp(req: IncomingMessage): string | null {
     if (config.trustProxy) {
@@ -84,7 +82,7 @@ export function createGate(options: GateOptions) {
       }
       headers["Vary"] = headers["Vary"] ? `${headers["Vary"]}, Accept-Encoding` : "Accept-Encoding";
     }
-    for (const name in SECURITY_HEADERS) headers[name] = SECURITY_HEADERS[name]!;
+    for (const name in baseHeaders) headers[name] ??= baseHeaders[name]!;
     if (revalidate) {
       headers["ETag"] = body.etag;
       if (req.headers["if-none-match"] === body.etag) {
@@ -99,14 +97,14 @@ export function createGate(options: GateOptions) {
   }
 
   function redirect(res: ServerResponse, location: string, extra: Record<string, string> = {}) {
-    res.writeHead(302, { ...SECURITY_HEADERS, Location: location, "Cache-Control": "no-store", ...extra });
+    res.writeHead(302, { ...baseHeaders, Location: location, "Cache-Control": "no-store", ...extra });
     res.end();
   }
 
   function json(res: ServerResponse, status: number, payload: unknown) {
     const body = JSON.stringify(payload);
     res.writeHead(status, {
-      ...SECURITY_HEADERS,
+      ...baseHeaders,
       "Content-Type": "application/json; charset=utf-8",
       "Cache-Control": "no-store",
       "Content-Length": String(Buffer.byteLength(body)),
@@ -117,7 +115,7 @@ export function createGate(options: GateOptions) {
   function sendPage(req: IncomingMessage, res: ServerResponse, path: string, principal: Principal | null, status = 200, cookie?: string) {
     const page = pages.get(path) ?? pages.get("/404");
     if (!page) {
-      res.writeHead(404, SECURITY_HEADERS).end("404");
+      res.writeHead(404, baseHeaders).end("404");
       return;
     }
     const headers: Record<string, string> = {
@@ -125,8 +123,23 @@ export function createGate(options: GateOptions) {
       "Cache-Control": "private, no-store",
       Vary: "Cookie",
     };
+    if (page.csp) headers["Content-Security-Policy"] = `${page.csp.replace(/;\s*$/, "")}; ${FRAME_ANCESTORS}`;
     if (cookie) headers["Set-Cookie"] = cookie;
     send(req, res, status, page.body(principal), headers);
+  }
+
+  /**
+   * A body that sends nothing for a while gets a raw 408 (as Node's own requestTimeout writes it)
+   * and loses its connection; the endpoint still waiting on the body then sees it fail.
+   */
+  function cutIdleBody(req: IncomingMessage, res: ServerResponse) {
+    req.setTimeout(config.bodyIdleTimeoutMs, () => {
+      const socket = req.socket;
+      if (res.headersSent) return void socket.destroy();
+      socket.end("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", () => socket.destroy());
+    });
+    // Only the body is timed: an answer in progress or a kept-alive connection is not.
+    req.once("end", () => req.setTimeout(0));
   }
 
   function notFound(req: IncomingMessage, res: ServerResponse, path: string, principal: Principal | null) {
@@ -135,15 +148,13 @@ export function createGate(options: GateOptions) {
   }
 
   function auditDecision(route: RouteRule, auth: ValidatedSession, req: IncomingMessage, granted: boolean) {
-    if (granted) {
-      // Grants are recorded for role-gated pages only, once per session and page per hour.
-      if (route.access.kind !== "roles") return;
-      const key = `${auth.session.id}:${route.path}`;
-      const last = lastGrantAudit.get(key) ?? 0;
-      if (Date.now() - last < GRANT_AUDIT_INTERVAL_MS) return;
-      if (lastGrantAudit.size > 10_000) lastGrantAudit.clear();
-      lastGrantAudit.set(key, Date.now());
-    }
+    // Grants are recorded for role-gated pages only; grants and denials once per session and page per hour.
+    if (granted && route.access.kind !== "roles") return;
+    const key = `${auth.session.id}:${route.path}:${granted ? "granted" : "denied"}`;
+    const last = lastDecisionAudit.get(key) ?? 0;
+    if (Date.now() - last < DECISION_AUDIT_INTERVAL_MS) return;
+    if (lastDecisionAudit.size > 10_000) lastDecisionAudit.clear();
+    lastDecisionAudit.set(key, Date.now());
     writeAuditLog(db, {
       userId: auth.principal.userId,
       actionType: granted ? "page_access_granted" : "page_access_denied",
@@ -173,7 +184,11 @@ export function createGate(options: GateOptions) {
         res,
         200,
         asset,
-        { "Content-Type": asset.type, "Cache-Control": asset.immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600" },
+        {
+          "Content-Type": asset.type,
+          "Cache-Control": asset.immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600",
+          ...(asset.type.startsWith("text/javascript") ? { "Content-Security-Policy": SCRIPT_FILE_CSP } : {}),
+        },
         true,
       );
     }
@@ -187,10 +202,18 @@ export function createGate(options: GateOptions) {
       if (!principal) return json(res, 401, { error: "Não autenticado" });
       const file = options.search?.lookup(principal, path.slice("/pagefind".length));
       if (!file) return json(res, 404, { error: "Não encontrado" });
-      return send(req, res, 200, file, { "Content-Type": file.type, "Cache-Control": "private, no-store" });
+      return send(req, res, 200, file, {
+        "Content-Type": file.type,
+        "Cache-Control": "private, no-store",
+        "Content-Security-Policy": SCRIPT_FILE_CSP,
+      });
     }
 
     if (path === "/api" || path.startsWith("/api/") || path.startsWith("/_actions/") || path.startsWith("/_server-islands/")) {
+      if (!API_METHODS.has(method)) {
+        res.setHeader("Allow", API_ALLOW);
+        return json(res, 405, { error: "Método não permitido" });
+      }
       // The adapter routes on the raw URL: any spelling that normalises to something else is refused.
       if (rawPath.replace(/(.)\/$/, "$1") !== path || !PLAIN_API_PATH.test(path)) return json(res, 404, { error: "Não encontrado" });
       const rule = findApiRule(path);
@@ -216,8 +239,10 @@ export function createGate(options: GateOptions) {
           return json(res, 413, { error: TOO_LARGE_MESSAGE });
         }
         Reflect.set(req, "body", limitRequestBody(req, MAX_BODY_BYTES, tooLarge));
+        cutIdleBody(req, res);
       }
       if (renewedCookie) res.setHeader("Set-Cookie", renewedCookie);
+      for (const name in baseHeaders) res.setHeader(name, baseHeaders[name]!);
       // Astro builds its URL from these two: it must see exactly what was decided on.
       req.url = path + query;
       req.headers.host = publicHost;
@@ -228,7 +253,7 @@ export function createGate(options: GateOptions) {
     const route = findRoute(path);
     if (!route || !pages.has(path)) return notFound(req, res, path, principal);
     if (method !== "GET" && method !== "HEAD") {
-      res.writeHead(405, { ...SECURITY_HEADERS, Allow: "GET, HEAD" }).end();
+      res.writeHead(405, { ...baseHeaders, Allow: "GET, HEAD" }).end();
       return;
     }
     const decision = decideAccess(route, principal);
@@ -257,7 +282,13 @@ export function createGate(options: GateOptions) {
       }
       const page = pages.get("/500");
       const body = page ? page.body(null).raw : Buffer.from("<h1>Unexpected Application Error!</h1>");
-      res.writeHead(500, { ...SECURITY_HEADERS, "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
+      const csp = page?.csp ? `${page.csp.replace(/;\s*$/, "")}; ${FRAME_ANCESTORS}` : baseHeaders["Content-Security-Policy"]!;
+      res.writeHead(500, {
+        ...baseHeaders,
+        "Content-Security-Policy": csp,
+        "Content-Type": "text/html; charset=utf-8",
+        "Cache-Control": "no-store",
+      });
       res.end(body);
     });
   };
