@@ -5,6 +5,7 @@ import { eq, sql } from "drizzle-orm";
 import { roles, sessions, userRoles, users, rolePermissions, pages } from "../../../db/schema/index.ts";
 import type { Principal } from "../routes.ts";
 import type { Db } from "./db.ts";
+import { config } from "./config.ts";
 
 /** A session ends after this much inactivity. */
 export const INACTIVITY_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000;
@@ -72,6 +73,7 @@ function prepareLookup(db: Db) {
     .select({
       id: sessions.id,
       secretHash: sessions.secretHash,
+      createdAt: sessions.createdAt,
       lastVerifiedAt: sessions.lastVerifiedAt,
       expiresAt: sessions.expiresAt,
       userId: users.id,
@@ -126,18 +128,23 @@ function secretMatches(entry: SessionEntry, secret: string): boolean {
   return constantTimeEqual(hashSecret(secret), entry.hash);
 }
 
-/** The checks shared by both validators: secret, inactivity expiry and hourly renewal. */
+function isExpired(row: LookupRow, now: number): boolean {
+  return now - row.lastVerifiedAt >= INACTIVITY_TIMEOUT_MS || now - row.createdAt >= config().sessionMaxLifetimeMs;
+}
+
+/** The checks shared by both validators: secret, inactivity and absolute expiry, hourly renewal. */
 function checkSession(db: Db, entry: SessionEntry, id: string, secret: string, now: number): ValidatedSession | null {
   if (!secretMatches(entry, secret)) return null;
   const { row } = entry;
-  if (now - row.lastVerifiedAt >= INACTIVITY_TIMEOUT_MS) {
+  if (isExpired(row, now)) {
     invalidateSession(db, id);
     return null;
   }
   let renewed = false;
   if (now - row.lastVerifiedAt >= ACTIVITY_CHECK_INTERVAL_MS) {
     row.lastVerifiedAt = now;
-    row.expiresAt = now + INACTIVITY_TIMEOUT_MS;
+    // Sliding, but never past the absolute lifetime (the cookie's Max-Age follows).
+    row.expiresAt = Math.min(now + INACTIVITY_TIMEOUT_MS, row.createdAt + config().sessionMaxLifetimeMs);
     db.update(sessions).set({ lastVerifiedAt: now, expiresAt: row.expiresAt }).where(eq(sessions.id, id)).run();
     renewed = true;
   }
@@ -191,7 +198,7 @@ export function createSessionValidator(db: Db) {
     }
     const result = checkSession(db, entry, id, secret, now);
     if (result) entry.verifiedSecret ??= Buffer.from(secret);
-    else if (now - entry.row.lastVerifiedAt >= INACTIVITY_TIMEOUT_MS) cache.delete(id);
+    else if (isExpired(entry.row, now)) cache.delete(id);
     return result;
   };
 }
