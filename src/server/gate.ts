@@ -4,6 +4,7 @@ import type { Db } from "../lib/server/db.ts";
 import { writeAuditLog } from "../lib/server/audit.ts";
 import { createSessionValidator, readSessionCookie, sessionCookieHeader, type ValidatedSession } from "../lib/server/session.ts";
 import type { Asset, Body, PageTemplate } from "../lib/server/static-files.ts";
+import type { SearchFiles } from "../lib/server/search-files.ts";
 import { decideAccess, findApiRule, findRoute, type Principal, type RouteRule } from "../lib/routes.ts";
 import { normalizePath } from "../lib/url-path.ts";
 import { isSameOrigin } from "../lib/server/origin.ts";
@@ -19,14 +20,9 @@ export interface GateOptions {
   config: Config;
   assets: Map<string, Asset>;
   pages: Map<string, PageTemplate>;
-  /** Search bundles: file path → body, per access set (see search.ts); optional. */
+  /** Search bundles: file path → body, per access set (see search-files.ts); optional. */
   search?: SearchFiles;
   appHandler: AppHandler;
-}
-
-export interface SearchFiles {
-  /** Returns the file of `path` (below /pagefind/) from the bundle this principal may read. */
-  lookup(principal: Principal, path: string): Asset | undefined;
 }
 
 /** A Host header is a name or IP literal with an optional port, nothing else (no `@`, `/`, `#`). */
