@@ -3,14 +3,15 @@ import type { Config } from "../lib/server/config.ts";
 import type { Db } from "../lib/server/db.ts";
 import { writeAuditLog } from "../lib/server/audit.ts";
 import { createSessionValidator, readSessionCookie, sessionCookieHeader, type ValidatedSession } from "../lib/server/session.ts";
-import type { Asset, Body, PageTemplate } from "../lib/server/static-files.ts";
+import type { Asset, PageTemplate } from "../lib/server/static-files.ts";
 import type { SearchFiles } from "../lib/server/search-files.ts";
 import { decideAccess, findApiRule, findRoute, type Principal, type RouteRule } from "../lib/routes.ts";
 import { normalizePath } from "../lib/url-path.ts";
 import { isSameOrigin } from "../lib/server/origin.ts";
 import { MAX_BODY_BYTES, TOO_LARGE_MESSAGE } from "../lib/server/http.ts";
-import { FRAME_ANCESTORS, SCRIPT_FILE_CSP, securityHeaders } from "./security-headers.ts";
-import { closeAfterAnswer, declaresTooLarge, limitRequestBody } from "./body-limit.ts";
+import { SCRIPT_FILE_CSP, securityHeaders } from "./security-headers.ts";
+import { closeAfterAnswer, cutIdleBody, declaresTooLarge, limitRequestBody } from "./body-limit.ts";
+import { createResponders } from "./responses.ts";
 
 /** The Astro node adapter's handler (middleware mode). */
 export type AppHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: App.Locals) => Promise<void>;
@@ -53,90 +54,7 @@ export function createGate(options: GateOptions) {
     return req.socket.remoteAddress ?? null;
   }
 
-  /**
-   * Writes a body from memory, brotli or gzip when the client takes it. `revalidate` (public assets)
-   * adds the ETag and answers If-None-Match with 304; no-store responses (pages, search files) skip
-   * both, since nothing may keep them to revalidate.
-   */
-  function send(
-    req: IncomingMessage,
-    res: ServerResponse,
-    status: number,
-    body: Body,
-    headers: Record<string, string>,
-    revalidate = false,
-  ) {
-    let payload = body.raw;
-    if (body.br || body.gzip) {
-      const accept = req.headers["accept-encoding"] ?? "";
-      if (body.br && accept.includes("br")) {
-        payload = body.br;
-        headers["Content-Encoding"] = "br";
-      } else if (body.gzip && accept.includes("gzip")) {
-        payload = body.gzip;
-        headers["Content-Encoding"] = "gzip";
-      }
-      headers["Vary"] = headers["Vary"] ? `${headers["Vary"]}, Accept-Encoding` : "Accept-Encoding";
-    }
-    for (const name in baseHeaders) headers[name] ??= baseHeaders[name]!;
-    if (revalidate) {
-      headers["ETag"] = body.etag;
-      if (req.headers["if-none-match"] === body.etag) {
-        res.writeHead(304, headers);
-        res.end();
-        return;
-      }
-    }
-    headers["Content-Length"] = String(payload.length);
-    res.writeHead(status, headers);
-    res.end(req.method === "HEAD" ? undefined : payload);
-  }
-
-  function redirect(res: ServerResponse, location: string, extra: Record<string, string> = {}) {
-    res.writeHead(302, { ...baseHeaders, Location: location, "Cache-Control": "no-store", ...extra });
-    res.end();
-  }
-
-  function json(res: ServerResponse, status: number, payload: unknown) {
-    const body = JSON.stringify(payload);
-    res.writeHead(status, {
-      ...baseHeaders,
-      "Content-Type": "application/json; charset=utf-8",
-      "Cache-Control": "no-store",
-      "Content-Length": String(Buffer.byteLength(body)),
-    });
-    res.end(body);
-  }
-
-  function sendPage(req: IncomingMessage, res: ServerResponse, path: string, principal: Principal | null, status = 200, cookie?: string) {
-    const page = pages.get(path) ?? pages.get("/404");
-    if (!page) {
-      res.writeHead(404, baseHeaders).end("404");
-      return;
-    }
-    const headers: Record<string, string> = {
-      "Content-Type": "text/html; charset=utf-8",
-      "Cache-Control": "private, no-store",
-      Vary: "Cookie",
-    };
-    if (page.csp) headers["Content-Security-Policy"] = `${page.csp.replace(/;\s*$/, "")}; ${FRAME_ANCESTORS}`;
-    if (cookie) headers["Set-Cookie"] = cookie;
-    send(req, res, status, page.body(principal), headers);
-  }
-
-  /**
-   * A body that sends nothing for a while gets a raw 408 (as Node's own requestTimeout writes it)
-   * and loses its connection; the endpoint still waiting on the body then sees it fail.
-   */
-  function cutIdleBody(req: IncomingMessage, res: ServerResponse) {
-    req.setTimeout(config.bodyIdleTimeoutMs, () => {
-      const socket = req.socket;
-      if (res.headersSent) return void socket.destroy();
-      socket.end("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", () => socket.destroy());
-    });
-    // Only the body is timed: an answer in progress or a kept-alive connection is not.
-    req.once("end", () => req.setTimeout(0));
-  }
+  const { send, redirect, json, sendPage, pagePolicy } = createResponders(pages, baseHeaders);
 
   function notFound(req: IncomingMessage, res: ServerResponse, path: string, principal: Principal | null) {
     console.log(`[404] ${req.method} ${path}`);
@@ -235,7 +153,7 @@ export function createGate(options: GateOptions) {
           return json(res, 413, { error: TOO_LARGE_MESSAGE });
         }
         Reflect.set(req, "body", limitRequestBody(req, MAX_BODY_BYTES, tooLarge));
-        cutIdleBody(req, res);
+        cutIdleBody(req, res, config.bodyIdleTimeoutMs);
       }
       if (renewedCookie) res.setHeader("Set-Cookie", renewedCookie);
       for (const name in baseHeaders) res.setHeader(name, baseHeaders[name]!);
@@ -278,7 +196,7 @@ export function createGate(options: GateOptions) {
       }
       const page = pages.get("/500");
       const body = page ? page.body(null).raw : Buffer.from("<h1>Unexpected Application Error!</h1>");
-      const csp = page?.csp ? `${page.csp.replace(/;\s*$/, "")}; ${FRAME_ANCESTORS}` : baseHeaders["Content-Security-Policy"]!;
+      const csp = page ? pagePolicy(page) : baseHeaders["Content-Security-Policy"]!;
       res.writeHead(500, {
         ...baseHeaders,
         "Content-Security-Policy": csp,
