@@ -4,7 +4,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { sessions } from "../../../db/schema/index";
-import { createSession, createSessionValidator, validateSessionToken } from "../../../src/lib/server/session";
+import { createSession, validateSessionToken } from "../../../src/lib/server/session";
+import { createSessionValidator } from "../../../src/lib/server/session-cache";
 import { createTestUser, openTestDatabase } from "../../support/users";
 
 const DAY = 24 * 60 * 60 * 1000;
