@@ -31,6 +31,22 @@ export default defineConfig({
   prerenderConflictBehavior: "error",
   build: { format: "directory" },
   devToolbar: { enabled: false },
+  // Astro hashes its own scripts into a per-page policy (a <meta> the gate also sends as a header).
+  // Pagefind compiles WebAssembly; styles keep 'unsafe-inline' for React's and the toasts' inline styles.
+  security: {
+    csp: {
+      directives: [
+        "default-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+      ],
+      scriptDirective: { resources: ["'self'", "'wasm-unsafe-eval'"] },
+      styleDirective: { resources: ["'self'", "'unsafe-inline'"] },
+    },
+  },
   vite: {
     plugins: [tailwindcss(), noModulePreload],
   },

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 
 /** How long a refused upload may keep sending (discarded) after its answer before the socket goes. */
@@ -39,4 +39,18 @@ export function closeAfterAnswer(socket: Socket): void {
     socket.end();
     setTimeout(() => socket.destroy(), LINGER_MS).unref();
   });
+}
+
+/**
+ * A body that sends nothing for `idleMs` gets a raw 408 (as Node's own requestTimeout writes it)
+ * and loses its connection; the endpoint still waiting on the body then sees it fail.
+ */
+export function cutIdleBody(req: IncomingMessage, res: ServerResponse, idleMs: number): void {
+  req.setTimeout(idleMs, () => {
+    const socket = req.socket;
+    if (res.headersSent) return void socket.destroy();
+    socket.end("HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", () => socket.destroy());
+  });
+  // Only the body is timed: an answer in progress or a kept-alive connection is not.
+  req.once("end", () => req.setTimeout(0));
 }

@@ -2,13 +2,18 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Config } from "../lib/server/config.ts";
 import type { Db } from "../lib/server/db.ts";
 import { writeAuditLog } from "../lib/server/audit.ts";
-import { createSessionValidator, readSessionCookie, sessionCookieHeader, type ValidatedSession } from "../lib/server/session.ts";
-import type { Asset, Body, PageTemplate } from "../lib/server/static-files.ts";
+import type { ValidatedSession } from "../lib/server/session.ts";
+import { createSessionValidator } from "../lib/server/session-cache.ts";
+import { readSessionCookie, sessionCookieHeader } from "../lib/server/session-cookie.ts";
+import type { Asset, PageTemplate } from "../lib/server/static-files.ts";
+import type { SearchFiles } from "../lib/server/search-files.ts";
 import { decideAccess, findApiRule, findRoute, type Principal, type RouteRule } from "../lib/routes.ts";
 import { normalizePath } from "../lib/url-path.ts";
 import { isSameOrigin } from "../lib/server/origin.ts";
 import { MAX_BODY_BYTES, TOO_LARGE_MESSAGE } from "../lib/server/http.ts";
-import { closeAfterAnswer, declaresTooLarge, limitRequestBody } from "./body-limit.ts";
+import { SCRIPT_FILE_CSP, securityHeaders } from "./security-headers.ts";
+import { closeAfterAnswer, cutIdleBody, declaresTooLarge, limitRequestBody } from "./body-limit.ts";
+import { createResponders } from "./responses.ts";
 
 /** The Astro node adapter's handler (middleware mode). */
 export type AppHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: App.Locals) => Promise<void>;
@@ -18,37 +23,29 @@ export interface GateOptions {
   config: Config;
   assets: Map<string, Asset>;
   pages: Map<string, PageTemplate>;
-  /** Search bundles: file path → body, per access set (see search.ts); optional. */
+  /** Search bundles: file path → body, per access set (see search-files.ts); optional. */
   search?: SearchFiles;
   appHandler: AppHandler;
 }
-
-export interface SearchFiles {
-  /** Returns the file of `path` (below /pagefind/) from the bundle this principal may read. */
-  lookup(principal: Principal, path: string): Asset | undefined;
-}
-
-const SECURITY_HEADERS: Record<string, string> = {
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "same-origin",
-  "X-Frame-Options": "DENY",
-};
 
 /** A Host header is a name or IP literal with an optional port, nothing else (no `@`, `/`, `#`). */
 const VALID_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 /** API paths the adapter may see: plain segments only, so its router cannot read them differently. */
 const PLAIN_API_PATH = /^\/[\w.-]+(?:\/[\w.-]+)*$/;
 
-const GRANT_AUDIT_INTERVAL_MS = 60 * 60 * 1000;
+const DECISION_AUDIT_INTERVAL_MS = 60 * 60 * 1000;
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const API_METHODS = new Set(["GET", "HEAD", ...UNSAFE_METHODS]);
+const API_ALLOW = [...API_METHODS].join(", ");
 
 /** Builds the request listener that sits in front of the adapter: every request passes here. */
 export function createGate(options: GateOptions) {
   const { db, config, assets, pages, appHandler } = options;
   const secureCookies = config.publicUrl.startsWith("https://");
-  const lastGrantAudit = new Map<string, number>();
+  const lastDecisionAudit = new Map<string, number>();
   const validateSession = createSessionValidator(db);
   const publicHost = new URL(config.publicUrl).host;
+  const baseHeaders = securityHeaders(config.publicUrl);
 
   function clientIp(req: IncomingMessage): string | null {
     if (config.trustProxy) {
@@ -59,75 +56,7 @@ export function createGate(options: GateOptions) {
     return req.socket.remoteAddress ?? null;
   }
 
-  /**
-   * Writes a body from memory, brotli or gzip when the client takes it. `revalidate` (public assets)
-   * adds the ETag and answers If-None-Match with 304; no-store responses (pages, search files) skip
-   * both, since nothing may keep them to revalidate.
-   */
-  function send(
-    req: IncomingMessage,
-    res: ServerResponse,
-    status: number,
-    body: Body,
-    headers: Record<string, string>,
-    revalidate = false,
-  ) {
-    let payload = body.raw;
-    if (body.br || body.gzip) {
-      const accept = req.headers["accept-encoding"] ?? "";
-      if (body.br && accept.includes("br")) {
-        payload = body.br;
-        headers["Content-Encoding"] = "br";
-      } else if (body.gzip && accept.includes("gzip")) {
-        payload = body.gzip;
-        headers["Content-Encoding"] = "gzip";
-      }
-      headers["Vary"] = headers["Vary"] ? `${headers["Vary"]}, Accept-Encoding` : "Accept-Encoding";
-    }
-    for (const name in SECURITY_HEADERS) headers[name] = SECURITY_HEADERS[name]!;
-    if (revalidate) {
-      headers["ETag"] = body.etag;
-      if (req.headers["if-none-match"] === body.etag) {
-        res.writeHead(304, headers);
-        res.end();
-        return;
-      }
-    }
-    headers["Content-Length"] = String(payload.length);
-    res.writeHead(status, headers);
-    res.end(req.method === "HEAD" ? undefined : payload);
-  }
-
-  function redirect(res: ServerResponse, location: string, extra: Record<string, string> = {}) {
-    res.writeHead(302, { ...SECURITY_HEADERS, Location: location, "Cache-Control": "no-store", ...extra });
-    res.end();
-  }
-
-  function json(res: ServerResponse, status: number, payload: unknown) {
-    const body = JSON.stringify(payload);
-    res.writeHead(status, {
-      ...SECURITY_HEADERS,
-      "Content-Type": "application/json; charset=utf-8",
-      "Cache-Control": "no-store",
-      "Content-Length": String(Buffer.byteLength(body)),
-    });
-    res.end(body);
-  }
-
-  function sendPage(req: IncomingMessage, res: ServerResponse, path: string, principal: Principal | null, status = 200, cookie?: string) {
-    const page = pages.get(path) ?? pages.get("/404");
-    if (!page) {
-      res.writeHead(404, SECURITY_HEADERS).end("404");
-      return;
-    }
-    const headers: Record<string, string> = {
-      "Content-Type": "text/html; charset=utf-8",
-      "Cache-Control": "private, no-store",
-      Vary: "Cookie",
-    };
-    if (cookie) headers["Set-Cookie"] = cookie;
-    send(req, res, status, page.body(principal), headers);
-  }
+  const { send, redirect, json, sendPage, pagePolicy } = createResponders(pages, baseHeaders);
 
   function notFound(req: IncomingMessage, res: ServerResponse, path: string, principal: Principal | null) {
     console.log(`[404] ${req.method} ${path}`);
@@ -135,15 +64,13 @@ export function createGate(options: GateOptions) {
   }
 
   function auditDecision(route: RouteRule, auth: ValidatedSession, req: IncomingMessage, granted: boolean) {
-    if (granted) {
-      // Grants are recorded for role-gated pages only, once per session and page per hour.
-      if (route.access.kind !== "roles") return;
-      const key = `${auth.session.id}:${route.path}`;
-      const last = lastGrantAudit.get(key) ?? 0;
-      if (Date.now() - last < GRANT_AUDIT_INTERVAL_MS) return;
-      if (lastGrantAudit.size > 10_000) lastGrantAudit.clear();
-      lastGrantAudit.set(key, Date.now());
-    }
+    // Grants are recorded for role-gated pages only; grants and denials once per session and page per hour.
+    if (granted && route.access.kind !== "roles") return;
+    const key = `${auth.session.id}:${route.path}:${granted ? "granted" : "denied"}`;
+    const last = lastDecisionAudit.get(key) ?? 0;
+    if (Date.now() - last < DECISION_AUDIT_INTERVAL_MS) return;
+    if (lastDecisionAudit.size > 10_000) lastDecisionAudit.clear();
+    lastDecisionAudit.set(key, Date.now());
     writeAuditLog(db, {
       userId: auth.principal.userId,
       actionType: granted ? "page_access_granted" : "page_access_denied",
@@ -173,7 +100,11 @@ export function createGate(options: GateOptions) {
         res,
         200,
         asset,
-        { "Content-Type": asset.type, "Cache-Control": asset.immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600" },
+        {
+          "Content-Type": asset.type,
+          "Cache-Control": asset.immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600",
+          ...(asset.type.startsWith("text/javascript") ? { "Content-Security-Policy": SCRIPT_FILE_CSP } : {}),
+        },
         true,
       );
     }
@@ -187,10 +118,18 @@ export function createGate(options: GateOptions) {
       if (!principal) return json(res, 401, { error: "Não autenticado" });
       const file = options.search?.lookup(principal, path.slice("/pagefind".length));
       if (!file) return json(res, 404, { error: "Não encontrado" });
-      return send(req, res, 200, file, { "Content-Type": file.type, "Cache-Control": "private, no-store" });
+      return send(req, res, 200, file, {
+        "Content-Type": file.type,
+        "Cache-Control": "private, no-store",
+        "Content-Security-Policy": SCRIPT_FILE_CSP,
+      });
     }
 
     if (path === "/api" || path.startsWith("/api/") || path.startsWith("/_actions/") || path.startsWith("/_server-islands/")) {
+      if (!API_METHODS.has(method)) {
+        res.setHeader("Allow", API_ALLOW);
+        return json(res, 405, { error: "Método não permitido" });
+      }
       // The adapter routes on the raw URL: any spelling that normalises to something else is refused.
       if (rawPath.replace(/(.)\/$/, "$1") !== path || !PLAIN_API_PATH.test(path)) return json(res, 404, { error: "Não encontrado" });
       const rule = findApiRule(path);
@@ -216,8 +155,10 @@ export function createGate(options: GateOptions) {
           return json(res, 413, { error: TOO_LARGE_MESSAGE });
         }
         Reflect.set(req, "body", limitRequestBody(req, MAX_BODY_BYTES, tooLarge));
+        cutIdleBody(req, res, config.bodyIdleTimeoutMs);
       }
       if (renewedCookie) res.setHeader("Set-Cookie", renewedCookie);
+      for (const name in baseHeaders) res.setHeader(name, baseHeaders[name]!);
       // Astro builds its URL from these two: it must see exactly what was decided on.
       req.url = path + query;
       req.headers.host = publicHost;
@@ -228,7 +169,7 @@ export function createGate(options: GateOptions) {
     const route = findRoute(path);
     if (!route || !pages.has(path)) return notFound(req, res, path, principal);
     if (method !== "GET" && method !== "HEAD") {
-      res.writeHead(405, { ...SECURITY_HEADERS, Allow: "GET, HEAD" }).end();
+      res.writeHead(405, { ...baseHeaders, Allow: "GET, HEAD" }).end();
       return;
     }
     const decision = decideAccess(route, principal);
@@ -257,7 +198,13 @@ export function createGate(options: GateOptions) {
       }
       const page = pages.get("/500");
       const body = page ? page.body(null).raw : Buffer.from("<h1>Unexpected Application Error!</h1>");
-      res.writeHead(500, { ...SECURITY_HEADERS, "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
+      const csp = page ? pagePolicy(page) : baseHeaders["Content-Security-Policy"]!;
+      res.writeHead(500, {
+        ...baseHeaders,
+        "Content-Security-Policy": csp,
+        "Content-Type": "text/html; charset=utf-8",
+        "Cache-Control": "no-store",
+      });
       res.end(body);
     });
   };

@@ -27,7 +27,16 @@ const gate = createGate({
   appHandler: handler,
 });
 
-const server = http.createServer({ keepAliveTimeout: 65_000 }, gate);
+// A slow client cannot hold a request open: Node answers 408 past requestTimeout (checked every second).
+const server = http.createServer(
+  {
+    keepAliveTimeout: 65_000,
+    requestTimeout: cfg.requestTimeoutMs,
+    headersTimeout: Math.min(20_000, cfg.requestTimeoutMs),
+    connectionsCheckingInterval: 1000,
+  },
+  gate,
+);
 
 server.listen(cfg.port, cfg.host, () => {
   const { port } = server.address() as AddressInfo;

@@ -15,6 +15,17 @@ export interface Config {
   trustProxy: boolean;
   tzDisplay: string;
   outboxDir: string;
+  /** Whole-request limit (headers and body) before the server answers 408 and closes. */
+  requestTimeoutMs: number;
+  /** A request body that sends nothing for this long is cut. */
+  bodyIdleTimeoutMs: number;
+  /** Absolute session lifetime, on top of the sliding inactivity expiry. */
+  sessionMaxLifetimeMs: number;
+}
+
+function positive(value: string | undefined, fallback: number): number {
+  const number = Number(value);
+  return value !== undefined && Number.isFinite(number) && number > 0 ? number : fallback;
 }
 
 function list(value: string | undefined): string[] {
@@ -43,6 +54,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === "1" || env.TRUST_PROXY === "true",
     tzDisplay: env.TZ_DISPLAY ?? "America/Sao_Paulo",
     outboxDir: path.join(path.dirname(databasePath), "outbox"),
+    requestTimeoutMs: positive(env.REQUEST_TIMEOUT_MS, 30_000),
+    bodyIdleTimeoutMs: positive(env.BODY_IDLE_TIMEOUT_MS, 10_000),
+    sessionMaxLifetimeMs: positive(env.SESSION_MAX_LIFETIME_DAYS, 30) * 24 * 60 * 60 * 1000,
   };
 }
 

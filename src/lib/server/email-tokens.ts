@@ -1,8 +1,8 @@
-import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import { and, eq, isNull } from "drizzle-orm";
 import { emailTokens } from "../../../db/schema/index.ts";
 import type { Db } from "./db.ts";
+import { sha256 } from "./hashing.ts";
 
 export type TokenPurpose = "email_confirmation" | "password_reset";
 
@@ -13,7 +13,7 @@ export const TOKEN_TTL_MS: Record<TokenPurpose, number> = {
 };
 
 function hashToken(token: string): string {
-  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+  return encodeHexLowerCase(sha256(token));
 }
 
 /** Issues a single-use link token (160 random bits); earlier unused tokens of the same purpose die. */

@@ -1,5 +1,6 @@
 import { getDb } from "./db.ts";
-import { readSessionCookie, validateSessionToken, type ValidatedSession } from "./session.ts";
+import { validateSessionToken, type ValidatedSession } from "./session.ts";
+import { readSessionCookie } from "./session-cookie.ts";
 
 /** Resolves the session cookie of a request into a session and principal, or null. */
 export function resolveRequestAuth(cookieHeader: string | null | undefined): ValidatedSession | null {

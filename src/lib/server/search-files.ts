@@ -1,9 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { SearchFiles } from "../../server/gate.ts";
 import type { Principal } from "../routes.ts";
 import { BASE_BUNDLE, bundleFor } from "../search-bundles.ts";
 import { compressBody, contentType, type Asset } from "./static-files.ts";
+
+/** The search files the gate serves under /pagefind/. */
+export interface SearchFiles {
+  /** Returns the file of `path` (below /pagefind/) from the bundle this principal may read. */
+  lookup(principal: Principal, path: string): Asset | undefined;
+}
 
 function* walk(dir: string): Generator<string> {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

@@ -1,16 +1,15 @@
-import { hash, timingSafeEqual } from "node:crypto";
-import { constantTimeEqual } from "@oslojs/crypto/subtle";
-import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
+import { decodeHex, encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import { eq, sql } from "drizzle-orm";
 import { roles, sessions, userRoles, users, rolePermissions, pages } from "../../../db/schema/index.ts";
 import type { Principal } from "../routes.ts";
 import type { Db } from "./db.ts";
+import { config } from "./config.ts";
+import { constantTimeEqual, sha256 } from "./hashing.ts";
 
 /** A session ends after this much inactivity. */
 export const INACTIVITY_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000;
 /** `last_verified_at` is written at most this often (sliding expiry without a write per request). */
 export const ACTIVITY_CHECK_INTERVAL_MS = 60 * 60 * 1000;
-export const SESSION_COOKIE = "b1_session";
 
 export interface SessionInfo {
   id: string;
@@ -31,9 +30,9 @@ function generateSecureRandomString(): string {
   return encodeBase32LowerCaseNoPadding(bytes);
 }
 
-/** SHA-256 of the secret (node:crypto's one-shot native hash: it runs on every request through the gate). */
+/** SHA-256 of the secret: only this is stored. */
 export function hashSecret(secret: string): Uint8Array {
-  return hash("sha256", secret, "buffer");
+  return sha256(secret);
 }
 
 /** Creates a session and returns its token `<id>.<secret>`; only the secret's hash is stored. */
@@ -72,6 +71,7 @@ function prepareLookup(db: Db) {
     .select({
       id: sessions.id,
       secretHash: sessions.secretHash,
+      createdAt: sessions.createdAt,
       lastVerifiedAt: sessions.lastVerifiedAt,
       expiresAt: sessions.expiresAt,
       userId: users.id,
@@ -91,9 +91,10 @@ function prepareLookup(db: Db) {
 
 const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
 
-type LookupRow = NonNullable<ReturnType<ReturnType<typeof prepareLookup>["get"]>>;
+export type LookupRow = NonNullable<ReturnType<ReturnType<typeof prepareLookup>["get"]>>;
 
-function parseToken(token: string): [id: string, secret: string] | null {
+/** Splits `<id>.<secret>`; null unless both halves are 24 base32 characters. */
+export function parseToken(token: string): [id: string, secret: string] | null {
   const parts = token.split(".");
   if (parts.length !== 2) return null;
   const [id, secret] = parts as [string, string];
@@ -111,7 +112,8 @@ function toPrincipal(row: LookupRow): Principal {
   };
 }
 
-interface SessionEntry {
+/** A looked-up session: its row, the stored hash decoded, and the principal built from it. */
+export interface SessionEntry {
   row: LookupRow;
   hash: Uint8Array;
   principal: Principal;
@@ -122,22 +124,27 @@ interface SessionEntry {
 /** Constant-time check of the secret: against the cached verified secret if any, else its hash. */
 function secretMatches(entry: SessionEntry, secret: string): boolean {
   const given = Buffer.from(secret);
-  if (entry.verifiedSecret && given.length === entry.verifiedSecret.length && timingSafeEqual(given, entry.verifiedSecret)) return true;
+  if (entry.verifiedSecret && constantTimeEqual(given, entry.verifiedSecret)) return true;
   return constantTimeEqual(hashSecret(secret), entry.hash);
 }
 
-/** The checks shared by both validators: secret, inactivity expiry and hourly renewal. */
-function checkSession(db: Db, entry: SessionEntry, id: string, secret: string, now: number): ValidatedSession | null {
+export function isExpired(row: LookupRow, now: number): boolean {
+  return now - row.lastVerifiedAt >= INACTIVITY_TIMEOUT_MS || now - row.createdAt >= config().sessionMaxLifetimeMs;
+}
+
+/** The checks shared by both validators: secret, inactivity and absolute expiry, hourly renewal. */
+export function checkSession(db: Db, entry: SessionEntry, id: string, secret: string, now: number): ValidatedSession | null {
   if (!secretMatches(entry, secret)) return null;
   const { row } = entry;
-  if (now - row.lastVerifiedAt >= INACTIVITY_TIMEOUT_MS) {
+  if (isExpired(row, now)) {
     invalidateSession(db, id);
     return null;
   }
   let renewed = false;
   if (now - row.lastVerifiedAt >= ACTIVITY_CHECK_INTERVAL_MS) {
     row.lastVerifiedAt = now;
-    row.expiresAt = now + INACTIVITY_TIMEOUT_MS;
+    // Sliding, but never past the absolute lifetime (the cookie's Max-Age follows).
+    row.expiresAt = Math.min(now + INACTIVITY_TIMEOUT_MS, row.createdAt + config().sessionMaxLifetimeMs);
     db.update(sessions).set({ lastVerifiedAt: now, expiresAt: row.expiresAt }).where(eq(sessions.id, id)).run();
     renewed = true;
   }
@@ -153,53 +160,18 @@ function lookupFor(db: Db) {
   return lookup;
 }
 
+/** Reads a session by id (one prepared, indexed statement), or undefined when unknown. */
+export function lookupSession(db: Db, id: string): SessionEntry | undefined {
+  const row = lookupFor(db).get({ id });
+  return row && { row, hash: decodeHex(row.secretHash), principal: toPrincipal(row) };
+}
+
 /** Returns the session and principal for a token, or null when forged, unknown or expired. */
 export function validateSessionToken(db: Db, token: string, now = Date.now()): ValidatedSession | null {
   const parsed = parseToken(token);
   if (!parsed) return null;
-  const row = lookupFor(db).get({ id: parsed[0] });
-  if (!row) return null;
-  return checkSession(db, { row, hash: hexToBytes(row.secretHash), principal: toPrincipal(row) }, parsed[0], parsed[1], now);
-}
-
-/**
- * The gate's validator: same rules as validateSessionToken, but the looked-up session is kept
- * in memory until any other connection commits to the database (SQLite's `data_version`
- * changes), so a role, permission or session change by the app, the admin panel or the CLI
- * is seen on the very next request while unchanged data costs one tiny prepared statement.
- */
-export function createSessionValidator(db: Db) {
-  const dataVersion = db.$client.prepare("PRAGMA data_version").pluck();
-  let seen = dataVersion.get();
-  const cache = new Map<string, SessionEntry>();
-  return function validate(token: string, now = Date.now()): ValidatedSession | null {
-    const version = dataVersion.get();
-    if (version !== seen) {
-      cache.clear();
-      seen = version;
-    }
-    const parsed = parseToken(token);
-    if (!parsed) return null;
-    const [id, secret] = parsed;
-    let entry = cache.get(id);
-    if (!entry) {
-      const row = lookupFor(db).get({ id });
-      if (!row) return null;
-      entry = { row, hash: hexToBytes(row.secretHash), principal: toPrincipal(row) };
-      if (cache.size >= 10_000) cache.clear();
-      cache.set(id, entry);
-    }
-    const result = checkSession(db, entry, id, secret, now);
-    if (result) entry.verifiedSecret ??= Buffer.from(secret);
-    else if (now - entry.row.lastVerifiedAt >= INACTIVITY_TIMEOUT_MS) cache.delete(id);
-    return result;
-  };
-}
-
-function hexToBytes(hex: string): Uint8Array {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return bytes;
+  const entry = lookupSession(db, parsed[0]);
+  return entry ? checkSession(db, entry, parsed[0], parsed[1], now) : null;
 }
 
 export function invalidateSession(db: Db, sessionId: string): void {
@@ -212,27 +184,5 @@ export function invalidateUserSessions(db: Db, userId: string, keepSessionId?: s
   db.delete(sessions).where(filter).run();
 }
 
-const COOKIE_PREFIX = `${SESSION_COOKIE}=`;
-
-/** Reads the session token from a Cookie header without parsing every cookie. */
-export function readSessionCookie(cookieHeader: string | undefined | null): string | null {
-  if (!cookieHeader) return null;
-  let at = cookieHeader.indexOf(COOKIE_PREFIX);
-  // The name must start the header or follow "; " (so "xb1_session=" does not count).
-  while (at > 0 && !/[;\s]/.test(cookieHeader[at - 1]!)) at = cookieHeader.indexOf(COOKIE_PREFIX, at + 1);
-  if (at === -1) return null;
-  const start = at + COOKIE_PREFIX.length;
-  const end = cookieHeader.indexOf(";", start);
-  const value = (end === -1 ? cookieHeader.slice(start) : cookieHeader.slice(start, end)).trim();
-  // Tokens are base32 and a dot: anything needing decoding is not ours.
-  return value || null;
-}
-
-export function sessionCookieHeader(token: string, expiresAt: number, secure: boolean): string {
-  const maxAge = Math.max(0, Math.floor((expiresAt - Date.now()) / 1000));
-  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? "; Secure" : ""}`;
-}
-
-export function deleteSessionCookieHeader(secure: boolean): string {
-  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? "; Secure" : ""}`;
-}
+// Callers written before the cookie code moved to its own module keep working.
+export { SESSION_COOKIE, deleteSessionCookieHeader, readSessionCookie, sessionCookieHeader } from "./session-cookie.ts";

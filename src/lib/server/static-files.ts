@@ -98,13 +98,19 @@ function accessSignature(principal: Principal | null): string {
   return signature;
 }
 
+const CSP_META = /<meta\s+http-equiv="content-security-policy"\s+content="([^"]*)"/i;
+
 /** A prerendered page: compiled once, rendered once per access signature and kept compressed. */
 export class PageTemplate {
   readonly segments: Segment[];
+  /** The policy Astro wrote into the page's <meta> (hashes of its own scripts), or null. */
+  readonly csp: string | null;
   private readonly variants = new Map<string, Body>();
 
   constructor(html: string) {
     this.segments = compileTemplate(html);
+    const meta = CSP_META.exec(html)?.[1];
+    this.csp = meta ? meta.replaceAll("&#39;", "'").replaceAll("&quot;", '"').replaceAll("&amp;", "&").trim() : null;
   }
 
   body(principal: Principal | null): Body {

@@ -88,7 +88,7 @@ describe("sessions (Lucia guide)", () => {
 
 describe("the gate's cached validator", () => {
   it("sees a change committed by another connection on the very next call", async () => {
-    const { createSessionValidator } = await import("../../../src/lib/server/session");
+    const { createSessionValidator } = await import("../../../src/lib/server/session-cache");
     const { openDatabase } = await import("../../../src/lib/server/db");
     const { assignRoleByEmail } = await import("../../../src/lib/server/roles");
     const other = openDatabase(path.join(dir, "db.sqlite"));
@@ -104,7 +104,7 @@ describe("the gate's cached validator", () => {
   });
 
   it("still rejects a forged secret for a cached session", async () => {
-    const { createSessionValidator } = await import("../../../src/lib/server/session");
+    const { createSessionValidator } = await import("../../../src/lib/server/session-cache");
     const user = await createTestUser(db, []);
     const { token } = createSession(db, user.id);
     const validate = createSessionValidator(db);

@@ -1,0 +1,11 @@
+import { hash, timingSafeEqual } from "node:crypto";
+
+/** SHA-256 of a UTF-8 string (node:crypto's one-shot native hash: it runs on every request through the gate). */
+export function sha256(text: string): Uint8Array {
+  return hash("sha256", text, "buffer");
+}
+
+/** Constant-time equality of two byte strings; different lengths are simply unequal. */
+export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && timingSafeEqual(a, b);
+}
