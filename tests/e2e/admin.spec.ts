@@ -1,5 +1,6 @@
 import { SESSION_COOKIE } from "../../src/lib/server/session";
-import { expect, test } from "./fixtures";
+import { createTestUser } from "../support/users";
+import { e2eDb, expect, test } from "./fixtures";
 import { hydrated } from "./islands";
 
 test("an admin creates, finds, edits and deletes a user", async ({ page, loginAs, consoleErrors }) => {
@@ -20,8 +21,8 @@ test("an admin creates, finds, edits and deletes a user", async ({ page, loginAs
   await dialog.getByLabel("Nome Completo").fill("Rita Lee");
   await expect(dialog.getByPlaceholder("Senha temporária")).toBeVisible();
   await dialog.getByLabel("Senha").fill("Senha@123");
-  await dialog.getByLabel("lider").check();
-  await dialog.getByLabel("security").check();
+  await dialog.getByLabel("Líder").check();
+  await dialog.getByLabel("Segurança").check();
   await dialog.getByRole("button", { name: "Criar Usuário" }).click();
   await expect(page.getByText("Usuário criado com sucesso")).toBeVisible();
 
@@ -39,13 +40,13 @@ test("an admin creates, finds, edits and deletes a user", async ({ page, loginAs
   await expect(edit).toBeFocused();
   await edit.click();
   await page.getByRole("dialog").getByLabel("Nome Completo").fill("Rita Lee Jones");
-  await page.getByRole("dialog").getByLabel("security").uncheck();
+  await page.getByRole("dialog").getByLabel("Segurança").uncheck();
   await page.getByRole("button", { name: "Salvar Alterações" }).click();
   await expect(page.getByText("Usuário atualizado com sucesso")).toBeVisible();
-  await expect(page.getByRole("row", { name: /Rita Lee Jones/ })).not.toContainText("security");
+  await expect(page.getByRole("row", { name: /Rita Lee Jones/ })).not.toContainText("Segurança");
 
   await page.getByRole("button", { name: `Excluir ${email}` }).click();
-  await expect(page.getByText("Tem certeza que deseja excluir este usuário?")).toBeVisible();
+  await expect(page.getByText(`Tem certeza que deseja excluir Rita Lee Jones (${email})?`, { exact: false })).toBeVisible();
   await page.getByRole("button", { name: "Excluir", exact: true }).click();
   await expect(page.getByText("Usuário excluído com sucesso")).toBeVisible();
   await expect(page.getByRole("row", { name: new RegExp(email) })).toHaveCount(0);
@@ -158,4 +159,39 @@ test("editing only a role's description keeps its granted pages (UI and API)", a
   await page.keyboard.press("Escape");
   const listed = (await (await page.request.get("/api/admin/roles")).json()) as { roles: { name: string; pages: string[] }[] };
   expect(listed.roles.find((role) => role.name === name)?.pages).toEqual(["/audit-logs"]);
+});
+
+test("admin forms: refusals beside their field, meaningful subtitles, no 'Excluir' on one's own row, locked pages apart", async ({
+  page,
+  loginAs,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const me = await loginAs(["admin"]);
+  const other = await createTestUser(e2eDb(), ["lider"], "ja-existe");
+  await page.goto("/admin-panel");
+  await (await hydrated(page.getByRole("tab", { name: "Usuários" }))).click();
+
+  await page.getByPlaceholder("Buscar usuários...").fill(me.email);
+  await expect(page.getByRole("button", { name: `Editar ${me.email}` })).toBeVisible();
+  await expect(page.getByRole("button", { name: `Excluir ${me.email}` })).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Novo Usuário" }).click();
+  const dialog = page.getByRole("dialog", { name: "Novo Usuário" });
+  await expect(dialog).toHaveAccessibleDescription(/senha temporária/);
+  await dialog.getByLabel("E-mail").fill(other.email);
+  await dialog.getByLabel("Nome Completo").fill("Outra Pessoa");
+  await dialog.getByLabel("Senha").fill("Senha@123");
+  await dialog.getByRole("button", { name: "Criar Usuário" }).click();
+  const emailField = dialog.getByLabel("E-mail");
+  await expect(emailField).toHaveAccessibleDescription("Já existe um usuário com este e-mail");
+  await expect(emailField).toHaveAttribute("aria-invalid", "true");
+  await expect(emailField).toBeFocused();
+  await page.keyboard.press("Escape");
+
+  await page.getByRole("tab", { name: "Perfis" }).click();
+  await page.getByRole("button", { name: "Editar perfil lider" }).click();
+  const roleDialog = page.getByRole("dialog", { name: "Editar Perfil" });
+  await expect(roleDialog.getByText("Definidas pelo perfil do sistema:")).toBeVisible();
+  await expect(roleDialog.getByRole("checkbox")).toHaveCount(1);
+  await expect(roleDialog.getByRole("checkbox", { name: /Logs de Auditoria/ })).toBeVisible();
 });

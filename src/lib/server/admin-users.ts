@@ -9,10 +9,18 @@ import { createUser, normalizeEmail } from "./user.ts";
 type Actor = { userId: string } & Pick<AuditEntry, "ipAddress" | "userAgent">;
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-/** An admin operation's outcome: a value, or a Portuguese message with an HTTP status. */
-export type AdminResult<T = undefined> = { ok: true; value: T } | { ok: false; status: number; error: string };
+/** An admin operation's outcome: a value, or a Portuguese message with an HTTP status (and the form field it concerns). */
+export type AdminResult<T = undefined> = { ok: true; value: T } | { ok: false; status: number; error: string; field?: string };
 
-const fail = (status: number, error: string) => ({ ok: false, status, error }) as const;
+const fail = (status: number, error: string, field?: string) => ({ ok: false, status, error, field }) as const;
+
+/** The JSON body of a refusal: the message, and under `fields` the field it belongs to (as validation errors are). */
+export function refusalBody(result: { error: string; field?: string }) {
+  return result.field ? { error: result.error, fields: { [result.field]: result.error } } : { error: result.error };
+}
+
+/** A user created without a role gets Visualizador, as the panel's notes promise. */
+const DEFAULT_ROLES = ["visualizador"];
 
 function adminCount(tx: Tx): number {
   return tx
@@ -53,10 +61,10 @@ function roleAudits(actor: Actor, email: string, added: string[], removed: strin
 
 export async function createUserAsAdmin(db: Db, body: CreateUserBody, actor: Actor): Promise<AdminResult<{ id: string }>> {
   const email = normalizeEmail(body.email);
-  if (!isAllowedEmail(email)) return fail(400, DOMAIN_MESSAGE);
+  if (!isAllowedEmail(email)) return fail(400, DOMAIN_MESSAGE, "email");
   const result = await createUser(
     db,
-    { email, fullName: body.fullName, password: body.password, roleNames: body.roles, confirmed: true },
+    { email, fullName: body.fullName, password: body.password, roleNames: body.roles.length ? body.roles : DEFAULT_ROLES, confirmed: true },
     (created) => [
       {
         ...actor,
@@ -69,8 +77,8 @@ export async function createUserAsAdmin(db: Db, body: CreateUserBody, actor: Act
   );
   if (!result.ok) {
     return result.error === "email_taken"
-      ? fail(409, "Já existe um usuário com este e-mail")
-      : fail(400, `Perfil desconhecido: ${result.detail}`);
+      ? fail(409, "Já existe um usuário com este e-mail", "email")
+      : fail(400, `Perfil desconhecido: ${result.detail}`, "roles");
   }
   return { ok: true, value: { id: result.userId } };
 }
@@ -83,11 +91,11 @@ export function updateUserAsAdmin(db: Db, userId: string, body: UpdateUserBody, 
     const wanted = [...new Set(body.roles)].sort();
     const found = wanted.length ? tx.select().from(roles).where(inArray(roles.name, wanted)).all() : [];
     const missing = wanted.filter((name) => !found.some((role) => role.name === name));
-    if (missing.length) return fail(400, `Perfil desconhecido: ${missing.join(", ")}`);
+    if (missing.length) return fail(400, `Perfil desconhecido: ${missing.join(", ")}`, "roles");
     const before = rolesOf(tx, userId);
     const losesAdmin = before.includes("admin") && !wanted.includes("admin");
-    if (losesAdmin && userId === actor.userId) return fail(400, "Você não pode remover o seu próprio perfil de administrador");
-    if (losesAdmin && adminCount(tx) <= 1) return fail(400, "O último administrador não pode perder o perfil de administrador");
+    if (losesAdmin && userId === actor.userId) return fail(400, "Você não pode remover o seu próprio perfil de administrador", "roles");
+    if (losesAdmin && adminCount(tx) <= 1) return fail(400, "O último administrador não pode perder o perfil de administrador", "roles");
 
     tx.update(users).set({ fullName: body.fullName }).where(eq(users.id, userId)).run();
     tx.delete(userRoles).where(eq(userRoles.userId, userId)).run();

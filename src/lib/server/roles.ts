@@ -110,8 +110,8 @@ export function listChecklistPages(db: Db): ChecklistPage[] {
     });
 }
 
-type RoleResult<T = undefined> = { ok: true; value: T } | { ok: false; status: number; error: string };
-const failRole = (status: number, error: string) => ({ ok: false, status, error }) as const;
+type RoleResult<T = undefined> = { ok: true; value: T } | { ok: false; status: number; error: string; field?: string };
+const failRole = (status: number, error: string, field?: string) => ({ ok: false, status, error, field }) as const;
 
 export function createRoleAsAdmin(
   db: Db,
@@ -119,7 +119,7 @@ export function createRoleAsAdmin(
   actor: Actor,
 ): RoleResult<{ id: number }> {
   const result = createCustomRole(db, { name: body.name, description: body.description, pagePaths: body.pages }, actor);
-  if (!result.ok) return failRole(409, "Já existe um perfil com este nome");
+  if (!result.ok) return failRole(409, "Já existe um perfil com este nome", "name");
   return { ok: true, value: { id: result.roleId } };
 }
 
@@ -134,9 +134,9 @@ export function updateRoleAsAdmin(
     const role = tx.select().from(roles).where(eq(roles.id, roleId)).get();
     if (!role) return failRole(404, "Perfil não encontrado");
     const name = body.name.trim();
-    if (role.isSystem && name !== role.name) return failRole(400, "Nome não pode ser alterado em perfis do sistema");
+    if (role.isSystem && name !== role.name) return failRole(400, "Nome não pode ser alterado em perfis do sistema", "name");
     if (name !== role.name && tx.select({ id: roles.id }).from(roles).where(eq(roles.name, name)).get()) {
-      return failRole(409, "Já existe um perfil com este nome");
+      return failRole(409, "Já existe um perfil com este nome", "name");
     }
     const before = listRolePages(tx, roleId);
     const locked = role.isSystem && isSystemRole(role.name) ? defaultPermissions(role.name) : [];

@@ -123,7 +123,7 @@ describe("users", () => {
       roles: [],
     });
     expect(duplicate.status).toBe(409);
-    expect(await duplicate.json()).toEqual({ error: "Já existe um usuário com este e-mail" });
+    expect(((await duplicate.json()) as { error: string }).error).toBe("Já existe um usuário com este e-mail");
     const unknown = await call("POST", "/api/admin/users", admin, {
       email: "nova@b1.example.com",
       fullName: "Nova",
@@ -131,7 +131,7 @@ describe("users", () => {
       roles: ["chefe"],
     });
     expect(unknown.status).toBe(400);
-    expect(await unknown.json()).toEqual({ error: "Perfil desconhecido: chefe" });
+    expect(((await unknown.json()) as { error: string }).error).toBe("Perfil desconhecido: chefe");
     const domain = await call("POST", "/api/admin/users", admin, {
       email: "nova@gmail.com",
       fullName: "Nova",
@@ -139,6 +139,37 @@ describe("users", () => {
       roles: [],
     });
     expect(domain.status).toBe(400);
+  });
+
+  it("gives Visualizador to a user created without a role, as the panel's notes promise", async () => {
+    const created = await call("POST", "/api/admin/users", admin, {
+      email: "sem-perfil@b1.example.com",
+      fullName: "Sem Perfil",
+      password: "Senha@123",
+      roles: [],
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const list = (await (await call("GET", `/api/admin/users?q=sem-perfil`, admin)).json()) as { users: { id: string; roles: string[] }[] };
+    expect(list.users.find((u) => u.id === id)?.roles).toEqual(["visualizador"]);
+  });
+
+  it("names the field a refusal concerns, so the form can show it beside that field", async () => {
+    const duplicate = await call("POST", "/api/admin/users", admin, {
+      email: personas.lider!.email,
+      fullName: "Dup",
+      password: "Senha@123",
+      roles: [],
+    });
+    expect(await duplicate.json()).toEqual({
+      error: "Já existe um usuário com este e-mail",
+      fields: { email: "Já existe um usuário com este e-mail" },
+    });
+    const taken = await call("POST", "/api/admin/roles", admin, { name: "lider", description: "", pages: [] });
+    expect(await taken.json()).toEqual({
+      error: "Já existe um perfil com este nome",
+      fields: { name: "Já existe um perfil com este nome" },
+    });
   });
 
   it("never lets an admin delete or demote themself, nor remove the last admin", async () => {
@@ -208,7 +239,7 @@ describe("roles", () => {
     expect(await del.json()).toEqual({ error: "Não é possível excluir perfis do sistema" });
     const rename = await call("PUT", `/api/admin/roles/${roleId("lider")}`, admin, { name: "lideranca", description: "x", pages: [] });
     expect(rename.status).toBe(400);
-    expect(await rename.json()).toEqual({ error: "Nome não pode ser alterado em perfis do sistema" });
+    expect(((await rename.json()) as { error: string }).error).toBe("Nome não pode ser alterado em perfis do sistema");
     // Its route-table pages stay even when the checklist comes back empty.
     expect(
       (await call("PUT", `/api/admin/roles/${roleId("lider")}`, admin, { name: "lider", description: "Líderes", pages: [] })).status,
@@ -228,7 +259,7 @@ describe("roles", () => {
     expect(created.status).toBe(201);
     const duplicate = await call("POST", "/api/admin/roles", admin, { name: "convidados-comite", description: "", pages: [] });
     expect(duplicate.status).toBe(409);
-    expect(await duplicate.json()).toEqual({ error: "Já existe um perfil com este nome" });
+    expect(((await duplicate.json()) as { error: string }).error).toBe("Já existe um perfil com este nome");
     expect(
       (
         await call("PUT", `/api/admin/users/${holder.id}`, admin, {

@@ -93,7 +93,7 @@ export default function AdminPanel({ info, system }: { info?: ReactNode; system?
         </TabPanel>
         <TabPanel>
           <Suspense fallback={tabFallback}>
-            <UsersTab users={users} roles={roles} loading={loading} onChanged={reload} />
+            <UsersTab users={users} roles={roles} loading={loading} onChanged={reload} currentEmail={me?.email ?? null} />
           </Suspense>
         </TabPanel>
         <TabPanel>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { Download } from "lucide-react";
 import { AUDIT_ACTION_LABELS, AUDIT_RESULT_LABELS, auditActionLabel, type AuditResult } from "../../../lib/audit-actions";
 import { formatDateTime, truncateDetails } from "../../../lib/admin/labels";
@@ -63,7 +63,13 @@ export default function AuditLogViewer() {
     setLoading(false);
   }, []);
 
+  const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
+    // Filters chosen or typed before the island started are adopted, not silently dropped.
+    const data = form.current ? new FormData(form.current) : null;
+    const early = { ...EMPTY };
+    for (const key of Object.keys(EMPTY) as (keyof Filters)[]) early[key] = String(data?.get(key) ?? "");
+    setFilters(early);
     void load(EMPTY);
   }, [load]);
 
@@ -78,12 +84,13 @@ export default function AuditLogViewer() {
   return (
     <div>
       <form
+        ref={form}
         onSubmit={apply}
         className="mb-4 grid gap-3 rounded-xl border border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-6 dark:border-slate-700"
       >
         <label className="text-sm lg:col-span-2">
           <span className="mb-1 block font-medium">Ação</span>
-          <select aria-label="Ação" className={inputClass} value={filters.action} onChange={set("action")}>
+          <select name="action" aria-label="Ação" className={inputClass} value={filters.action} onChange={set("action")}>
             <option value="">Todas</option>
             {Object.entries(AUDIT_ACTION_LABELS).map(([value, label]) => (
               <option key={value} value={value}>
@@ -94,7 +101,7 @@ export default function AuditLogViewer() {
         </label>
         <label className="text-sm">
           <span className="mb-1 block font-medium">Resultado</span>
-          <select aria-label="Resultado" className={inputClass} value={filters.result} onChange={set("result")}>
+          <select name="result" aria-label="Resultado" className={inputClass} value={filters.result} onChange={set("result")}>
             <option value="">Todos</option>
             {Object.entries(AUDIT_RESULT_LABELS).map(([value, label]) => (
               <option key={value} value={value}>
@@ -105,15 +112,15 @@ export default function AuditLogViewer() {
         </label>
         <label className="text-sm">
           <span className="mb-1 block font-medium">Usuário</span>
-          <input className={inputClass} placeholder="Nome ou e-mail" value={filters.user} onChange={set("user")} />
+          <input name="user" className={inputClass} placeholder="Nome ou e-mail" value={filters.user} onChange={set("user")} />
         </label>
         <label className="text-sm">
           <span className="mb-1 block font-medium">De</span>
-          <input type="date" className={inputClass} value={filters.from} onChange={set("from")} />
+          <input name="from" type="date" className={inputClass} value={filters.from} onChange={set("from")} />
         </label>
         <label className="text-sm">
           <span className="mb-1 block font-medium">Até</span>
-          <input type="date" className={inputClass} value={filters.to} onChange={set("to")} />
+          <input name="to" type="date" className={inputClass} value={filters.to} onChange={set("to")} />
         </label>
         <div className="flex flex-wrap gap-2 lg:col-span-6">
           <button type="submit" className={primaryButton}>

@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode, type RefObject } from "react";
 import { Checkbox, Dialog } from "radix-ui";
 import { Check, X } from "lucide-react";
 import { ghostButton, primaryButton } from "./styles";
@@ -44,6 +44,28 @@ export function FormDialog({
       </Dialog.Portal>
     </Dialog.Root>
   );
+}
+
+/** A server message under the field it concerns (the field points here with aria-describedby). */
+export function FieldError({ id, message }: { id: string; message?: string }) {
+  if (!message) return null;
+  return (
+    <p id={id} className="mt-1 text-sm font-medium text-red-700 dark:text-red-300">
+      {message}
+    </p>
+  );
+}
+
+/** Props that tie an input to its error message. */
+export function invalidProps(id: string, message?: string) {
+  return message ? { "aria-invalid": true as const, "aria-describedby": `${id}-erro` } : {};
+}
+
+/** After a refusal, moves the focus to the first field the server refused (once the form is enabled again). */
+export function useFocusFirstInvalid(form: RefObject<HTMLFormElement | null>, errors: object) {
+  useEffect(() => {
+    form.current?.querySelector<HTMLElement>("[aria-invalid=true]")?.focus();
+  }, [form, errors]);
 }
 
 export function CheckItem({

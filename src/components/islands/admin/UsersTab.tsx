@@ -17,9 +17,11 @@ interface Props {
   roles: RoleRow[];
   loading: boolean;
   onChanged: () => Promise<void>;
+  /** The signed-in admin's e-mail: their own row offers no 'Excluir'. */
+  currentEmail: string | null;
 }
 
-export default function UsersTab({ users, roles, loading, onChanged }: Props) {
+export default function UsersTab({ users, roles, loading, onChanged, currentEmail }: Props) {
   const [search, setSearch] = useState("");
   const [editing, setEditing] = useState<Editing | null>(null);
   const visible = useMemo(() => filterUsers(users, search), [users, search]);
@@ -95,15 +97,17 @@ export default function UsersTab({ users, roles, loading, onChanged }: Props) {
                     >
                       <Pencil className="size-4" aria-hidden="true" />
                     </button>
-                    <ConfirmDialog
-                      triggerLabel={`Excluir ${user.email}`}
-                      triggerClassName={ghostButton}
-                      triggerContent={<Trash2 className="size-4 text-red-600" aria-hidden="true" />}
-                      title="Excluir usuário"
-                      message="Tem certeza que deseja excluir este usuário?"
-                      confirmLabel="Excluir"
-                      onConfirm={() => remove(user)}
-                    />
+                    {user.email !== currentEmail && (
+                      <ConfirmDialog
+                        triggerLabel={`Excluir ${user.email}`}
+                        triggerClassName={ghostButton}
+                        triggerContent={<Trash2 className="size-4 text-red-600" aria-hidden="true" />}
+                        title="Excluir usuário"
+                        message={`Tem certeza que deseja excluir ${user.fullName || "este usuário"} (${user.email})? A conta e as sessões dela serão apagadas; o log de auditoria é mantido.`}
+                        confirmLabel="Excluir"
+                        onConfirm={() => remove(user)}
+                      />
+                    )}
                   </div>
                 </td>
               </tr>

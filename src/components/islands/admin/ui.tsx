@@ -24,6 +24,35 @@ export async function callAdmin(
   return false;
 }
 
+/** Messages per form field; `_` holds a refusal that concerns no single field. */
+export type FieldErrors = Record<string, string>;
+
+/**
+ * Sends a dialog's form. Success: the spec's toast and `null`. A refusal tied to fields comes back
+ * to be shown beside them; any other refusal is shown as a toast and under `_`.
+ */
+export async function submitAdmin(
+  method: string,
+  path: string,
+  payload: unknown,
+  successMessage: string,
+  fallbackError: string,
+): Promise<FieldErrors | null> {
+  try {
+    const { status, body } = await postJson(path, payload, method);
+    if (status >= 200 && status < 300) {
+      toast.success("Sucesso", { description: successMessage });
+      return null;
+    }
+    if (body.fields && Object.keys(body.fields).some((key) => key !== "_")) return body.fields;
+    toast.error("Erro", { description: body.error || fallbackError });
+    return { _: body.error || fallbackError };
+  } catch {
+    toast.error("Erro", { description: fallbackError || UNEXPECTED_ERROR });
+    return { _: fallbackError || UNEXPECTED_ERROR };
+  }
+}
+
 const loadConfirm = () => import("./ConfirmAlert");
 const ConfirmAlert = lazy(loadConfirm);
 

@@ -1,4 +1,5 @@
 import { Download } from "lucide-react";
+import { SoonBadge } from "../ui/SoonBadge";
 
 /** Download/open action inside islands; an empty link logs instead (spec §8). */
 export function LinkAction({ name, link, label = "Baixar" }: { name: string; link: string; label?: string }) {
@@ -8,12 +9,11 @@ export function LinkAction({ name, link, label = "Baixar" }: { name: string; lin
       <button
         type="button"
         aria-disabled="true"
-        title="Link ainda não disponível"
         onClick={() => console.log(`Link não encontrado para: ${name}`)}
-        className={`${base} cursor-not-allowed bg-slate-200 text-slate-500 dark:bg-slate-800 dark:text-slate-400`}
+        className={`${base} cursor-not-allowed bg-slate-200 text-slate-700 dark:bg-slate-800 dark:text-slate-300`}
       >
         <Download className="size-4" aria-hidden="true" />
-        {label}
+        {label} <SoonBadge />
       </button>
     );
   }

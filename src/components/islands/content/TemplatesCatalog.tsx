@@ -1,6 +1,7 @@
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { ChevronDown } from "lucide-react";
 import { EmptyState, SearchField } from "../ui/SearchField";
+import { useTypedBeforeHydration } from "../ui/typed-before-hydration";
 import { CATEGORY_OPTIONS, filterTemplates } from "../../../lib/content/templates-filter";
 import { LinkAction } from "./LinkAction";
 
@@ -21,6 +22,8 @@ export interface TemplateCard {
 export default function TemplatesCatalog({ templates }: { templates: TemplateCard[] }) {
   const [search, setSearch] = useState("");
   const [category, setCategory] = useState("all");
+  const categoryField = useRef<HTMLSelectElement>(null);
+  useTypedBeforeHydration(categoryField, category, setCategory);
   const visible = useMemo(() => filterTemplates(templates, search, category), [templates, search, category]);
 
   return (
@@ -29,6 +32,7 @@ export default function TemplatesCatalog({ templates }: { templates: TemplateCar
         <SearchField label="Buscar templates" placeholder="Buscar templates..." value={search} onChange={setSearch} />
         <div className="relative">
           <select
+            ref={categoryField}
             aria-label="Filtrar por etapa"
             value={category}
             onChange={(event) => setCategory(event.target.value)}

@@ -1,4 +1,6 @@
+import { useRef } from "react";
 import { Search, SearchX } from "lucide-react";
+import { useTypedBeforeHydration } from "./typed-before-hydration";
 
 /** A search input with its icon; live filtering is the caller's. */
 export function SearchField({
@@ -12,10 +14,13 @@ export function SearchField({
   value: string;
   onChange: (value: string) => void;
 }) {
+  const input = useRef<HTMLInputElement>(null);
+  useTypedBeforeHydration(input, value, onChange);
   return (
     <div className="relative flex-1">
       <Search className="absolute top-2.5 left-3 size-4 text-slate-400" aria-hidden="true" />
       <input
+        ref={input}
         type="search"
         aria-label={label}
         placeholder={placeholder}

@@ -1,5 +1,6 @@
 import type { APIRoute } from "astro";
 import { roleSchema } from "../../../../lib/admin/forms";
+import { refusalBody } from "../../../../lib/server/admin-users";
 import { getDb } from "../../../../lib/server/db";
 import { actorOf, refuseUnlessAllowed } from "../../../../lib/server/guards";
 import { jsonResponse, parseJsonBody } from "../../../../lib/server/http";
@@ -17,7 +18,7 @@ export const PUT: APIRoute = async ({ locals, request, params }) => {
   const parsed = await parseJsonBody(request, roleSchema);
   if (!parsed.ok) return parsed.response;
   const result = updateRoleAsAdmin(getDb(), roleId(params.id), parsed.data, actorOf(locals, request));
-  if (!result.ok) return jsonResponse(result.status, { error: result.error });
+  if (!result.ok) return jsonResponse(result.status, refusalBody(result));
   return jsonResponse(200, { message: "Perfil atualizado com sucesso" });
 };
 
@@ -25,6 +26,6 @@ export const DELETE: APIRoute = ({ locals, request, params }) => {
   const refused = refuseUnlessAllowed(locals, "/admin-panel");
   if (refused) return refused;
   const result = deleteRoleAsAdmin(getDb(), roleId(params.id), actorOf(locals, request));
-  if (!result.ok) return jsonResponse(result.status, { error: result.error });
+  if (!result.ok) return jsonResponse(result.status, refusalBody(result));
   return jsonResponse(200, { message: "Perfil excluído com sucesso" });
 };

@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { updateUserSchema } from "../../../../lib/admin/forms";
-import { deleteUserAsAdmin, updateUserAsAdmin } from "../../../../lib/server/admin-users";
+import { deleteUserAsAdmin, refusalBody, updateUserAsAdmin } from "../../../../lib/server/admin-users";
 import { getDb } from "../../../../lib/server/db";
 import { actorOf, refuseUnlessAllowed } from "../../../../lib/server/guards";
 import { jsonResponse, parseJsonBody } from "../../../../lib/server/http";
@@ -13,7 +13,7 @@ export const PUT: APIRoute = async ({ locals, request, params }) => {
   const parsed = await parseJsonBody(request, updateUserSchema);
   if (!parsed.ok) return parsed.response;
   const result = updateUserAsAdmin(getDb(), params.id ?? "", parsed.data, actorOf(locals, request));
-  if (!result.ok) return jsonResponse(result.status, { error: result.error });
+  if (!result.ok) return jsonResponse(result.status, refusalBody(result));
   return jsonResponse(200, { message: "Usuário atualizado com sucesso" });
 };
 
@@ -21,6 +21,6 @@ export const DELETE: APIRoute = ({ locals, request, params }) => {
   const refused = refuseUnlessAllowed(locals, "/admin-panel");
   if (refused) return refused;
   const result = deleteUserAsAdmin(getDb(), params.id ?? "", actorOf(locals, request));
-  if (!result.ok) return jsonResponse(result.status, { error: result.error });
+  if (!result.ok) return jsonResponse(result.status, refusalBody(result));
   return jsonResponse(200, { message: "Usuário excluído com sucesso" });
 };

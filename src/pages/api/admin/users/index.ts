@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { createUserSchema } from "../../../../lib/admin/forms";
-import { createUserAsAdmin } from "../../../../lib/server/admin-users";
+import { createUserAsAdmin, refusalBody } from "../../../../lib/server/admin-users";
 import { getDb } from "../../../../lib/server/db";
 import { actorOf, refuseUnlessAllowed } from "../../../../lib/server/guards";
 import { jsonResponse, parseJsonBody } from "../../../../lib/server/http";
@@ -20,6 +20,6 @@ export const POST: APIRoute = async ({ locals, request }) => {
   const parsed = await parseJsonBody(request, createUserSchema);
   if (!parsed.ok) return parsed.response;
   const result = await createUserAsAdmin(getDb(), parsed.data, actorOf(locals, request));
-  if (!result.ok) return jsonResponse(result.status, { error: result.error });
+  if (!result.ok) return jsonResponse(result.status, refusalBody(result));
   return jsonResponse(201, { id: result.value.id, message: "Usuário criado com sucesso" });
 };
