@@ -158,13 +158,13 @@ export default function ProjectTrail({ phases, mentoringHref }: { phases: TrailP
                     className={`flex w-full items-center gap-3 rounded-lg px-3 py-2 text-left text-sm ${index === current ? "bg-brand-50 ring-1 ring-brand-500 dark:bg-slate-800" : "hover:bg-slate-50 dark:hover:bg-slate-800"}`}
                   >
                     <span
-                      className={`flex size-7 shrink-0 items-center justify-center rounded-full text-xs font-bold ${complete ? "bg-green-600 text-white" : p.accent}`}
+                      className={`flex size-7 shrink-0 items-center justify-center rounded-full text-xs font-bold ${complete ? "bg-green-700 text-white" : p.accent}`}
                     >
                       {complete ? <Check className="size-4" aria-label="Concluída" /> : index + 1}
                     </span>
                     <span>
                       <span className="block font-semibold">{p.title}</span>
-                      <span className="block text-xs text-slate-500">{p.pillars.join(" + ")}</span>
+                      <span className="block text-xs text-slate-600 dark:text-slate-400">{p.pillars.join(" + ")}</span>
                     </span>
                   </button>
                 </li>
@@ -266,7 +266,7 @@ export default function ProjectTrail({ phases, mentoringHref }: { phases: TrailP
       </section>
 
       {allDone && (
-        <section aria-labelledby="trail-done" className="rounded-xl bg-gradient-to-br from-green-600 to-emerald-600 p-6 text-white">
+        <section aria-labelledby="trail-done" className="rounded-xl bg-gradient-to-br from-green-700 to-emerald-700 p-6 text-white">
           <h2 id="trail-done" className="flex items-center gap-2 text-2xl font-bold">
             <PartyPopper className="size-7" aria-hidden="true" /> Parabéns! Projeto Completo
           </h2>
