@@ -1,8 +1,9 @@
-import fs from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
 import { ROUTES } from "../../src/lib/routes";
-import { expect, test } from "./fixtures";
+import { SESSION_COOKIE } from "../../src/lib/server/session";
+import { createTestUser } from "../support/users";
+import { e2eDb, expect, test } from "./fixtures";
 
 // axe-core over every page × {light, dark} × {375, 1280} px × persona: no serious or critical violation.
 const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
@@ -59,33 +60,75 @@ async function blockingViolations(page: Page, scheme: (typeof SCHEMES)[number]):
 
 for (const persona of personas) {
   for (const width of [375, 1280]) {
-    test(`axe: no serious or critical violation for ${persona.name} at ${width}px, light and dark`, async ({ page, loginAs }) => {
-      test.setTimeout(180_000);
-      if (persona.roles) await loginAs([...persona.roles]);
-      await page.setViewportSize({ width, height: 900 });
-      const findings: Finding[] = [];
-      const seen = new Set<string>();
-      for (const path of persona.paths) {
-        await page.emulateMedia({ colorScheme: "light" });
-        await page.goto(path);
-        const landed = new URL(page.url()).pathname;
-        if (seen.has(landed)) continue;
-        seen.add(landed);
-        for (const scheme of SCHEMES) {
-          await page.emulateMedia({ colorScheme: scheme });
-          await settle(page);
-          findings.push(...(await blockingViolations(page, scheme)));
+    // One browser context per persona × width, reused page after page; each page is its own test.
+    test.describe(`axe, ${persona.name} at ${width}px`, () => {
+      let context: BrowserContext;
+      let page: Page;
+      const scanned = new Set<string>();
+
+      test.beforeAll(async ({ browser }) => {
+        const { baseURL, locale, timezoneId } = test.info().project.use;
+        context = await browser.newContext({ baseURL, locale, timezoneId, viewport: { width, height: 900 } });
+        if (persona.roles) {
+          const user = await createTestUser(e2eDb(), [...persona.roles]);
+          await context.addCookies([{ name: SESSION_COOKIE, value: user.token, url: baseURL!, httpOnly: true, sameSite: "Lax" }]);
         }
+        page = await context.newPage();
+      });
+      test.afterAll(async () => {
+        await context.close();
+      });
+
+      for (const path of persona.paths) {
+        test(`${path}: no serious or critical violation, light and dark`, async () => {
+          test.setTimeout(90_000);
+          await page.emulateMedia({ colorScheme: "light" });
+          await page.goto(path);
+          const landed = new URL(page.url()).pathname;
+          test.skip(scanned.has(landed), `same page as ${landed}, already scanned`);
+          scanned.add(landed);
+          const findings: Finding[] = [];
+          for (const scheme of SCHEMES) {
+            await page.emulateMedia({ colorScheme: scheme });
+            await settle(page);
+            findings.push(...(await blockingViolations(page, scheme)));
+          }
+          const byScheme = SCHEMES.map((scheme) => `${scheme}: ${findings.filter((f) => f.scheme === scheme).length}`);
+          test.info().annotations.push({ type: "axe serious/critical", description: byScheme.join(", ") });
+          expect(
+            findings.map((f) => `${f.scheme} ${f.url} ${f.rule} (${f.impact}) ${f.target} — ${f.summary}`),
+            `${findings.length} serious/critical axe violations on ${landed}`,
+          ).toEqual([]);
+        });
       }
-      const byScheme = SCHEMES.map((scheme) => `${scheme}: ${findings.filter((f) => f.scheme === scheme).length}`);
-      test.info().annotations.push({ type: "axe serious/critical", description: byScheme.join(", ") });
-      console.log(`[axe] ${persona.name} ${width}px → ${byScheme.join(", ")}`);
-      fs.mkdirSync("test-results/axe", { recursive: true });
-      fs.writeFileSync(`test-results/axe/${persona.name}-${width}.json`, JSON.stringify(findings, null, 1));
-      expect(
-        findings.map((f) => `${f.scheme} ${f.url} ${f.rule} (${f.impact}) ${f.target} — ${f.summary}`),
-        `${findings.length} serious/critical axe violations`,
-      ).toEqual([]);
     });
   }
 }
+
+/** WCAG relative-luminance contrast of two `rgb(r, g, b)` colours. */
+function contrastRatio(first: string, second: string): number {
+  const luminance = (color: string) => {
+    const [r, g, b] = (color.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).map((part) => {
+      const channel = Number(part) / 255;
+      return channel <= 0.04045 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  };
+  const [lighter, darker] = [luminance(first), luminance(second)].sort((a, b) => b - a);
+  return (lighter! + 0.05) / (darker! + 0.05);
+}
+
+test("text fields show a focus ring of at least 3:1 against a light page", async ({ page }) => {
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto("/auth");
+  const field = page.getByLabel("E-mail").first();
+  await field.focus();
+  const indicator = await field.evaluate((element) => {
+    const style = getComputedStyle(element);
+    const ring = style.boxShadow.match(/rgba?\([^)]*\)/g)?.find((color) => !/,\s*0\)$/.test(color));
+    const outline = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2 ? style.outlineColor : undefined;
+    return { color: ring ?? outline ?? "", page: getComputedStyle(document.body).backgroundColor };
+  });
+  expect(indicator.color, "no visible focus ring").not.toBe("");
+  expect(contrastRatio(indicator.color, indicator.page)).toBeGreaterThanOrEqual(3);
+});

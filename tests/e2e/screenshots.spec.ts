@@ -22,3 +22,25 @@ for (const width of [375, 1280]) {
     expect(consoleErrors).toEqual([]);
   });
 }
+
+// Key pages in both colour schemes, for judging contrast by eye (test-results/screenshots/<scheme>).
+const keyPages = ["/", "/home-metodologia", "/templates", "/contato"];
+
+for (const width of [375, 1280]) {
+  test(`key pages follow the light and dark schemes at ${width}px`, async ({ page, loginAs, consoleErrors }) => {
+    test.setTimeout(90_000);
+    await loginAs(["admin"]);
+    await page.setViewportSize({ width, height: 900 });
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const path of keyPages) {
+        await page.goto(path);
+        await page.waitForLoadState("networkidle");
+        const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+        expect(background === "rgb(255, 255, 255)", `${path} ${scheme}: ${background}`).toBe(scheme === "light");
+        await page.screenshot({ path: `test-results/screenshots/${scheme}/${width}${path === "/" ? "/inicio" : path}.png` });
+      }
+    }
+    expect(consoleErrors).toEqual([]);
+  });
+}

@@ -1,4 +1,4 @@
-/** Tailwind classes per content colour (literal strings, so Tailwind generates them). */
+/** Tailwind classes per content colour (literal strings, so Tailwind generates them); white on each `solid` is ≥ 4.5:1. */
 export const COLORS = {
   blue: {
     solid: "bg-blue-600 text-white",
@@ -6,7 +6,7 @@ export const COLORS = {
     border: "border-blue-500",
   },
   green: {
-    solid: "bg-green-600 text-white",
+    solid: "bg-green-700 text-white",
     soft: "bg-green-50 text-green-800 dark:bg-green-950 dark:text-green-200",
     border: "border-green-500",
   },
@@ -16,13 +16,13 @@ export const COLORS = {
     border: "border-purple-500",
   },
   orange: {
-    solid: "bg-orange-600 text-white",
+    solid: "bg-orange-700 text-white",
     soft: "bg-orange-50 text-orange-800 dark:bg-orange-950 dark:text-orange-200",
     border: "border-orange-500",
   },
   red: { solid: "bg-red-600 text-white", soft: "bg-red-50 text-red-800 dark:bg-red-950 dark:text-red-200", border: "border-red-500" },
   teal: {
-    solid: "bg-teal-600 text-white",
+    solid: "bg-teal-700 text-white",
     soft: "bg-teal-50 text-teal-800 dark:bg-teal-950 dark:text-teal-200",
     border: "border-teal-500",
   },
@@ -37,17 +37,17 @@ export const COLORS = {
     border: "border-pink-500",
   },
   amber: {
-    solid: "bg-amber-500 text-white",
+    solid: "bg-amber-700 text-white",
     soft: "bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-200",
     border: "border-amber-500",
   },
   cyan: {
-    solid: "bg-cyan-600 text-white",
+    solid: "bg-cyan-700 text-white",
     soft: "bg-cyan-50 text-cyan-800 dark:bg-cyan-950 dark:text-cyan-200",
     border: "border-cyan-500",
   },
   emerald: {
-    solid: "bg-emerald-600 text-white",
+    solid: "bg-emerald-700 text-white",
     soft: "bg-emerald-50 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200",
     border: "border-emerald-500",
   },

@@ -53,7 +53,7 @@ export default function LinkExpiredForm() {
           onChange={(event) => setEmail(event.target.value)}
           aria-invalid={problem ? true : undefined}
           aria-describedby={problem ? "expired-email-erro" : undefined}
-          className="w-full rounded-md border border-slate-300 bg-white px-3 py-2 focus:border-brand-500 focus:ring-2 focus:ring-brand-100 focus:outline-none dark:border-slate-600 dark:bg-slate-900"
+          className="w-full rounded-md border border-slate-300 bg-white px-3 py-2 focus:border-brand-500 focus:ring-2 focus:ring-focus focus:outline-none dark:border-slate-600 dark:bg-slate-900"
         />
         {problem && (
           <div id="expired-email-erro" role="alert" className="mt-2 text-sm text-red-600 dark:text-red-400">

@@ -27,7 +27,7 @@ export default function StepsCarousel({ steps }: { steps: CarouselStep[] }) {
               className="min-w-0 shrink-0 grow-0 basis-full pr-4 md:basis-1/2 lg:basis-1/3"
             >
               <article className="h-full rounded-xl border border-slate-200 bg-white p-5 dark:border-slate-700 dark:bg-slate-900">
-                <span className="flex size-9 items-center justify-center rounded-full bg-emerald-600 font-bold text-white">
+                <span className="flex size-9 items-center justify-center rounded-full bg-emerald-700 font-bold text-white">
                   {step.number}
                 </span>
                 <h3 className="mt-3 font-semibold">{step.title}</h3>

@@ -31,7 +31,7 @@ export function TrailExport({ onPdf, onText }: { onPdf: () => void; onText: () =
 /** Shown when every phase is complete: the full PDF and a mentoring request. */
 export function TrailDone({ onPdf, mentoringHref }: { onPdf: () => void; mentoringHref: string }) {
   return (
-    <section aria-labelledby="trail-done" className="rounded-xl bg-gradient-to-br from-green-600 to-emerald-600 p-6 text-white">
+    <section aria-labelledby="trail-done" className="rounded-xl bg-gradient-to-br from-green-700 to-emerald-700 p-6 text-white">
       <h2 id="trail-done" className="flex items-center gap-2 text-2xl font-bold">
         <PartyPopper className="size-7" aria-hidden="true" /> Parabéns! Projeto Completo
       </h2>

@@ -50,13 +50,13 @@ export function TrailPhaseList({
                 className={`flex w-full items-center gap-3 rounded-lg px-3 py-2 text-left text-sm ${index === current ? "bg-brand-50 ring-1 ring-brand-500 dark:bg-slate-800" : "hover:bg-slate-50 dark:hover:bg-slate-800"}`}
               >
                 <span
-                  className={`flex size-7 shrink-0 items-center justify-center rounded-full text-xs font-bold ${complete ? "bg-green-600 text-white" : p.accent}`}
+                  className={`flex size-7 shrink-0 items-center justify-center rounded-full text-xs font-bold ${complete ? "bg-green-700 text-white" : p.accent}`}
                 >
                   {complete ? <Check className="size-4" aria-label="Concluída" /> : index + 1}
                 </span>
                 <span>
                   <span className="block font-semibold">{p.title}</span>
-                  <span className="block text-xs text-slate-500">{p.pillars.join(" + ")}</span>
+                  <span className="block text-xs text-slate-600 dark:text-slate-400">{p.pillars.join(" + ")}</span>
                 </span>
               </button>
             </li>

@@ -7,7 +7,7 @@ interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
 }
 
 const inputClass =
-  "w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-slate-900 placeholder:text-slate-400 focus:border-brand-500 focus:ring-2 focus:ring-brand-100 focus:outline-none disabled:opacity-60 aria-invalid:border-red-500 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
+  "w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-slate-900 placeholder:text-slate-400 focus:border-brand-500 focus:ring-2 focus:ring-focus focus:outline-none disabled:opacity-60 aria-invalid:border-red-500 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100";
 
 export function FieldError({ id, message }: { id: string; message?: string | undefined }) {
   if (!message) return null;

@@ -26,7 +26,7 @@ export function SearchField({
         placeholder={placeholder}
         value={value}
         onChange={(event) => onChange(event.target.value)}
-        className="w-full rounded-md border border-slate-300 bg-white py-2 pr-3 pl-9 focus:border-brand-600 focus:ring-2 focus:ring-brand-600 focus:outline-none dark:border-slate-600 dark:bg-slate-900"
+        className="w-full rounded-md border border-slate-300 bg-white py-2 pr-3 pl-9 focus:border-brand-500 focus:ring-2 focus:ring-focus focus:outline-none dark:border-slate-600 dark:bg-slate-900"
       />
     </div>
   );
