@@ -1,11 +1,12 @@
 /**
- * Builds the access-aware search index (run by `npm run build` after build-server): one
- * Pagefind bundle per access set under dist/search/<key>/, never under dist/client.
+ * Builds the access-aware search index (run by `npm run build` after build-server): a base
+ * Pagefind bundle with the pages every signed-in user may open, and one bundle per role-gated
+ * page, under dist/search/<key>/pagefind/ — never under dist/client.
  */
 import fs from "node:fs";
 import path from "node:path";
 import * as pagefind from "pagefind";
-import { allBundles, bundleKey, gatedSearchablePaths } from "../src/lib/search-bundles.ts";
+import { BASE_BUNDLE, gatedSearchablePaths, groupKey } from "../src/lib/search-bundles.ts";
 
 const pagesDir = path.resolve("dist/pages");
 const outDir = path.resolve("dist/search");
@@ -31,19 +32,22 @@ for (const file of walk(pagesDir)) {
 const gated = gatedSearchablePaths(new Set(searchable.keys()));
 const open = [...searchable.keys()].filter((route) => !gated.includes(route));
 
-fs.rmSync(outDir, { recursive: true, force: true });
-const started = Date.now();
-for (const subset of allBundles(gated)) {
+async function writeBundle(key: string, routes: readonly string[]): Promise<void> {
   const { index, errors } = await pagefind.createIndex({ forceLanguage: "pt", rootSelector: "html" });
   if (!index) throw new Error(`Pagefind: ${errors.join("; ")}`);
-  for (const route of [...open, ...subset]) {
+  for (const route of routes) {
     const result = await index.addHTMLFile({ url: route, content: searchable.get(route)! });
     if (result.errors.length) throw new Error(`Pagefind (${route}): ${result.errors.join("; ")}`);
   }
-  const written = await index.writeFiles({ outputPath: path.join(outDir, bundleKey(subset), "pagefind") });
+  const written = await index.writeFiles({ outputPath: path.join(outDir, key, "pagefind") });
   if (written.errors.length) throw new Error(`Pagefind: ${written.errors.join("; ")}`);
 }
+
+fs.rmSync(outDir, { recursive: true, force: true });
+const started = Date.now();
+await writeBundle(BASE_BUNDLE, open);
+for (const route of gated) await writeBundle(groupKey(route), [route]);
 await pagefind.close();
 console.log(
-  `build-search: ${searchable.size} páginas pesquisáveis, ${2 ** gated.length} pacotes (${gated.join(", ") || "sem páginas restritas"}) em ${Date.now() - started} ms`,
+  `build-search: ${searchable.size} páginas pesquisáveis, ${gated.length + 1} pacotes (base${gated.map((route) => ", " + groupKey(route)).join("")}) em ${Date.now() - started} ms`,
 );

@@ -4,6 +4,7 @@ import { z } from "astro/zod";
 import { MDX_FOLDERS, YAML_FILES } from "./collections/yaml-files";
 import { yamlLoader } from "./collections/yaml-loader";
 import { contentPageSchema } from "./schemas/content-page";
+import { guideSchema } from "./schemas/guide";
 
 // Schema messages in Portuguese for editors (zod's built-in locale).
 z.config(z.locales.pt());
@@ -36,5 +37,6 @@ export const collections = {
   sementezz: yamlCollection(YAML_FILES.sementezz),
   fastTrack: yamlCollection(YAML_FILES.fastTrack),
   committee: yamlCollection(YAML_FILES.committee),
+  guias: defineCollection({ loader: glob({ pattern: "*.mdx", base: "./content/guias" }), schema: guideSchema }),
   paginas: defineCollection({ loader: glob({ pattern: "*.mdx", base: "./content/paginas" }), schema: contentPageSchema }),
 };

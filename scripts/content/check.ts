@@ -6,12 +6,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "astro/zod";
-import { parseDocument, LineCounter } from "yaml";
+import { parse, parseDocument, LineCounter } from "yaml";
 import { MDX_FOLDERS, YAML_FILES } from "../../src/collections/yaml-files.ts";
 import { MDX_COMPONENT_NAMES } from "../../src/components/mdx/names.ts";
 import type { ContentPageEntry } from "../../src/lib/content-manifest.ts";
 import { API_RULES, STATIC_ROUTES } from "../../src/lib/routes.ts";
 import { contentPageSchema } from "../../src/schemas/content-page.ts";
+import { guideSchema } from "../../src/schemas/guide.ts";
+import { playbookSchema } from "../../src/schemas/playbook.ts";
 import { lineOfPath, splitFrontmatter } from "./frontmatter.ts";
 
 z.config(z.locales.pt());
@@ -91,6 +93,7 @@ function checkMdxFolder<S extends z.ZodType>(
   schema: S,
   problems: Problem[],
   bodies: MdxFile[],
+  frontmatterOptional = false,
 ): { id: string; file: string; data: z.infer<S> }[] {
   const full = path.join(root, dir);
   if (!fs.existsSync(full)) return [];
@@ -105,7 +108,12 @@ function checkMdxFolder<S extends z.ZodType>(
     const split = splitFrontmatter(fs.readFileSync(path.join(full, name), "utf8"));
     bodies.push({ file, body: split.body, bodyStartLine: split.bodyStartLine });
     if (!split.doc) {
-      problems.push({ file, line: 1, message: "falta o cabeçalho (frontmatter) entre linhas ---" });
+      if (!frontmatterOptional) {
+        problems.push({ file, line: 1, message: "falta o cabeçalho (frontmatter) entre linhas ---" });
+        continue;
+      }
+      const result = schema.safeParse({});
+      if (result.success) valid.push({ id: name.slice(0, -".mdx".length), file, data: result.data });
       continue;
     }
     const doc = split.doc;
@@ -191,6 +199,37 @@ function checkBodies(bodies: readonly MdxFile[], knownPaths: ReadonlySet<string>
   }
 }
 
+export const GUIDES_DIR = "content/guias";
+
+/** Playbook guides written as content/guias/<id>.mdx: signed-in pages at /guias/<id>, titled as their card. */
+function checkGuides(root: string, problems: Problem[], bodies: MdxFile[]): ContentPageEntry[] {
+  const playbook = playbookSchema.safeParse(parse(fs.readFileSync(path.join(root, YAML_FILES.playbook.file), "utf8")));
+  const cards = new Map(playbook.success ? playbook.data.guides.map((guide) => [guide.id, guide]) : []);
+  const guides: ContentPageEntry[] = [];
+  for (const { id, file } of checkMdxFolder(root, GUIDES_DIR, guideSchema, problems, bodies, true)) {
+    const card = cards.get(id);
+    if (!card) {
+      problems.push({
+        file,
+        line: 1,
+        message: `guia desconhecido "${id}": o nome do arquivo deve ser o id de um guia em ${YAML_FILES.playbook.file}`,
+      });
+      continue;
+    }
+    guides.push({
+      slug: `guias/${id}`,
+      path: `/guias/${id}`,
+      title: card.title,
+      description: card.description,
+      nav: "none",
+      order: 1000,
+      access: "signed-in",
+      file,
+    });
+  }
+  return guides;
+}
+
 export interface ContentCheck {
   pages: ContentPageEntry[];
   problems: Problem[];
@@ -201,7 +240,7 @@ export function checkContent(root: string): ContentCheck {
   const bodies: MdxFile[] = [];
   checkYamlFiles(root, problems);
   for (const { dir, schema } of Object.values(MDX_FOLDERS)) checkMdxFolder(root, dir, schema, problems, bodies);
-  const pages = checkPages(root, problems, bodies);
+  const pages = [...checkPages(root, problems, bodies), ...checkGuides(root, problems, bodies)];
   const knownPaths = new Set([...STATIC_ROUTES.map((route) => route.path), ...pages.map((page) => page.path)]);
   checkBodies(bodies, knownPaths, problems);
   return { pages, problems };

@@ -1,10 +1,11 @@
 import { ROUTES, decideAccess, type Principal } from "./routes.ts";
 
 /**
- * The search index is split into one bundle per access set: pages every signed-in user may
- * open go into every bundle, and each role-gated searchable page doubles the bundles. A
- * principal gets the bundle whose gated pages are exactly the ones they may open, so no
- * result, excerpt or fragment of another page ever reaches them.
+ * The search index is split into one Pagefind bundle per access group: a base bundle with every
+ * page any signed-in user may open, and one bundle per role-gated searchable page (grants are per
+ * page, so each gated page is its own group). The browser merges the groups a person may read
+ * (Pagefind `mergeIndex`) into the base one; the gate lists and serves only those, so no result,
+ * excerpt or fragment of another page ever reaches them. k gated pages → k + 1 bundles.
  */
 export const BASE_BUNDLE = "base";
 
@@ -15,32 +16,17 @@ export function gatedSearchablePaths(searchable: ReadonlySet<string>): string[] 
     .sort();
 }
 
-export function bundleKey(gatedPaths: readonly string[]): string {
-  return gatedPaths.length
-    ? gatedPaths
-        .map((path) => path.slice(1))
-        .sort()
-        .join("+")
-    : BASE_BUNDLE;
+/** Bundle name of a gated page's group (`/comite-ia` → `comite-ia`; nested paths join with `~`). */
+export function groupKey(gatedPath: string): string {
+  return gatedPath.slice(1).split("/").join("~");
 }
 
-/** Every subset of the gated pages (2^k bundles). */
-export function allBundles(gated: readonly string[]): string[][] {
-  if (gated.length > 6) throw new Error(`Páginas restritas pesquisáveis demais (${gated.length}): reveja o desenho dos pacotes de busca`);
-  const subsets: string[][] = [];
-  for (let mask = 0; mask < 1 << gated.length; mask++) subsets.push(gated.filter((_, i) => mask & (1 << i)));
-  return subsets;
-}
-
-/** The bundle a principal may read. */
-export function bundleFor(principal: Principal, gated: readonly string[]): string {
-  return bundleKey(
-    gated.filter(
-      (path) =>
-        decideAccess(
-          ROUTES.find((r) => r.path === path)!,
-          principal,
-        ) === "allow",
-    ),
-  );
+/** The gated groups a principal may read, by key. */
+export function groupsFor(principal: Principal, gated: readonly string[]): string[] {
+  return gated
+    .filter((path) => {
+      const route = ROUTES.find((candidate) => candidate.path === path);
+      return route !== undefined && decideAccess(route, principal) === "allow";
+    })
+    .map(groupKey);
 }

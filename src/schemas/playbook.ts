@@ -7,6 +7,8 @@ export const playbookSchema = z.object({
   guides: z
     .array(
       z.object({
+        /** Stable id (kebab-case): the guide's page is content/guias/<id>.mdx when it exists. */
+        id: text.regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "use letras minúsculas, números e hífens"),
         /** Section of the guide. */
         section: z.enum(["Fundamentos", "Estratégia", "Execução"]),
         /** Title. */
@@ -28,7 +30,10 @@ export const playbookSchema = z.object({
       {
         message: "os guias devem vir na ordem: 6 Fundamentos, 8 Estratégia, 8 Execução",
       },
-    ),
+    )
+    .refine((guides) => new Set(guides.map((guide) => guide.id)).size === guides.length, {
+      message: "cada guia precisa de um id diferente",
+    }),
   /** 'Artefatos Estratégicos' (all 'Em breve - Em construção'). */
   artefacts: z.array(z.object({ /** Title. */ title: text, /** Summary. */ description: text })).length(14),
   /** Ecossistema section. */

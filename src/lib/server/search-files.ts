@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Principal } from "../routes.ts";
-import { BASE_BUNDLE, bundleFor } from "../search-bundles.ts";
+import { BASE_BUNDLE, groupsFor } from "../search-bundles.ts";
 import { compressBody, contentType, type Asset } from "./static-files.ts";
 
 /** The search files the gate serves under /pagefind/. */
@@ -18,18 +18,20 @@ function* walk(dir: string): Generator<string> {
   }
 }
 
+/** `/pagefind/grupos/<key>/<file>`: a file of a gated page's bundle. */
+const GROUP_FILE = /^\/grupos\/([^/]+)(\/.+)$/;
+
 /**
- * Loads every search bundle (dist/search/<key>/pagefind/…) into memory at start. The gate
- * serves `/pagefind/*` from the one bundle the principal may read (see search-bundles.ts).
+ * Loads every search bundle (dist/search/<key>/pagefind/…) into memory at start. The gate serves
+ * `/pagefind/*` from the base bundle, `/pagefind/grupos.json` as the list of gated groups this
+ * principal may read, and `/pagefind/grupos/<key>/*` only to those who may open that page.
  */
 export function loadSearchBundles(dir: string): SearchFiles {
   const bundles = new Map<string, Map<string, Asset>>();
-  const gated = new Set<string>();
   if (fs.existsSync(dir)) {
     for (const key of fs.readdirSync(dir)) {
       const root = path.join(dir, key, "pagefind");
       if (!fs.existsSync(root)) continue;
-      if (key !== BASE_BUNDLE) for (const name of key.split("+")) gated.add(`/${name}`);
       const files = new Map<string, Asset>();
       for (const file of walk(root)) {
         const rel = "/" + path.relative(root, file).split(path.sep).join("/");
@@ -40,10 +42,25 @@ export function loadSearchBundles(dir: string): SearchFiles {
       bundles.set(key, files);
     }
   }
-  const gatedPaths = [...gated].sort();
+  const gatedPaths = [...bundles.keys()]
+    .filter((key) => key !== BASE_BUNDLE)
+    .map((key) => "/" + key.split("~").join("/"))
+    .sort();
+  const groupLists = new Map<string, Asset>();
+  const groupList = (groups: string[]): Asset => {
+    const body = JSON.stringify(groups);
+    let asset = groupLists.get(body);
+    if (!asset) groupLists.set(body, (asset = { ...compressBody(Buffer.from(body)), type: contentType("grupos.json"), immutable: false }));
+    return asset;
+  };
   return {
     lookup(principal: Principal, filePath: string) {
-      return bundles.get(bundleFor(principal, gatedPaths))?.get(filePath);
+      if (filePath === "/grupos.json") return groupList(groupsFor(principal, gatedPaths));
+      const group = GROUP_FILE.exec(filePath);
+      if (!group) return bundles.get(BASE_BUNDLE)?.get(filePath);
+      const [, key, rest] = group;
+      if (key === BASE_BUNDLE || !groupsFor(principal, gatedPaths).includes(key!)) return undefined;
+      return bundles.get(key!)?.get(rest!);
     },
   };
 }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROUTES } from "../../../src/lib/routes";
 import { createCustomRole, assignRoleByEmail } from "../../../src/lib/server/roles";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
@@ -13,14 +14,16 @@ const PUBLIC_PHRASE = "Produto Mínimo Viável";
 let server: RunningServer;
 const who: Record<string, TestUser> = {};
 
+/** The addresses the gate serves a bundle's files at: the base under /pagefind/, a gated page's group under /pagefind/grupos/<key>/. */
 function bundleFiles(bundle: string): string[] {
   const root = path.join("dist/search", bundle, "pagefind");
+  const prefix = bundle === "base" ? "/pagefind/" : `/pagefind/grupos/${bundle}/`;
   const files: string[] = [];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else files.push("/pagefind/" + path.relative(root, full).split(path.sep).join("/"));
+      else files.push(prefix + path.relative(root, full).split(path.sep).join("/"));
     }
   };
   walk(root);
@@ -56,7 +59,7 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 describe("search index access", () => {
-  const everyFile = () => [...new Set([...bundleFiles("base"), ...bundleFiles("comite-ia")])];
+  const everyFile = () => [...new Set(fs.readdirSync("dist/search").flatMap(bundleFiles))];
 
   it("gives anonymous visitors no index file at all", async () => {
     for (const file of everyFile().slice(0, 20)) expect((await fetchAs(null, file)).status, file).toBe(401);
@@ -79,6 +82,22 @@ describe("search index access", () => {
 
   it("gives a custom role without that grant the base bundle only", async () => {
     expect(await servedText(who.auditor!, everyFile())).not.toContain(COMMITTEE_ONLY);
+  });
+
+  it("builds one bundle per access group (base + one per gated searchable page), not one per access set", () => {
+    const gated = ROUTES.filter((route) => route.access.kind === "roles" && fs.existsSync(`dist/pages${route.path}/index.html`))
+      .filter((route) => fs.readFileSync(`dist/pages${route.path}/index.html`, "utf8").includes("data-pagefind-body"))
+      .map((route) => route.path.slice(1));
+    expect(fs.readdirSync("dist/search").sort()).toEqual(["base", ...gated].sort());
+  });
+
+  it("lists in /pagefind/grupos.json exactly the groups each person may read", async () => {
+    const groups = async (user: TestUser) => (await (await fetchAs(user, "/pagefind/grupos.json")).json()) as string[];
+    expect(await groups(who.visualizador!)).toEqual([]);
+    expect(await groups(who.lider!)).toContain("comite-ia");
+    expect(await groups(who.custom!)).toEqual(["comite-ia"]);
+    expect(await groups(who.auditor!)).toEqual([]);
+    expect((await fetchAs(null, "/pagefind/grupos.json")).status).toBe(401);
   });
 
   it("keeps the index out of the public folder", () => {

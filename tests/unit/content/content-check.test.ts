@@ -1,0 +1,79 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { checkContent, formatProblem } from "../../../scripts/content/check";
+import { contentPageRoute, decideAccess, type Principal } from "../../../src/lib/routes";
+
+/** A copy of the shipped content folder, changed by `edit`, checked like `npm run content:check` does. */
+function checkCopy(edit: (root: string) => void): string[] {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "b1-check-"));
+  fs.cpSync("content", path.join(root, "content"), { recursive: true });
+  edit(root);
+  try {
+    return checkContent(root).problems.map(formatProblem);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+const replaceIn = (root: string, file: string, from: string, to: string) => {
+  const full = path.join(root, file);
+  fs.writeFileSync(full, fs.readFileSync(full, "utf8").replace(from, to));
+};
+
+describe("content:check", () => {
+  it("passes on the shipped content and lists its MDX pages", () => {
+    const { problems, pages } = checkContent(process.cwd());
+    expect(problems).toEqual([]);
+    expect(pages.map((page) => page.path)).toContain("/exemplo-componentes");
+  });
+
+  it("points YAML problems at the file, line and field, in Portuguese", () => {
+    const problems = checkCopy((root) => {
+      replaceIn(root, "content/faq.yaml", 'question: "Quanto tempo leva cada etapa?"', 'question: ""');
+      replaceIn(root, "content/glossary.yaml", 'id: "raci"', 'id: "mvp"');
+    });
+    expect(problems).toContain('content/faq.yaml:3: campo "question": texto obrigatório');
+    expect(problems.some((line) => /^content\/glossary\.yaml:\d+: id duplicado "mvp"$/.test(line))).toBe(true);
+  });
+
+  it("refuses a stage whose template repeats a tool, an unknown frontmatter field and a page that takes an existing address", () => {
+    const problems = checkCopy((root) => {
+      replaceIn(root, "content/etapas/ideacao.mdx", "tools: [Lean Canvas,", "tools: [Canvas de Ideação, Lean Canvas,");
+      replaceIn(root, "content/paginas/exemplo-componentes.mdx", "order: 900", "ordem: 900");
+      fs.writeFileSync(path.join(root, "content/paginas/faq.mdx"), "---\ntitle: FAQ\ndescription: x\naccess: signed-in\n---\n");
+    });
+    expect(problems).toContain(
+      'content/etapas/ideacao.mdx:4: campo "tools": o template da etapa já aparece na lista: não repita em `tools` o nome dado em `template`',
+    );
+    expect(problems).toContain("content/paginas/exemplo-componentes.mdx:5: campo desconhecido: ordem");
+    expect(problems).toContain("content/paginas/faq.mdx:1: o endereço /faq já é usado pelo portal: escolha outro nome de arquivo");
+  });
+});
+
+describe("route of a content page", () => {
+  const principal = (roles: string[], granted: string[] = []): Principal => ({
+    userId: "u",
+    email: "u@b1.example.com",
+    name: "U",
+    roles,
+    grantedPaths: new Set(granted),
+  });
+  const page = { slug: "x", path: "/x", title: "X", description: "d", nav: "header" as const, order: 1, file: "content/paginas/x.mdx" };
+
+  it("gives a role list grantable access and a nav entry for those roles", () => {
+    const route = contentPageRoute({ ...page, access: ["lider"] });
+    expect(route.nav).toEqual({ label: "X", roles: ["lider"] });
+    expect(decideAccess(route, principal(["lider"]))).toBe("allow");
+    expect(decideAccess(route, principal(["visualizador"]))).toBe("deny");
+    expect(decideAccess(route, principal(["custom"], ["/x"]))).toBe("allow");
+    expect(decideAccess(route, null)).toBe("sign-in");
+  });
+
+  it("opens a signed-in page to anyone signed in, and leaves it out of the menu with nav none", () => {
+    const route = contentPageRoute({ ...page, nav: "none", access: "signed-in" });
+    expect(route.nav).toBeUndefined();
+    expect(decideAccess(route, principal([]))).toBe("allow");
+  });
+});
