@@ -18,13 +18,26 @@ const cfg = config();
 const db = getDb();
 
 const { handler } = (await import(pathToFileURL(path.join(dist, "server", "entry.mjs")).href)) as { handler: AppHandler };
+
+// Astro writes a streamed body without waiting for the socket; endpoints that stream (the audit
+// CSV) await this between chunks so a slow client holds the producer, not the server's memory.
+const clientDrained = (res: http.ServerResponse) => () =>
+  new Promise<void>((resolve) => {
+    if (!res.writableNeedDrain || res.destroyed) return resolve();
+    const done = () => {
+      res.off("drain", done).off("close", done);
+      resolve();
+    };
+    res.on("drain", done).on("close", done);
+  });
+const appHandler: AppHandler = (req, res, next, locals) => handler(req, res, next, { ...locals, clientDrained: clientDrained(res) });
 const gate = createGate({
   db,
   config: cfg,
   assets: loadAssets(path.join(dist, "client")),
   pages: loadPages(path.join(dist, "pages")),
   search: loadSearchBundles(path.join(dist, "search")),
-  appHandler: handler,
+  appHandler,
 });
 
 const server = http.createServer({ keepAliveTimeout: 65_000 }, gate);
