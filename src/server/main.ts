@@ -7,6 +7,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { scheduleAuditRetention } from "../lib/server/audit-retention.ts";
 import { config } from "../lib/server/config.ts";
 import { getDb } from "../lib/server/db.ts";
 import { loadAssets, loadPages } from "../lib/server/static-files.ts";
@@ -39,6 +40,8 @@ const gate = createGate({
   search: loadSearchBundles(path.join(dist, "search")),
   appHandler,
 });
+
+if (cfg.auditRetentionDays) scheduleAuditRetention(db, cfg.auditRetentionDays, cfg.auditRetentionIntervalMs);
 
 const server = http.createServer({ keepAliveTimeout: 65_000 }, gate);
 

@@ -13,6 +13,16 @@ export interface Config {
   trustProxy: boolean;
   tzDisplay: string;
   outboxDir: string;
+  /** Audit rows older than this many days are pruned; null keeps everything. */
+  auditRetentionDays: number | null;
+  auditRetentionIntervalMs: number;
+}
+
+function positiveInteger(name: string, value: string | undefined): number | null {
+  if (value === undefined || value.trim() === "") return null;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new Error(`${name} deve ser um número inteiro ≥ 1 (recebido: "${value}")`);
+  return number;
 }
 
 function list(value: string | undefined, fallback: string[]): string[] {
@@ -40,6 +50,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === "1" || env.TRUST_PROXY === "true",
     tzDisplay: env.TZ_DISPLAY ?? "America/Sao_Paulo",
     outboxDir: path.join(path.dirname(databasePath), "outbox"),
+    auditRetentionDays: positiveInteger("AUDIT_RETENTION_DAYS", env.AUDIT_RETENTION_DAYS),
+    auditRetentionIntervalMs: positiveInteger("AUDIT_RETENTION_INTERVAL_MS", env.AUDIT_RETENTION_INTERVAL_MS) ?? 60 * 60 * 1000,
   };
 }
 
