@@ -1,6 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
-import { chromiumLaunchOptions } from "./tests/support/chromium";
+import { chromiumLaunchOptions } from "./scripts/chromium";
 
 // One fresh database per run, shared by the server under test and the fixtures that seed users.
 const runDir = path.resolve("test-results", "e2e-run");

@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: measures the BUILT portal on loopback and prints a table (JSON in
- * bench-results/). Options: --duration <s> (default 10), --skip-build (reuse dist/).
+ * bench-results/). Options: --duration <s> (default 10), --skip-build (reuse dist/),
+ * --audit-rows / --users / --sessions (scale data, default 1,000,000 / 10,000 / 50,000),
+ * --samples <n> (requests per audit filter, default 40), --skip-scale.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -10,12 +12,24 @@ import autocannon from "autocannon";
 import { chromium } from "@playwright/test";
 import { ARGON2_PARAMS } from "../src/lib/server/password.ts";
 import { JS_BUDGET, pageWeights } from "./page-weights.ts";
-import { chromiumLaunchOptions } from "../tests/support/chromium.ts";
-import { createTestUser, openTestDatabase } from "../tests/support/users.ts";
+import { openDatabase, type Db } from "../src/lib/server/db.ts";
+import { createSession } from "../src/lib/server/session.ts";
+import { createUser } from "../src/lib/server/user.ts";
+import { benchScale, scaleTargets, type ScaleFigures } from "./bench-scale.ts";
+import { chromiumLaunchOptions } from "./chromium.ts";
+import { FULL_SCALE, seedScale } from "./seed-scale.ts";
 
 const args = process.argv.slice(2);
 const duration = Number(args[args.indexOf("--duration") + 1]) || 10;
 const skipBuild = args.includes("--skip-build");
+const option = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+const skipScale = args.includes("--skip-scale");
+const scaleSizes = {
+  users: option("--users", FULL_SCALE.users),
+  audit: option("--audit-rows", FULL_SCALE.audit),
+  sessions: option("--sessions", FULL_SCALE.sessions),
+};
+const samples = option("--samples", 40);
 const CONNECTIONS = 50;
 
 function log(message: string) {
@@ -55,6 +69,15 @@ interface Load {
   p99: number;
   errors: number;
   statuses: Record<string, number>;
+}
+
+/** A confirmed user with an open session, created through the app's own code. */
+async function benchUser(db: Db, role: string) {
+  const email = `bench-${role}@b1.example.com`;
+  const password = "Senha@Bench1";
+  const created = await createUser(db, { email, fullName: `Bench ${role}`, password, roleNames: [role], confirmed: true });
+  if (!created.ok) throw new Error(`não foi possível criar o usuário ${email}: ${created.error}`);
+  return { email, password, token: createSession(db, created.userId).token };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -129,8 +152,14 @@ async function main() {
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-bench-"));
   const dbPath = path.join(dataDir, "db.sqlite");
-  const db = openTestDatabase(dbPath);
-  const user = await createTestUser(db, ["visualizador"], "bench");
+  const db = openDatabase(dbPath, { migrate: true });
+  const user = await benchUser(db, "visualizador");
+  const admin = await benchUser(db, "admin");
+  if (!skipScale) {
+    log(`seed:scale — ${scaleSizes.users} usuários, ${scaleSizes.audit} linhas de auditoria, ${scaleSizes.sessions} sessões …`);
+    const seconds = await seedScale(db, scaleSizes);
+    log(`dados de escala em ${seconds.users + seconds.audit + seconds.sessions} s`);
+  }
   const gate = await startProcess(
     process.execPath,
     ["dist/gate/main.mjs"],
@@ -163,6 +192,11 @@ async function main() {
       headers: { "content-type": "application/json", origin: gateUrl },
       body: JSON.stringify({ email: user.email, password: user.password }),
     });
+    let scale: ScaleFigures | null = null;
+    if (!skipScale) {
+      log("cenários de escala: filtros da auditoria, busca de usuários, página durante exportação …");
+      scale = await benchScale({ gateUrl, serverPid: gate.child.pid!, adminToken: admin.token, viewerToken: user.token, samples });
+    }
     const weights = pageWeights();
     const search = await searchTimes(gateUrl, user.token).catch((error: unknown) => {
       console.log(`Tempo de busca: n/d (Chromium indisponível: ${error instanceof Error ? error.message.split("\n")[0] : error})`);
@@ -180,6 +214,7 @@ async function main() {
       "página sem ilhas ≤ 10 KB de JS (gzip)": maxJs(islandFree) <= JS_BUDGET.static,
       "página com ilhas ≤ 80 KB de JS (gzip)": maxJs(withIslands) <= JS_BUDGET.islands,
       ...(build === null ? {} : { "build < 60 s": build < 60 }),
+      ...(scale ? scaleTargets(scale) : {}),
     };
 
     console.log(`\nMáquina: ${os.cpus().length} núcleos, Node ${process.version}`);
@@ -205,6 +240,14 @@ async function main() {
     );
     console.table(Object.fromEntries(search.map((s) => [s.query, { resultados: s.results, ms: s.ms }])));
     if (build !== null) console.log(`Build: ${build.toFixed(1)} s`);
+    if (scale) {
+      console.log(
+        `\nEscala: ${scaleSizes.users} usuários, ${scaleSizes.audit} linhas de auditoria, ${scaleSizes.sessions} sessões (${samples} requisições por filtro)`,
+      );
+      console.table(Object.fromEntries(Object.entries(scale.filters).map(([name, f]) => [`GET /api/audit-logs ${name}`, f])));
+      console.table({ [`GET ${scale.adminSearch.path}`]: scale.adminSearch });
+      console.table({ "GET /faq (50 conexões) durante exportação CSV completa": scale.pageDuringExport });
+    }
     console.table(Object.fromEntries(Object.entries(targets).map(([k, v]) => [k, { ok: v ? "sim" : "NÃO" }])));
 
     fs.mkdirSync("bench-results", { recursive: true });
@@ -230,6 +273,8 @@ async function main() {
           weights,
           search,
           build,
+          scaleSizes: skipScale ? null : scaleSizes,
+          scale,
           targets,
         },
         null,

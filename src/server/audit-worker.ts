@@ -28,6 +28,7 @@ if (job.kind === "pages") {
 } else {
   let cursor: string | undefined;
   let started = false;
+  const encoder = new TextEncoder();
   port.on("message", () => {
     try {
       const page = queryAuditLogs(db, { ...job.filter, cursor, limit: job.rowsPerChunk }, job.timeZone);
@@ -35,7 +36,9 @@ if (job.kind === "pages") {
       started = true;
       for (const row of page.rows) chunk += auditCsvLine(row, job.timeZone);
       cursor = page.nextCursor ?? undefined;
-      reply({ id: 0, ok: true, chunk, done: !cursor });
+      // Encoded here and transferred, so the serving thread never copies or re-encodes the text.
+      const bytes = encoder.encode(chunk);
+      port.postMessage({ id: 0, ok: true, chunk: bytes, done: !cursor } satisfies AuditWorkerReply, [bytes.buffer]);
     } catch (error) {
       reply({ id: 0, ok: false, message: String(error) });
     }

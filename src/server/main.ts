@@ -7,6 +7,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { scheduleAuditRetention } from "../lib/server/audit-retention.ts";
 import { config } from "../lib/server/config.ts";
 import { getDb } from "../lib/server/db.ts";
 import { loadAssets, loadPages } from "../lib/server/static-files.ts";
@@ -18,14 +19,29 @@ const cfg = config();
 const db = getDb();
 
 const { handler } = (await import(pathToFileURL(path.join(dist, "server", "entry.mjs")).href)) as { handler: AppHandler };
+
+// Astro writes a streamed body without waiting for the socket; endpoints that stream (the audit
+// CSV) await this between chunks so a slow client holds the producer, not the server's memory.
+const clientDrained = (res: http.ServerResponse) => () =>
+  new Promise<void>((resolve) => {
+    if (!res.writableNeedDrain || res.destroyed) return resolve();
+    const done = () => {
+      res.off("drain", done).off("close", done);
+      resolve();
+    };
+    res.on("drain", done).on("close", done);
+  });
+const appHandler: AppHandler = (req, res, next, locals) => handler(req, res, next, { ...locals, clientDrained: clientDrained(res) });
 const gate = createGate({
   db,
   config: cfg,
   assets: loadAssets(path.join(dist, "client")),
   pages: loadPages(path.join(dist, "pages")),
   search: loadSearchBundles(path.join(dist, "search")),
-  appHandler: handler,
+  appHandler,
 });
+
+if (cfg.auditRetentionDays) scheduleAuditRetention(db, cfg.auditRetentionDays, cfg.auditRetentionIntervalMs);
 
 // A slow client cannot hold a request open: Node answers 408 past requestTimeout (checked every second).
 const server = http.createServer(

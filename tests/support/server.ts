@@ -13,6 +13,10 @@ export interface RunningServer {
   db: Db;
   dataDir: string;
   output: () => string;
+  /** The server process id (crash and shutdown tests signal it). */
+  pid: number;
+  /** Resolves with the exit code (or signal name) once the process has ended. */
+  exited: Promise<number | string>;
   stop: () => Promise<void>;
 }
 
@@ -26,12 +30,13 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts the BUILT gate (`dist/gate/main.mjs`) on a free loopback port with a fresh database;
- * PUBLIC_URL is that address, as in production (the CSRF check compares Origin with it).
+ * Starts the BUILT gate (`dist/gate/main.mjs`) on a free loopback port with a fresh database, or on
+ * the database of `dataDir` (a restart after a crash); PUBLIC_URL is that address, as in production
+ * (the CSRF check compares Origin with it).
  */
-export async function startBuiltServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startBuiltServer(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<RunningServer> {
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-test-"));
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "b1-test-"));
   const databasePath = path.join(dataDir, "db.sqlite");
   const db = openTestDatabase(databasePath);
   let log = "";
@@ -49,6 +54,7 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stderr!.on("data", (chunk) => (log += chunk));
+  const exited = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? "")));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`servidor não iniciou:\n${log}`)), 20_000);
     child.stdout!.on("data", (chunk) => {
@@ -67,9 +73,11 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
     db,
     dataDir,
     output: () => log,
+    pid: child.pid!,
+    exited,
     stop: async () => {
       child.kill("SIGTERM");
-      await new Promise((resolve) => child.once("exit", resolve));
+      await exited;
       db.$client.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

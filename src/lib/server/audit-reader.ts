@@ -15,7 +15,7 @@ export type AuditReaderJob =
 
 export type AuditWorkerReply =
   | { id: number; ok: true; page: AuditPage }
-  | { id: number; ok: true; chunk: string; done: boolean }
+  | { id: number; ok: true; chunk: Uint8Array; done: boolean }
   | { id: number; ok: false; message: string };
 
 /** Concurrent CSV exports per process; each holds one worker thread and one connection. */
@@ -74,12 +74,20 @@ let activeExports = 0;
  * Every row matching the filter as CSV bytes, produced by a worker one chunk per pull: memory
  * stays bounded by a chunk whatever the row count. Null when too many exports are running.
  */
-export function streamAuditCsv(filter: AuditFilter, databasePath: string, timeZone: string): ReadableStream<Uint8Array> | null {
+export function streamAuditCsv(
+  filter: AuditFilter,
+  databasePath: string,
+  timeZone: string,
+  clientDrained: () => Promise<void> = () => Promise.resolve(),
+): ReadableStream<Uint8Array> | null {
   if (activeExports >= MAX_CONCURRENT_EXPORTS) return null;
   activeExports++;
   const job: AuditReaderJob = { kind: "export", databasePath, timeZone, filter, rowsPerChunk: ROWS_PER_CHUNK };
-  const worker = new Worker(workerFile(), { workerData: job });
-  const encoder = new TextEncoder();
+  // A small young generation keeps the worker's heap (and the process RSS) near one chunk's size.
+  const worker = new Worker(workerFile(), {
+    workerData: job,
+    resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 128 },
+  });
   let finished = false;
   const finish = () => {
     if (finished) return;
@@ -88,7 +96,9 @@ export function streamAuditCsv(filter: AuditFilter, databasePath: string, timeZo
     void worker.terminate();
   };
   return new ReadableStream<Uint8Array>({
-    pull(controller) {
+    async pull(controller) {
+      await clientDrained();
+      if (finished) return;
       return new Promise<void>((resolve) => {
         const onError = (error: Error) => {
           worker.off("message", onMessage);
@@ -99,7 +109,7 @@ export function streamAuditCsv(filter: AuditFilter, databasePath: string, timeZo
         const onMessage = (reply: AuditWorkerReply) => {
           worker.off("error", onError);
           if (!reply.ok || !("chunk" in reply)) return onError(new Error(reply.ok ? "resposta inesperada" : reply.message));
-          if (reply.chunk) controller.enqueue(encoder.encode(reply.chunk));
+          if (reply.chunk.byteLength) controller.enqueue(reply.chunk);
           if (reply.done) {
             finish();
             controller.close();

@@ -21,6 +21,16 @@ export interface Config {
   bodyIdleTimeoutMs: number;
   /** Absolute session lifetime, on top of the sliding inactivity expiry. */
   sessionMaxLifetimeMs: number;
+  /** Audit rows older than this many days are pruned; null keeps everything. */
+  auditRetentionDays: number | null;
+  auditRetentionIntervalMs: number;
+}
+
+function positiveInteger(name: string, value: string | undefined): number | null {
+  if (value === undefined || value.trim() === "") return null;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new Error(`${name} deve ser um número inteiro ≥ 1 (recebido: "${value}")`);
+  return number;
 }
 
 function positive(value: string | undefined, fallback: number): number {
@@ -57,6 +67,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: positive(env.REQUEST_TIMEOUT_MS, 30_000),
     bodyIdleTimeoutMs: positive(env.BODY_IDLE_TIMEOUT_MS, 10_000),
     sessionMaxLifetimeMs: positive(env.SESSION_MAX_LIFETIME_DAYS, 30) * 24 * 60 * 60 * 1000,
+    auditRetentionDays: positiveInteger("AUDIT_RETENTION_DAYS", env.AUDIT_RETENTION_DAYS),
+    auditRetentionIntervalMs: positiveInteger("AUDIT_RETENTION_INTERVAL_MS", env.AUDIT_RETENTION_INTERVAL_MS) ?? 60 * 60 * 1000,
   };
 }
 

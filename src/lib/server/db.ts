@@ -20,6 +20,11 @@ export function openDatabase(file: string, options: { migrate?: boolean } = {}):
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
   const db = drizzle(sqlite, { schema }) as Db;
+  // A deferred transaction that reads and then writes cannot wait for another connection's
+  // commit (SQLite answers SQLITE_BUSY at once, busy_timeout or not); IMMEDIATE takes the write
+  // lock first, so the CLI and the server queue behind each other instead.
+  const deferred = db.transaction.bind(db);
+  db.transaction = ((transaction, config) => deferred(transaction, { behavior: "immediate", ...config })) as typeof db.transaction;
   if (options.migrate) {
     migrate(db, { migrationsFolder: MIGRATIONS_DIR });
     seedDatabase(db);

@@ -1,0 +1,62 @@
+/**
+ * `npm run seed:scale [-- --users N --audit N --sessions N]`: fills DATABASE_PATH (default
+ * data/b1.sqlite) with 10,000 users, 1,000,000 audit rows and 50,000 sessions spread over a year.
+ */
+import { parseArgs } from "node:util";
+import { eq } from "drizzle-orm";
+import { users } from "../db/schema/index.ts";
+import { config } from "../src/lib/server/config.ts";
+import { openDatabase, type Db } from "../src/lib/server/db.ts";
+import { insertAuditRows, insertScaleUsers, insertSessions, SCALE_PASSWORD } from "./scale-data.ts";
+
+export interface ScaleSizes {
+  users: number;
+  audit: number;
+  sessions: number;
+}
+
+export const FULL_SCALE: ScaleSizes = { users: 10_000, audit: 1_000_000, sessions: 50_000 };
+
+/** Seeds `db` and returns the seconds each table took. */
+export async function seedScale(db: Db, sizes: ScaleSizes): Promise<Record<keyof ScaleSizes, number>> {
+  const timed = async (work: () => unknown) => {
+    const started = performance.now();
+    await work();
+    return Math.round(performance.now() - started) / 1000;
+  };
+  let ids: string[] = [];
+  const usersSeconds = await timed(async () => (ids = await insertScaleUsers(db, sizes.users)));
+  const auditSeconds = await timed(() => insertAuditRows(db, sizes.audit, ids));
+  const sessionsSeconds = await timed(() => insertSessions(db, sizes.sessions, ids));
+  return { users: usersSeconds, audit: auditSeconds, sessions: sessionsSeconds };
+}
+
+async function main() {
+  const { values } = parseArgs({
+    options: { users: { type: "string" }, audit: { type: "string" }, sessions: { type: "string" } },
+  });
+  const sizes: ScaleSizes = {
+    users: Number(values.users ?? FULL_SCALE.users),
+    audit: Number(values.audit ?? FULL_SCALE.audit),
+    sessions: Number(values.sessions ?? FULL_SCALE.sessions),
+  };
+  if (Object.values(sizes).some((size) => !Number.isInteger(size) || size < 0) || (sizes.sessions > 0 && sizes.users === 0)) {
+    console.error("Erro: tamanhos devem ser inteiros ≥ 0 (sessões exigem ao menos um usuário).");
+    process.exit(1);
+  }
+  const file = config().databasePath;
+  const db = openDatabase(file, { migrate: true });
+  if (db.select({ id: users.id }).from(users).where(eq(users.email, "pessoa-0@b1.example.com")).get()) {
+    console.error(`Erro: ${file} já tem os dados de escala (pessoa-0@b1.example.com). Use outro DATABASE_PATH.`);
+    process.exit(1);
+  }
+  console.log(`Preenchendo ${file}: ${sizes.users} usuários, ${sizes.audit} linhas de auditoria, ${sizes.sessions} sessões…`);
+  const seconds = await seedScale(db, sizes);
+  db.$client.pragma("wal_checkpoint(TRUNCATE)");
+  db.$client.close();
+  console.log(
+    `Pronto em ${seconds.users} s (usuários) + ${seconds.audit} s (auditoria) + ${seconds.sessions} s (sessões). Senha de todos: ${SCALE_PASSWORD}`,
+  );
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

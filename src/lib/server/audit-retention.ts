@@ -1,0 +1,47 @@
+import { inArray, lt } from "drizzle-orm";
+import { auditLogs } from "../../../db/schema/index.ts";
+import type { Db } from "./db.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Rows deleted per statement: each batch is a short write, so requests interleave with a big prune. */
+export const PRUNE_BATCH = 500;
+
+/**
+ * Deletes audit rows older than `retentionDays`, oldest first, in batches of `batchSize`,
+ * yielding to the event loop between batches. Returns how many rows went.
+ */
+export async function pruneAuditLogs(db: Db, retentionDays: number, now = Date.now(), batchSize = PRUNE_BATCH): Promise<number> {
+  const cutoff = now - retentionDays * DAY_MS;
+  let deleted = 0;
+  for (;;) {
+    const oldest = db
+      .select({ id: auditLogs.id })
+      .from(auditLogs)
+      .where(lt(auditLogs.createdAt, cutoff))
+      .orderBy(auditLogs.createdAt)
+      .limit(batchSize);
+    const changes = db.delete(auditLogs).where(inArray(auditLogs.id, oldest)).run().changes;
+    deleted += changes;
+    if (changes < batchSize) return deleted;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Prunes now and then every `intervalMs`; the timer never keeps the process alive. */
+export function scheduleAuditRetention(db: Db, retentionDays: number, intervalMs: number): { stop: () => void } {
+  let running = false;
+  const run = () => {
+    if (running) return;
+    running = true;
+    pruneAuditLogs(db, retentionDays)
+      .then((deleted) => {
+        if (deleted) console.log(`Auditoria: ${deleted} registros com mais de ${retentionDays} dias removidos`);
+      })
+      .catch((error: unknown) => console.error("[auditoria] falha ao remover registros antigos", error))
+      .finally(() => (running = false));
+  };
+  run();
+  const timer = setInterval(run, intervalMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

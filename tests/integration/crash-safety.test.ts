@@ -1,0 +1,86 @@
+import { spawn } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { createLoadCast, runLoad, verifyLoad } from "../../scripts/load";
+import { getUserByEmail } from "../../src/lib/server/user";
+import { startBuiltServer } from "../support/server";
+
+const LOAD_ENV = { RATE_LIMIT_MULTIPLIER: "100000" };
+
+function runCli(args: string[], databasePath: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/user.ts", ...args], {
+      env: { ...process.env, DATABASE_PATH: databasePath },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    child.on("exit", (code) => resolve({ code, output }));
+  });
+}
+
+describe("crash safety", () => {
+  it("the user CLI writes while the server is under write load, never failing with SQLITE_BUSY", { timeout: 90_000 }, async () => {
+    const server = await startBuiltServer(LOAD_ENV);
+    try {
+      const cast = await createLoadCast(server.db, 3, 3);
+      const controller = new AbortController();
+      const load = runLoad({ baseUrl: server.url, cast, durationMs: 60_000, signal: controller.signal });
+      const emails = [1, 2].map((n) => `cli-${n}-${Date.now()}@b1.example.com`);
+      const databasePath = `${server.dataDir}/db.sqlite`;
+      const runs = [];
+      for (const email of emails) {
+        runs.push(
+          await runCli(["add", "--email", email, "--name", "Pela CLI", "--password", "Senha@Forte1", "--role", "lider"], databasePath),
+        );
+      }
+      runs.push(await runCli(["remove", "--email", emails[0]!], databasePath));
+      controller.abort();
+      const result = await load;
+      expect(result.stats.trail.ok + result.stats["admin-edit"].ok).toBeGreaterThan(0);
+      for (const run of runs) {
+        expect(run.output).not.toMatch(/SQLITE_BUSY|database is locked/);
+        expect(run.code, run.output).toBe(0);
+      }
+      expect(getUserByEmail(server.db, emails[0]!)).toBeNull();
+      expect(getUserByEmail(server.db, emails[1]!)?.fullName).toBe("Pela CLI");
+      expect(verifyLoad(server.db, cast, result)).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it(
+    "a SIGKILL in the middle of a write load loses no acknowledged write and leaves no half-applied admin change",
+    { timeout: 90_000 },
+    async () => {
+      const first = await startBuiltServer(LOAD_ENV);
+      const cast = await createLoadCast(first.db, 4, 4);
+      const controller = new AbortController();
+      const load = runLoad({ baseUrl: first.url, cast, durationMs: 60_000, signal: controller.signal });
+      // Kill once a fair number of writes has been acknowledged, with more in flight.
+      await expect
+        .poll(() => first.db.$client.prepare("select count(*) as n from trail_progress").get(), { timeout: 30_000 })
+        .toMatchObject({ n: 4 });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      process.kill(first.pid, "SIGKILL");
+      expect(await first.exited).toBe("SIGKILL");
+      controller.abort();
+      const result = await load;
+      first.db.$client.close();
+
+      const second = await startBuiltServer(LOAD_ENV, { dataDir: first.dataDir });
+      try {
+        expect(second.db.$client.pragma("integrity_check", { simple: true })).toBe("ok");
+        expect(result.stats.trail.ok + result.stats["admin-edit"].ok).toBeGreaterThan(10);
+        expect(result.stats.trail.status5xx + result.stats["admin-edit"].status5xx).toBe(0);
+        expect(verifyLoad(second.db, cast, result)).toEqual([]);
+        // The restarted server serves the same people.
+        const response = await fetch(`${second.url}/api/trail`, { headers: { cookie: `b1_session=${cast.people[0]!.token}` } });
+        expect(response.status).toBe(200);
+      } finally {
+        await second.stop();
+      }
+    },
+  );
+});

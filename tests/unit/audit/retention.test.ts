@@ -1,0 +1,51 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertAuditRows } from "../../../scripts/scale-data";
+import { pruneAuditLogs } from "../../../src/lib/server/audit-retention";
+import { readConfig } from "../../../src/lib/server/config";
+import { openDatabase, type Db } from "../../../src/lib/server/db";
+
+const DAY = 24 * 60 * 60 * 1000;
+const NOW = Date.UTC(2026, 10, 1);
+let dir: string;
+let db: Db;
+
+const count = (sql: string, ...params: unknown[]) => (db.$client.prepare(sql).get(...params) as { n: number }).n;
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-retention-"));
+  db = openDatabase(path.join(dir, "db.sqlite"), { migrate: true });
+  insertAuditRows(db, 3650, [], NOW);
+});
+afterAll(() => {
+  db.$client.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("audit retention", () => {
+  it("keeps everything unless AUDIT_RETENTION_DAYS is set, and refuses a bad value clearly", () => {
+    expect(readConfig({}).auditRetentionDays).toBeNull();
+    expect(readConfig({ AUDIT_RETENTION_DAYS: "90" }).auditRetentionDays).toBe(90);
+    expect(() => readConfig({ AUDIT_RETENTION_DAYS: "noventa" })).toThrow(
+      'AUDIT_RETENTION_DAYS deve ser um número inteiro ≥ 1 (recebido: "noventa")',
+    );
+    expect(() => readConfig({ AUDIT_RETENTION_DAYS: "0" })).toThrow(/AUDIT_RETENTION_DAYS/);
+  });
+
+  it("deletes exactly the rows older than the limit, in batches that let other work run", async () => {
+    const total = count("select count(*) as n from audit_logs");
+    const old = count("select count(*) as n from audit_logs where created_at < ?", NOW - 30 * DAY);
+    expect(old).toBeGreaterThan(3000);
+    let otherWorkRan = false;
+    const pruning = pruneAuditLogs(db, 30, NOW, 100);
+    setImmediate(() => (otherWorkRan = true));
+    const deleted = await pruning;
+    expect(otherWorkRan).toBe(true);
+    expect(deleted).toBe(old);
+    expect(count("select count(*) as n from audit_logs")).toBe(total - old);
+    expect(count("select count(*) as n from audit_logs where created_at < ?", NOW - 30 * DAY)).toBe(0);
+    expect(await pruneAuditLogs(db, 30, NOW, 100)).toBe(0);
+  });
+});
