@@ -8,26 +8,42 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { config } from "../lib/server/config.ts";
-import { getDb } from "../lib/server/db.ts";
+import { getDb, MIGRATIONS_DIR } from "../lib/server/db.ts";
 import { loadAssets, loadPages } from "../lib/server/static-files.ts";
 import { loadSearchBundles } from "../lib/server/search-files.ts";
 import { createGate, type AppHandler } from "./gate.ts";
+import { createHealthResponder, createReadinessCheck, markShuttingDown } from "./observability/health.ts";
+import { createObservedListener } from "./observability/listener.ts";
+import { readObservabilitySettings } from "./observability/settings.ts";
 
 const dist = path.resolve(process.env.B1_DIST_DIR ?? "dist");
 const cfg = config();
+const observability = readObservabilitySettings();
+if (!observability.ok) {
+  console.error(`Configuração inválida: ${observability.error}`);
+  process.exit(1);
+}
+const { shutdownDrainMs } = observability.settings;
 const db = getDb();
 
 const { handler } = (await import(pathToFileURL(path.join(dist, "server", "entry.mjs")).href)) as { handler: AppHandler };
+const pages = loadPages(path.join(dist, "pages"));
 const gate = createGate({
   db,
   config: cfg,
   assets: loadAssets(path.join(dist, "client")),
-  pages: loadPages(path.join(dist, "pages")),
+  pages,
   search: loadSearchBundles(path.join(dist, "search")),
   appHandler: handler,
 });
+const checkReadiness = createReadinessCheck({
+  databasePath: cfg.databasePath,
+  migrationsDir: MIGRATIONS_DIR,
+  pagesLoaded: () => pages.has("/") && pages.has("/500"),
+});
+const listener = createObservedListener({ gate, respondToHealthProbe: createHealthResponder(checkReadiness) });
 
-const server = http.createServer({ keepAliveTimeout: 65_000 }, gate);
+const server = http.createServer({ keepAliveTimeout: 65_000 }, listener);
 
 server.listen(cfg.port, cfg.host, () => {
   const { port } = server.address() as AddressInfo;
@@ -35,10 +51,17 @@ server.listen(cfg.port, cfg.host, () => {
   console.log(`Banco de dados: ${cfg.databasePath}`);
 });
 
+let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
-    server.close();
-    db.$client.close();
-    process.exit(0);
+    if (stopping) return;
+    stopping = true;
+    // Readiness fails first; the balancer stops sending traffic while requests still get answers.
+    markShuttingDown();
+    setTimeout(() => {
+      server.close();
+      db.$client.close();
+      process.exit(0);
+    }, shutdownDrainMs);
   });
 }

@@ -9,6 +9,8 @@ export interface RunningServer {
   url: string;
   db: Db;
   dataDir: string;
+  /** The server process, for tests that signal it directly. */
+  pid: number;
   output: () => string;
   stop: () => Promise<void>;
 }
@@ -40,6 +42,7 @@ export async function startBuiltServer(env: Record<string, string> = {}): Promis
     url,
     db,
     dataDir,
+    pid: child.pid!,
     output: () => log,
     stop: async () => {
       child.kill("SIGTERM");
