@@ -7,6 +7,10 @@ import type { Asset, Body, PageTemplate } from "../lib/server/static-files.ts";
 import { decideAccess, findApiRule, findRoute, type Principal, type RouteRule } from "../lib/routes.ts";
 import { normalizePath } from "../lib/url-path.ts";
 import { isSameOrigin } from "../lib/server/origin.ts";
+import type { Logger } from "pino";
+import { logger as sharedLogger } from "../lib/server/logger.ts";
+import { requestContextOf } from "./observability/request-context.ts";
+import { errorPageWithRequestId } from "./observability/error-page.ts";
 
 /** The Astro node adapter's handler (middleware mode). */
 export type AppHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: App.Locals) => Promise<void>;
@@ -19,6 +23,8 @@ export interface GateOptions {
   /** Search bundles: file path → body, per access set (see search.ts); optional. */
   search?: SearchFiles;
   appHandler: AppHandler;
+  /** Where unhandled errors are logged (the process-wide logger by default). */
+  logger?: Logger;
 }
 
 export interface SearchFiles {
@@ -38,6 +44,7 @@ const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** Builds the request listener that sits in front of the adapter: every request passes here. */
 export function createGate(options: GateOptions) {
   const { db, config, assets, pages, appHandler } = options;
+  const logger = options.logger ?? sharedLogger();
   const secureCookies = config.publicUrl.startsWith("https://");
   const lastGrantAudit = new Map<string, number>();
   const validateSession = createSessionValidator(db);
@@ -122,7 +129,6 @@ export function createGate(options: GateOptions) {
   }
 
   function notFound(req: IncomingMessage, res: ServerResponse, path: string, principal: Principal | null) {
-    console.log(`[404] ${req.method} ${path}`);
     sendPage(req, res, "/404", principal, 404);
   }
 
@@ -153,6 +159,8 @@ export function createGate(options: GateOptions) {
     const query = queryStart === -1 ? "" : url.slice(queryStart);
     const path = normalizePath(rawPath);
     const method = req.method ?? "GET";
+    const context = requestContextOf(req);
+    if (context) context.path = path;
 
     if (path === null) return notFound(req, res, rawPath, null);
 
@@ -171,6 +179,7 @@ export function createGate(options: GateOptions) {
     const token = readSessionCookie(req.headers.cookie);
     const auth = token ? validateSession(token) : null;
     const principal = auth?.principal ?? null;
+    if (context && principal) context.userId = principal.userId;
     const renewedCookie = auth?.session.renewed ? sessionCookieHeader(token!, auth.session.expiresAt, secureCookies) : undefined;
 
     if (path.startsWith("/pagefind/") || path === "/pagefind") {
@@ -223,13 +232,14 @@ export function createGate(options: GateOptions) {
   /** The request listener: an uncaught error becomes the 500 page; the detail goes to the log only. */
   return function listener(req: IncomingMessage, res: ServerResponse): void {
     handle(req, res).catch((error: unknown) => {
-      console.error(`[500] ${req.method} ${req.url}`, error);
+      const requestId = requestContextOf(req)?.id;
+      logger.error({ err: error, reqId: requestId, method: req.method, path: requestContextOf(req)?.path }, "erro não tratado");
       if (res.headersSent) {
         res.destroy();
         return;
       }
       const page = pages.get("/500");
-      const body = page ? page.body(null).raw : Buffer.from("<h1>Unexpected Application Error!</h1>");
+      const body = errorPageWithRequestId(page ? page.body(null).raw : Buffer.from("<h1>Unexpected Application Error!</h1>"), requestId);
       res.writeHead(500, { ...SECURITY_HEADERS, "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" });
       res.end(body);
     });

@@ -9,6 +9,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { config } from "../lib/server/config.ts";
 import { getDb, MIGRATIONS_DIR } from "../lib/server/db.ts";
+import { logger } from "../lib/server/logger.ts";
 import { loadAssets, loadPages } from "../lib/server/static-files.ts";
 import { loadSearchBundles } from "../lib/server/search-files.ts";
 import { createGate, type AppHandler } from "./gate.ts";
@@ -41,7 +42,12 @@ const checkReadiness = createReadinessCheck({
   migrationsDir: MIGRATIONS_DIR,
   pagesLoaded: () => pages.has("/") && pages.has("/500"),
 });
-const listener = createObservedListener({ gate, respondToHealthProbe: createHealthResponder(checkReadiness) });
+const listener = createObservedListener({
+  gate,
+  respondToHealthProbe: createHealthResponder(checkReadiness),
+  logger: logger(),
+  trustProxy: cfg.trustProxy,
+});
 
 const server = http.createServer({ keepAliveTimeout: 65_000 }, listener);
 

@@ -1,6 +1,7 @@
 import { auditLogs } from "../../../db/schema/index.ts";
 import type { AuditResult } from "../audit-actions.ts";
 import type { Db } from "./db.ts";
+import { logger } from "./logger.ts";
 
 export interface AuditEntry {
   userId?: string | null;
@@ -13,7 +14,7 @@ export interface AuditEntry {
 
 /**
  * Writes one audit row. Pass the transaction handle to write it together with the change it
- * records. A failed write is logged to the console only (spec §8) and never breaks the caller.
+ * records. A failed write is only logged and never breaks the caller.
  */
 export function writeAuditLog(db: Pick<Db, "insert">, entry: AuditEntry): void {
   try {
@@ -28,6 +29,6 @@ export function writeAuditLog(db: Pick<Db, "insert">, entry: AuditEntry): void {
       })
       .run();
   } catch (error) {
-    console.error("[audit] falha ao gravar registro de auditoria", entry.actionType, error);
+    logger().error({ err: error, actionType: entry.actionType }, "falha ao gravar registro de auditoria");
   }
 }
