@@ -25,6 +25,8 @@ export interface GateOptions {
   appHandler: AppHandler;
   /** Where unhandled errors are logged (the process-wide logger by default). */
   logger?: Logger;
+  /** Receives the duration of each session check (database included), for the metrics. */
+  observeSessionCheck?: (seconds: number) => void;
 }
 
 export interface SearchFiles {
@@ -41,13 +43,26 @@ const SECURITY_HEADERS: Record<string, string> = {
 const GRANT_AUDIT_INTERVAL_MS = 60 * 60 * 1000;
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
+/** The validator, timed when someone listens (for the metrics), untouched otherwise. */
+function timedSessionCheck<T>(validate: (token: string) => T, observe?: (seconds: number) => void): (token: string) => T {
+  if (!observe) return validate;
+  return (token) => {
+    const started = performance.now();
+    try {
+      return validate(token);
+    } finally {
+      observe((performance.now() - started) / 1000);
+    }
+  };
+}
+
 /** Builds the request listener that sits in front of the adapter: every request passes here. */
 export function createGate(options: GateOptions) {
   const { db, config, assets, pages, appHandler } = options;
   const logger = options.logger ?? sharedLogger();
   const secureCookies = config.publicUrl.startsWith("https://");
   const lastGrantAudit = new Map<string, number>();
-  const validateSession = createSessionValidator(db);
+  const validateSession = timedSessionCheck(createSessionValidator(db), options.observeSessionCheck);
 
   function clientIp(req: IncomingMessage): string | null {
     if (config.trustProxy) {

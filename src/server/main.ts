@@ -15,6 +15,9 @@ import { loadSearchBundles } from "../lib/server/search-files.ts";
 import { createGate, type AppHandler } from "./gate.ts";
 import { createHealthResponder, createReadinessCheck, markShuttingDown } from "./observability/health.ts";
 import { createObservedListener } from "./observability/listener.ts";
+import { createMetrics } from "./observability/metrics.ts";
+import { createMetricsResponder, startMetricsServer } from "./observability/metrics-endpoint.ts";
+import { createRouteClassifier } from "./observability/route-class.ts";
 import { readObservabilitySettings } from "./observability/settings.ts";
 
 const dist = path.resolve(process.env.B1_DIST_DIR ?? "dist");
@@ -24,18 +27,21 @@ if (!observability.ok) {
   console.error(`Configuração inválida: ${observability.error}`);
   process.exit(1);
 }
-const { shutdownDrainMs } = observability.settings;
+const { shutdownDrainMs, metricsToken, metricsPort } = observability.settings;
 const db = getDb();
 
 const { handler } = (await import(pathToFileURL(path.join(dist, "server", "entry.mjs")).href)) as { handler: AppHandler };
 const pages = loadPages(path.join(dist, "pages"));
+const assets = loadAssets(path.join(dist, "client"));
+const metrics = createMetrics({ db, pages });
 const gate = createGate({
   db,
   config: cfg,
-  assets: loadAssets(path.join(dist, "client")),
+  assets,
   pages,
   search: loadSearchBundles(path.join(dist, "search")),
   appHandler: handler,
+  observeSessionCheck: metrics.observeSessionCheck,
 });
 const checkReadiness = createReadinessCheck({
   databasePath: cfg.databasePath,
@@ -47,6 +53,12 @@ const listener = createObservedListener({
   respondToHealthProbe: createHealthResponder(checkReadiness),
   logger: logger(),
   trustProxy: cfg.trustProxy,
+  metrics,
+  classifyRoute: createRouteClassifier(
+    (urlPath) => assets.has(urlPath),
+    (urlPath) => pages.has(urlPath),
+  ),
+  respondWithMetrics: metricsToken ? createMetricsResponder(metrics.registry, metricsToken, logger()) : undefined,
 });
 
 const server = http.createServer({ keepAliveTimeout: 65_000 }, listener);
@@ -57,6 +69,8 @@ server.listen(cfg.port, cfg.host, () => {
   console.log(`Banco de dados: ${cfg.databasePath}`);
 });
 
+const metricsServer = metricsPort === null ? undefined : startMetricsServer(metrics.registry, metricsPort, logger());
+
 let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
@@ -66,6 +80,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     markShuttingDown();
     setTimeout(() => {
       server.close();
+      metricsServer?.close();
       db.$client.close();
       process.exit(0);
     }, shutdownDrainMs);

@@ -107,6 +107,11 @@ export class PageTemplate {
     this.segments = compileTemplate(html);
   }
 
+  /** How many rendered variants are held (reported as a metric). */
+  get variantCount(): number {
+    return this.variants.size;
+  }
+
   body(principal: Principal | null): Body {
     const key = accessSignature(principal);
     let body = this.variants.get(key);
