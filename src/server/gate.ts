@@ -14,6 +14,10 @@ import { MAX_BODY_BYTES, TOO_LARGE_MESSAGE } from "../lib/server/http.ts";
 import { SCRIPT_FILE_CSP, securityHeaders } from "./security-headers.ts";
 import { closeAfterAnswer, cutIdleBody, declaresTooLarge, limitRequestBody } from "./body-limit.ts";
 import { createResponders } from "./responses.ts";
+import type { Logger } from "pino";
+import { logger as sharedLogger } from "../lib/server/logger.ts";
+import { requestContextOf } from "./observability/request-context.ts";
+import { errorPageWithRequestId } from "./observability/error-page.ts";
 
 /** The Astro node adapter's handler (middleware mode). */
 export type AppHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: App.Locals) => Promise<void>;
@@ -26,6 +30,10 @@ export interface GateOptions {
   /** Search bundles: file path → body, per access set (see search-files.ts); optional. */
   search?: SearchFiles;
   appHandler: AppHandler;
+  /** Where unhandled errors are logged (the process-wide logger by default). */
+  logger?: Logger;
+  /** Receives the duration of each session check (database included), for the metrics. */
+  observeSessionCheck?: (seconds: number) => void;
 }
 
 /** A Host header is a name or IP literal with an optional port, nothing else (no `@`, `/`, `#`). */
@@ -38,12 +46,26 @@ const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const API_METHODS = new Set(["GET", "HEAD", ...UNSAFE_METHODS]);
 const API_ALLOW = [...API_METHODS].join(", ");
 
+/** The validator, timed when someone listens (for the metrics), untouched otherwise. */
+function timedSessionCheck<T>(validate: (token: string) => T, observe?: (seconds: number) => void): (token: string) => T {
+  if (!observe) return validate;
+  return (token) => {
+    const started = performance.now();
+    try {
+      return validate(token);
+    } finally {
+      observe((performance.now() - started) / 1000);
+    }
+  };
+}
+
 /** Builds the request listener that sits in front of the adapter: every request passes here. */
 export function createGate(options: GateOptions) {
   const { db, config, assets, pages, appHandler } = options;
+  const logger = options.logger ?? sharedLogger();
   const secureCookies = config.publicUrl.startsWith("https://");
   const lastDecisionAudit = new Map<string, number>();
-  const validateSession = createSessionValidator(db);
+  const validateSession = timedSessionCheck(createSessionValidator(db), options.observeSessionCheck);
   const publicHost = new URL(config.publicUrl).host;
   const baseHeaders = securityHeaders(config.publicUrl);
 
@@ -59,7 +81,6 @@ export function createGate(options: GateOptions) {
   const { send, redirect, json, sendPage, pagePolicy } = createResponders(pages, baseHeaders);
 
   function notFound(req: IncomingMessage, res: ServerResponse, path: string, principal: Principal | null) {
-    console.log(`[404] ${req.method} ${path}`);
     sendPage(req, res, "/404", principal, 404);
   }
 
@@ -88,6 +109,8 @@ export function createGate(options: GateOptions) {
     const query = queryStart === -1 ? "" : url.slice(queryStart);
     const path = normalizePath(rawPath);
     const method = req.method ?? "GET";
+    const context = requestContextOf(req);
+    if (context) context.path = path;
 
     if (path === null) return notFound(req, res, rawPath, null);
     const host = req.headers.host;
@@ -112,6 +135,7 @@ export function createGate(options: GateOptions) {
     const token = readSessionCookie(req.headers.cookie);
     const auth = token ? validateSession(token) : null;
     const principal = auth?.principal ?? null;
+    if (context && principal) context.userId = principal.userId;
     const renewedCookie = auth?.session.renewed ? sessionCookieHeader(token!, auth.session.expiresAt, secureCookies) : undefined;
 
     if (path.startsWith("/pagefind/") || path === "/pagefind") {
@@ -191,13 +215,14 @@ export function createGate(options: GateOptions) {
   /** The request listener: an uncaught error becomes the 500 page; the detail goes to the log only. */
   return function listener(req: IncomingMessage, res: ServerResponse): void {
     handle(req, res).catch((error: unknown) => {
-      console.error(`[500] ${req.method} ${req.url}`, error);
+      const requestId = requestContextOf(req)?.id;
+      logger.error({ err: error, reqId: requestId, method: req.method, path: requestContextOf(req)?.path }, "erro não tratado");
       if (res.headersSent) {
         res.destroy();
         return;
       }
       const page = pages.get("/500");
-      const body = page ? page.body(null).raw : Buffer.from("<h1>Unexpected Application Error!</h1>");
+      const body = errorPageWithRequestId(page ? page.body(null).raw : Buffer.from("<h1>Unexpected Application Error!</h1>"), requestId);
       const csp = page ? pagePolicy(page) : baseHeaders["Content-Security-Policy"]!;
       res.writeHead(500, {
         ...baseHeaders,

@@ -9,13 +9,26 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { scheduleAuditRetention } from "../lib/server/audit-retention.ts";
 import { config } from "../lib/server/config.ts";
-import { getDb } from "../lib/server/db.ts";
+import { getDb, MIGRATIONS_DIR } from "../lib/server/db.ts";
+import { logger } from "../lib/server/logger.ts";
 import { loadAssets, loadPages } from "../lib/server/static-files.ts";
 import { loadSearchBundles } from "../lib/server/search-files.ts";
 import { createGate, type AppHandler } from "./gate.ts";
+import { createHealthResponder, createReadinessCheck, markShuttingDown } from "./observability/health.ts";
+import { createObservedListener } from "./observability/listener.ts";
+import { createMetrics } from "./observability/metrics.ts";
+import { createMetricsResponder, startMetricsServer } from "./observability/metrics-endpoint.ts";
+import { createRouteClassifier } from "./observability/route-class.ts";
+import { readObservabilitySettings } from "./observability/settings.ts";
 
 const dist = path.resolve(process.env.B1_DIST_DIR ?? "dist");
 const cfg = config();
+const observability = readObservabilitySettings();
+if (!observability.ok) {
+  console.error(`Configuração inválida: ${observability.error}`);
+  process.exit(1);
+}
+const { shutdownDrainMs, metricsToken, metricsPort } = observability.settings;
 const db = getDb();
 
 const { handler } = (await import(pathToFileURL(path.join(dist, "server", "entry.mjs")).href)) as { handler: AppHandler };
@@ -32,16 +45,38 @@ const clientDrained = (res: http.ServerResponse) => () =>
     res.on("drain", done).on("close", done);
   });
 const appHandler: AppHandler = (req, res, next, locals) => handler(req, res, next, { ...locals, clientDrained: clientDrained(res) });
+const pages = loadPages(path.join(dist, "pages"));
+const assets = loadAssets(path.join(dist, "client"));
+const metrics = createMetrics({ db, pages });
 const gate = createGate({
   db,
   config: cfg,
-  assets: loadAssets(path.join(dist, "client")),
-  pages: loadPages(path.join(dist, "pages")),
+  assets,
+  pages,
   search: loadSearchBundles(path.join(dist, "search")),
   appHandler,
+  observeSessionCheck: metrics.observeSessionCheck,
 });
 
 if (cfg.auditRetentionDays) scheduleAuditRetention(db, cfg.auditRetentionDays, cfg.auditRetentionIntervalMs);
+
+const checkReadiness = createReadinessCheck({
+  databasePath: cfg.databasePath,
+  migrationsDir: MIGRATIONS_DIR,
+  pagesLoaded: () => pages.has("/") && pages.has("/500"),
+});
+const listener = createObservedListener({
+  gate,
+  respondToHealthProbe: createHealthResponder(checkReadiness),
+  logger: logger(),
+  trustProxy: cfg.trustProxy,
+  metrics,
+  classifyRoute: createRouteClassifier(
+    (urlPath) => assets.has(urlPath),
+    (urlPath) => pages.has(urlPath),
+  ),
+  respondWithMetrics: metricsToken ? createMetricsResponder(metrics.registry, metricsToken, logger()) : undefined,
+});
 
 // A slow client cannot hold a request open: Node answers 408 past requestTimeout (checked every second).
 const server = http.createServer(
@@ -51,7 +86,7 @@ const server = http.createServer(
     headersTimeout: Math.min(20_000, cfg.requestTimeoutMs),
     connectionsCheckingInterval: 1000,
   },
-  gate,
+  listener,
 );
 
 server.listen(cfg.port, cfg.host, () => {
@@ -60,10 +95,20 @@ server.listen(cfg.port, cfg.host, () => {
   console.log(`Banco de dados: ${cfg.databasePath}`);
 });
 
+const metricsServer = metricsPort === null ? undefined : startMetricsServer(metrics.registry, metricsPort, logger());
+
+let stopping = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
-    server.close();
-    db.$client.close();
-    process.exit(0);
+    if (stopping) return;
+    stopping = true;
+    // Readiness fails first; the balancer stops sending traffic while requests still get answers.
+    markShuttingDown();
+    setTimeout(() => {
+      server.close();
+      metricsServer?.close();
+      db.$client.close();
+      process.exit(0);
+    }, shutdownDrainMs);
   });
 }

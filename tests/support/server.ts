@@ -12,6 +12,8 @@ export interface RunningServer {
   pid: number;
   db: Db;
   dataDir: string;
+  /** The server process, for tests that signal it directly. */
+  pid: number;
   output: () => string;
   /** The server process id (crash and shutdown tests signal it). */
   pid: number;
@@ -72,6 +74,7 @@ export async function startBuiltServer(env: Record<string, string> = {}, options
     pid: child.pid!,
     db,
     dataDir,
+    pid: child.pid!,
     output: () => log,
     pid: child.pid!,
     exited,

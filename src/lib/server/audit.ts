@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { auditLogs } from "../../../db/schema/index.ts";
 import type { AuditActionType, AuditResult } from "../audit-actions.ts";
 import type { Db } from "./db.ts";
+import { logger } from "./logger.ts";
 
 /** Who sent a request, as audit rows record it. */
 export interface RequestMeta {
@@ -18,7 +19,7 @@ export interface AuditEntry extends RequestMeta {
 
 /**
  * Writes one audit row. Pass the transaction handle to write it together with the change it
- * records. A failed write is logged to the console only and never breaks the caller.
+ * records. A failed write is only logged and never breaks the caller.
  */
 export function writeAuditLog(db: Pick<Db, "insert">, entry: AuditEntry): number | null {
   try {
@@ -35,7 +36,7 @@ export function writeAuditLog(db: Pick<Db, "insert">, entry: AuditEntry): number
       .run();
     return Number(inserted.lastInsertRowid);
   } catch (error) {
-    console.error("[audit] falha ao gravar registro de auditoria", entry.actionType, error);
+    logger().error({ err: error, actionType: entry.actionType }, "falha ao gravar registro de auditoria");
     return null;
   }
 }
@@ -52,7 +53,7 @@ export function incrementAuditCount(db: Pick<Db, "update">, rowId: number): bool
       .run();
     return updated.changes === 1;
   } catch (error) {
-    console.error("[audit] falha ao atualizar contagem de auditoria", error);
+    logger().error({ err: error }, "falha ao atualizar contagem de auditoria");
     return false;
   }
 }

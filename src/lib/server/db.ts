@@ -9,7 +9,7 @@ import { seedDatabase } from "./seed.ts";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
-const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "db/migrations");
+export const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "db/migrations");
 
 /** Opens (creating if needed) the SQLite file with WAL and foreign keys on. */
 export function openDatabase(file: string, options: { migrate?: boolean } = {}): Db {

@@ -113,6 +113,11 @@ export class PageTemplate {
     this.csp = meta ? meta.replaceAll("&#39;", "'").replaceAll("&quot;", '"').replaceAll("&amp;", "&").trim() : null;
   }
 
+  /** How many rendered variants are held (reported as a metric). */
+  get variantCount(): number {
+    return this.variants.size;
+  }
+
   body(principal: Principal | null): Body {
     const key = accessSignature(principal);
     let body = this.variants.get(key);

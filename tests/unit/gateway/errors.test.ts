@@ -3,15 +3,18 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readConfig } from "../../../src/lib/server/config";
 import { loadAssets, loadPages } from "../../../src/lib/server/static-files";
 import { createGate } from "../../../src/server/gate";
+import { createObservedListener } from "../../../src/server/observability/listener";
+import { captureLogs } from "../../support/log-capture";
 import { createTestUser, openTestDatabase } from "../../support/users";
 
 describe("uncaught errors", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-err-"));
   const db = openTestDatabase(path.join(dir, "db.sqlite"));
+  const logs = captureLogs();
   let server: http.Server;
   let url: string;
 
@@ -21,11 +24,13 @@ describe("uncaught errors", () => {
       config: readConfig({ DATABASE_PATH: path.join(dir, "db.sqlite") }),
       assets: loadAssets("dist/client"),
       pages: loadPages("dist/pages"),
+      logger: logs.logger,
       appHandler: async () => {
         throw new Error("falha interna com detalhe secreto");
       },
     });
-    server = http.createServer(gate);
+    const listener = createObservedListener({ gate, respondToHealthProbe: () => {}, logger: logs.logger, trustProxy: false });
+    server = http.createServer(listener);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
@@ -36,15 +41,22 @@ describe("uncaught errors", () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it("shows the 500 page without the stack and logs the detail", async () => {
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+  it("shows the 500 page with the request id and without the stack; logs the error once, with the stack", async () => {
     const user = await createTestUser(db, ["visualizador"]);
     const response = await fetch(`${url}/api/trail`, { headers: { cookie: `b1_session=${user.token}` } });
     expect(response.status).toBe(500);
+    const requestId = response.headers.get("x-request-id");
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
     const html = await response.text();
     expect(html).toContain("Unexpected Application Error!");
+    expect(html).toContain(`informe este código ao suporte: <code class="font-mono select-all" data-request-id>${requestId}</code>`);
     expect(html).not.toContain("detalhe secreto");
-    expect(String(log.mock.calls[0]?.[1])).toContain("detalhe secreto");
-    log.mockRestore();
+
+    const ofRequest = logs.records().filter((record) => record.reqId === requestId);
+    const errors = ofRequest.filter((record) => record.level === 50);
+    expect(errors).toHaveLength(1);
+    expect((errors[0]!.err as { stack: string }).stack).toMatch(/falha interna com detalhe secreto\n\s+at /);
+    expect(ofRequest.find((record) => record.msg === "requisição")).toMatchObject({ status: 500, path: "/api/trail", userId: user.id });
+    expect(logs.lines.join("\n")).not.toContain(user.token);
   });
 });

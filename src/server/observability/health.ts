@@ -1,0 +1,96 @@
+import fs from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
+import Database from "better-sqlite3";
+
+/** A readiness probe's database check waits at most this long for a lock. */
+const DB_PROBE_TIMEOUT_MS = 250;
+/** Answers are reused this long, so a flood of probes cannot become a flood of file opens. */
+const READINESS_CACHE_MS = 1_000;
+
+let shuttingDown = false;
+
+/** Called first on SIGTERM: `/readyz` turns 503 so the balancer drains this instance. */
+export function markShuttingDown(): void {
+  shuttingDown = true;
+}
+
+export function isShuttingDown(): boolean {
+  return shuttingDown;
+}
+
+export interface ReadinessOptions {
+  databasePath: string;
+  migrationsDir: string;
+  /** True once the prerendered pages are in memory. */
+  pagesLoaded: () => boolean;
+}
+
+/** The newest migration the build ships (`when` of the journal's last entry). */
+export function latestMigrationStamp(migrationsDir: string): number {
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsDir, "meta", "_journal.json"), "utf8")) as {
+    entries: { when: number }[];
+  };
+  return Math.max(...journal.entries.map((entry) => entry.when));
+}
+
+/**
+ * Opens the database file afresh, read-only, and reads the migrations table: a deleted, replaced,
+ * corrupt or locked file fails here even while the app's own connection still holds the old inode.
+ */
+function probeDatabase(databasePath: string, expectedMigration: number): string | null {
+  let probe: Database.Database | undefined;
+  try {
+    probe = new Database(databasePath, { readonly: true, fileMustExist: true, timeout: DB_PROBE_TIMEOUT_MS });
+    const row = probe.prepare("select max(created_at) as latest from __drizzle_migrations").get() as { latest: number | null };
+    if (row.latest === null || row.latest < expectedMigration) return "migrações pendentes";
+    return null;
+  } catch {
+    return "banco de dados não responde";
+  } finally {
+    probe?.close();
+  }
+}
+
+/** Returns null when ready, or a one-line reason. */
+export function createReadinessCheck(options: ReadinessOptions): () => string | null {
+  const expectedMigration = latestMigrationStamp(options.migrationsDir);
+  let cached: { at: number; reason: string | null } | undefined;
+  return function checkReadiness(): string | null {
+    if (shuttingDown) return "encerrando";
+    const now = Date.now();
+    if (cached && now - cached.at < READINESS_CACHE_MS) return cached.reason;
+    const reason = options.pagesLoaded() ? probeDatabase(options.databasePath, expectedMigration) : "páginas não carregadas";
+    cached = { at: now, reason };
+    return reason;
+  };
+}
+
+function answer(req: IncomingMessage, res: ServerResponse, status: number, text: string): void {
+  const body = `${text}\n`;
+  res.writeHead(status, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Content-Length": String(Buffer.byteLength(body)),
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+  });
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
+export const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
+
+/**
+ * Answers `/healthz` (the process answers) and `/readyz` (database, migrations, pages, not shutting
+ * down) before the gate: no cookie is read, nothing is audited or personalised.
+ */
+export function createHealthResponder(checkReadiness: () => string | null) {
+  return function respondToHealthProbe(req: IncomingMessage, res: ServerResponse, path: string): void {
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.setHeader("Allow", "GET, HEAD");
+      return answer(req, res, 405, "método não permitido");
+    }
+    if (path === "/healthz") return answer(req, res, 200, "ok");
+    const reason = checkReadiness();
+    answer(req, res, reason === null ? 200 : 503, reason === null ? "pronto" : `não pronto: ${reason}`);
+  };
+}

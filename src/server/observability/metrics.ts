@@ -1,0 +1,100 @@
+import client from "prom-client";
+import type { Db } from "../../lib/server/db.ts";
+import type { PageTemplate } from "../../lib/server/static-files.ts";
+import type { RouteClass } from "./route-class.ts";
+
+export type SignInOutcome = "success" | "failure" | "blocked";
+
+export interface MetricsOptions {
+  db: Db;
+  pages: Map<string, PageTemplate>;
+}
+
+export interface Metrics {
+  registry: client.Registry;
+  observeRequest(routeClass: RouteClass, status: number, seconds: number): void;
+  /** Sign-in outcome from the sign-in endpoint's status: 200 success, 429 blocked, other errors failure. */
+  observeSignIn(status: number): void;
+  observeSessionCheck(seconds: number): void;
+}
+
+/** Latency buckets for whole requests: from a page held in memory to an Argon2 sign-in. */
+const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+/** The session check is one prepared statement: microseconds, unless the database stalls. */
+const SESSION_CHECK_BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.01, 0.05, 0.25];
+
+export function signInOutcomeOf(status: number): SignInOutcome | null {
+  if (status === 200) return "success";
+  if (status === 429) return "blocked";
+  return status >= 400 ? "failure" : null;
+}
+
+/** One registry per server: default process metrics (memory, event-loop lag) plus the portal's own. */
+export function createMetrics({ db, pages }: MetricsOptions): Metrics {
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+
+  const requests = new client.Counter({
+    name: "b1_http_requests_total",
+    help: "Requisições respondidas, por classe de rota e status.",
+    labelNames: ["route_class", "status"] as const,
+    registers,
+  });
+  const duration = new client.Histogram({
+    name: "b1_http_request_duration_seconds",
+    help: "Duração das requisições, por classe de rota e status.",
+    labelNames: ["route_class", "status"] as const,
+    buckets: REQUEST_BUCKETS,
+    registers,
+  });
+  const signIns = new client.Counter({
+    name: "b1_sign_in_attempts_total",
+    help: "Tentativas de login por resultado (success, failure, blocked).",
+    labelNames: ["outcome"] as const,
+    registers,
+  });
+  for (const outcome of ["success", "failure", "blocked"] as const) signIns.inc({ outcome }, 0);
+  const sessionCheck = new client.Histogram({
+    name: "b1_session_check_duration_seconds",
+    help: "Tempo da verificação de sessão do gate (consulta ao banco incluída).",
+    buckets: SESSION_CHECK_BUCKETS,
+    registers,
+  });
+
+  const countActiveSessions = db.$client.prepare("select count(*) from sessions where expires_at > ?").pluck();
+  new client.Gauge({
+    name: "b1_active_sessions",
+    help: "Sessões não expiradas no banco (lido a cada coleta).",
+    registers,
+    collect() {
+      this.set(countActiveSessions.get(Date.now()) as number);
+    },
+  });
+  new client.Gauge({
+    name: "b1_page_variant_cache_entries",
+    help: "Variantes de página renderizadas guardadas em memória.",
+    registers,
+    collect() {
+      let entries = 0;
+      for (const page of pages.values()) entries += page.variantCount;
+      this.set(entries);
+    },
+  });
+
+  return {
+    registry,
+    observeRequest(routeClass, status, seconds) {
+      const labels = { route_class: routeClass, status: String(status) };
+      requests.inc(labels);
+      duration.observe(labels, seconds);
+    },
+    observeSignIn(status) {
+      const outcome = signInOutcomeOf(status);
+      if (outcome) signIns.inc({ outcome });
+    },
+    observeSessionCheck(seconds) {
+      sessionCheck.observe(seconds);
+    },
+  };
+}
