@@ -1,4 +1,5 @@
 import path from "node:path";
+import { readOidcSettings, type OidcSettings } from "./oidc-config.ts";
 
 /** Runtime configuration from the environment; every value has a safe default. */
 export interface Config {
@@ -15,6 +16,10 @@ export interface Config {
   trustProxy: boolean;
   tzDisplay: string;
   outboxDir: string;
+  /** Corporate sign-in over OpenID Connect; null when not configured. */
+  oidc: OidcSettings | null;
+  /** `AUTH_PASSWORD=false` hides the password form and refuses the password endpoints (the CLI still works). */
+  passwordAuth: boolean;
 }
 
 function list(value: string | undefined, fallback: string[]): string[] {
@@ -44,6 +49,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === "1" || env.TRUST_PROXY === "true",
     tzDisplay: env.TZ_DISPLAY ?? "America/Sao_Paulo",
     outboxDir: path.join(path.dirname(databasePath), "outbox"),
+    oidc: readOidcSettings(env),
+    passwordAuth: !(env.AUTH_PASSWORD === "0" || env.AUTH_PASSWORD === "false"),
   };
 }
 
