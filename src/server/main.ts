@@ -11,6 +11,7 @@ import { config } from "../lib/server/config.ts";
 import { getDb } from "../lib/server/db.ts";
 import { loadAssets, loadPages } from "../lib/server/static-files.ts";
 import { loadSearchBundles } from "../lib/server/search-files.ts";
+import { applySignInMethods } from "../lib/sign-in-methods.ts";
 import { createGate, type AppHandler } from "./gate.ts";
 
 const dist = path.resolve(process.env.B1_DIST_DIR ?? "dist");
@@ -22,7 +23,9 @@ const gate = createGate({
   db,
   config: cfg,
   assets: loadAssets(path.join(dist, "client")),
-  pages: loadPages(path.join(dist, "pages")),
+  pages: loadPages(path.join(dist, "pages"), (html) =>
+    applySignInMethods(html, { ssoLabel: cfg.oidc?.buttonLabel ?? null, password: cfg.passwordAuth }),
+  ),
   search: loadSearchBundles(path.join(dist, "search")),
   appHandler: handler,
 });
