@@ -48,7 +48,11 @@ export function consumeSignInAttempt(db: Db, returnedState: string, cookieState:
   const returned = Buffer.from(returnedState);
   const kept = Buffer.from(cookieState);
   if (returned.length !== kept.length || !timingSafeEqual(returned, kept)) return null;
-  const row = db.delete(oidcSignInAttempts).where(eq(oidcSignInAttempts.stateHash, hashState(returnedState))).returning().get();
+  const row = db
+    .delete(oidcSignInAttempts)
+    .where(eq(oidcSignInAttempts.stateHash, hashState(returnedState)))
+    .returning()
+    .get();
   if (!row || row.expiresAt <= now) return null;
   return { state: returnedState, codeVerifier: row.codeVerifier, nonce: row.nonce, nextPath: row.nextPath };
 }

@@ -11,7 +11,10 @@ export const prerender = false;
 export const GET: APIRoute = async ({ request, locals, url }) => {
   const { oidc, publicUrl, secureCookies } = config();
   if (!oidc) return jsonResponse(404, { error: "Login corporativo não configurado" });
-  const result = await beginSsoSignIn({ db: getDb(), settings: oidc, publicUrl, meta: requestMeta(locals, request) }, url.searchParams.get("next"));
+  const result = await beginSsoSignIn(
+    { db: getDb(), settings: oidc, publicUrl, meta: requestMeta(locals, request) },
+    url.searchParams.get("next"),
+  );
   const headers = new Headers({ "Cache-Control": "no-store" });
   if (result.ok) {
     headers.set("Location", result.value.url);
