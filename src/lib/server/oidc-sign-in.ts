@@ -9,7 +9,7 @@ import type { OidcSettings } from "./oidc-config.ts";
 import { consumeRateLimit, type Limit } from "./rate-limit.ts";
 import { createSession } from "./session.ts";
 
-/** Redirects to the provider per IP: each one writes a row, so they are counted like password sign-ins. */
+/** Per IP, for redirects to the provider and for callbacks: each writes a row, so they are counted like password sign-ins. */
 export const SSO_START_LIMIT: Limit = { max: 30, windowMs: 15 * 60_000 };
 
 export type SsoOutcome<T> = { ok: true; value: T } | { ok: false; code: SsoErrorCode };
@@ -65,6 +65,8 @@ export async function completeSsoSignIn(
   query: URLSearchParams,
   cookieState: string | null,
 ): Promise<SsoOutcome<{ session: { token: string; expiresAt: number }; next: string }>> {
+  // Bounds the audit rows an anonymous client can cause with forged callbacks.
+  if (!consumeRateLimit(`sso-callback:ip:${ctx.meta.ipAddress ?? ""}`, SSO_START_LIMIT)) return { ok: false, code: "rate" };
   const attempt = consumeSignInAttempt(ctx.db, query.get("state") ?? "", cookieState);
   if (!attempt) {
     writeAuditLog(ctx.db, {
