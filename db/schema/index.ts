@@ -64,6 +64,10 @@ export const userRoles = sqliteTable(
     roleId: integer("role_id")
       .notNull()
       .references(() => roles.id, { onDelete: "cascade" }),
+    /** `manual` (panel, CLI, sign-up) or `oidc` (mapped from the identity provider, replaced at each SSO sign-in). */
+    source: text("source", { enum: ["manual", "oidc"] })
+      .notNull()
+      .default("manual"),
   },
   (table) => [primaryKey({ columns: [table.userId, table.roleId] }), index("user_roles_role_idx").on(table.roleId)],
 );
@@ -143,3 +147,19 @@ export const trailProgress = sqliteTable("trail_progress", {
   data: text("data").notNull(),
   updatedAt: integer("updated_at", { mode: "number" }).notNull(),
 });
+
+/** Corporate sign-ins under way: one row per redirect to the identity provider, deleted when its callback arrives. */
+export const oidcSignInAttempts = sqliteTable(
+  "oidc_sign_in_attempts",
+  {
+    /** SHA-256 (hex) of the `state` sent to the provider and kept in the browser's cookie. */
+    stateHash: text("state_hash").primaryKey(),
+    codeVerifier: text("code_verifier").notNull(),
+    nonce: text("nonce").notNull(),
+    /** Same-origin path to open after signing in. */
+    nextPath: text("next_path").notNull(),
+    expiresAt: integer("expires_at", { mode: "number" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("oidc_sign_in_attempts_expires_idx").on(table.expiresAt)],
+);

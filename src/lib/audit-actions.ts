@@ -19,6 +19,13 @@ export const AUDIT_ACTION_LABELS = {
   admin_custom_role_created: "Role Customizado Criado",
   admin_custom_role_updated: "Role Customizado Atualizado",
   admin_custom_role_deleted: "Role Customizado Excluído",
+  // Corporate sign-in (OpenID Connect)
+  sso_login_success: "Login SSO Realizado",
+  sso_domain_refused: "SSO: Domínio Recusado",
+  sso_email_unverified: "SSO: E-mail Não Verificado",
+  sso_invalid_state: "SSO: Estado Inválido",
+  sso_provider_error: "SSO: Erro do Provedor",
+  sso_roles_updated: "SSO: Perfis Atualizados",
 } as const satisfies Record<string, string>;
 
 /** Every action an audit row may record. */

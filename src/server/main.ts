@@ -13,6 +13,7 @@ import { getDb, MIGRATIONS_DIR } from "../lib/server/db.ts";
 import { logger } from "../lib/server/logger.ts";
 import { loadAssets, loadPages } from "../lib/server/static-files.ts";
 import { loadSearchBundles } from "../lib/server/search-files.ts";
+import { applySignInMethods } from "../lib/sign-in-methods.ts";
 import { createGate, type AppHandler } from "./gate.ts";
 import { createHealthResponder, createReadinessCheck, markShuttingDown } from "./observability/health.ts";
 import { createObservedListener } from "./observability/listener.ts";
@@ -45,7 +46,9 @@ const clientDrained = (res: http.ServerResponse) => () =>
     res.on("drain", done).on("close", done);
   });
 const appHandler: AppHandler = (req, res, next, locals) => handler(req, res, next, { ...locals, clientDrained: clientDrained(res) });
-const pages = loadPages(path.join(dist, "pages"));
+const pages = loadPages(path.join(dist, "pages"), (html) =>
+  applySignInMethods(html, { ssoLabel: cfg.oidc?.buttonLabel ?? null, password: cfg.passwordAuth }),
+);
 const assets = loadAssets(path.join(dist, "client"));
 const metrics = createMetrics({ db, pages });
 const gate = createGate({

@@ -98,11 +98,23 @@ export function updateUserAsAdmin(db: Db, userId: string, body: UpdateUserBody, 
     if (losesAdmin && adminCount(tx) <= 1) return fail(400, "O último administrador não pode perder o perfil de administrador", "roles");
 
     tx.update(users).set({ fullName: body.fullName }).where(eq(users.id, userId)).run();
-    tx.delete(userRoles).where(eq(userRoles.userId, userId)).run();
-    for (const role of found) tx.insert(userRoles).values({ userId, roleId: role.id }).run();
-
     const added = wanted.filter((role) => !before.includes(role));
     const removed = before.filter((role) => !wanted.includes(role));
+    // Only the difference is written, so a kept role keeps its source (a role mapped by SSO stays `oidc`).
+    const removedIds = removed.length
+      ? tx
+          .select({ id: roles.id })
+          .from(roles)
+          .where(inArray(roles.name, removed))
+          .all()
+          .map((role) => role.id)
+      : [];
+    if (removedIds.length) {
+      tx.delete(userRoles)
+        .where(and(eq(userRoles.userId, userId), inArray(userRoles.roleId, removedIds)))
+        .run();
+    }
+    for (const role of found) if (added.includes(role.name)) tx.insert(userRoles).values({ userId, roleId: role.id }).run();
     writeAuditLog(tx, {
       ...actor,
       actionType: "admin_user_updated",

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { readOidcSettings, type OidcSettings } from "./oidc-config.ts";
 
 /** Runtime configuration from the environment; every value has a safe default (the allow-list: empty). */
 export interface Config {
@@ -24,6 +25,10 @@ export interface Config {
   /** Audit rows older than this many days are pruned; null keeps everything. */
   auditRetentionDays: number | null;
   auditRetentionIntervalMs: number;
+  /** Corporate sign-in over OpenID Connect; null when not configured. */
+  oidc: OidcSettings | null;
+  /** `AUTH_PASSWORD=false` hides the password form and refuses the password endpoints (the CLI still works). */
+  passwordAuth: boolean;
 }
 
 function positiveInteger(name: string, value: string | undefined): number | null {
@@ -69,6 +74,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionMaxLifetimeMs: positive(env.SESSION_MAX_LIFETIME_DAYS, 30) * 24 * 60 * 60 * 1000,
     auditRetentionDays: positiveInteger("AUDIT_RETENTION_DAYS", env.AUDIT_RETENTION_DAYS),
     auditRetentionIntervalMs: positiveInteger("AUDIT_RETENTION_INTERVAL_MS", env.AUDIT_RETENTION_INTERVAL_MS) ?? 60 * 60 * 1000,
+    oidc: readOidcSettings(env),
+    passwordAuth: !(env.AUTH_PASSWORD === "0" || env.AUTH_PASSWORD === "false"),
   };
 }
 

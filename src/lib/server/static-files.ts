@@ -130,14 +130,14 @@ export class PageTemplate {
   }
 }
 
-/** Prerendered pages (`dist/pages`), keyed by route path (`/templates`, `/`). */
-export function loadPages(pagesDir: string): Map<string, PageTemplate> {
+/** Prerendered pages (`dist/pages`), keyed by route path (`/templates`, `/`); `prepare` adapts each page to the deployment once. */
+export function loadPages(pagesDir: string, prepare: (html: string) => string = (html) => html): Map<string, PageTemplate> {
   const pages = new Map<string, PageTemplate>();
   for (const file of walk(pagesDir)) {
     if (!file.endsWith(".html")) continue;
     const rel = path.relative(pagesDir, file).split(path.sep).join("/");
     const route = rel === "index.html" ? "/" : "/" + rel.replace(/\/index\.html$/, "").replace(/\.html$/, "");
-    pages.set(route, new PageTemplate(fs.readFileSync(file, "utf8")));
+    pages.set(route, new PageTemplate(prepare(fs.readFileSync(file, "utf8"))));
   }
   return pages;
 }

@@ -5,10 +5,13 @@ import { failureResponse } from "../../../lib/server/auth-result";
 import { getDb } from "../../../lib/server/db";
 import { resendLink } from "../../../lib/server/email-verification";
 import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http";
+import { refuseWhenPasswordAuthDisabled } from "../../../lib/server/password-auth";
 
 export const prerender = false;
 
 export const POST: APIRoute = async ({ request, locals }) => {
+  const passwordOff = refuseWhenPasswordAuthDisabled();
+  if (passwordOff) return passwordOff;
   const meta = requestMeta(locals, request);
   const refused = refuseWhenIpRateLimited(getDb(), "resend-link", meta);
   if (refused) return failureResponse(refused);

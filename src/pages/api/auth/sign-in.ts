@@ -6,10 +6,13 @@ import { getDb } from "../../../lib/server/db";
 import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http";
 import { sessionCookieHeader } from "../../../lib/server/session";
 import { refuseSignInFromIp, signIn } from "../../../lib/server/sign-in";
+import { refuseWhenPasswordAuthDisabled } from "../../../lib/server/password-auth";
 
 export const prerender = false;
 
 export const POST: APIRoute = async ({ request, locals }) => {
+  const passwordOff = refuseWhenPasswordAuthDisabled();
+  if (passwordOff) return passwordOff;
   const meta = requestMeta(locals, request);
   const refused = refuseSignInFromIp(getDb(), meta);
   if (refused) return failureResponse(refused);

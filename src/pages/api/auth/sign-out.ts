@@ -3,11 +3,12 @@ import { writeAuditLog } from "../../../lib/server/audit";
 import { config } from "../../../lib/server/config";
 import { getDb } from "../../../lib/server/db";
 import { deleteSessionCookieHeader, invalidateSession } from "../../../lib/server/session";
+import { clearSsoMarkerCookieHeader, ssoSignOutLocation } from "../../../lib/server/oidc-sign-out";
 
 export const prerender = false;
 
-/** 'Sair': ends the session, clears the cookie and returns to the landing page. */
-export const POST: APIRoute = ({ locals, request }) => {
+/** 'Sair': ends the session, clears the cookie and returns to the landing page (or to the provider's sign-out, see OIDC_LOGOUT). */
+export const POST: APIRoute = async ({ locals, request }) => {
   const db = getDb();
   if (locals.sessionId && locals.principal) {
     invalidateSession(db, locals.sessionId);
@@ -20,12 +21,11 @@ export const POST: APIRoute = ({ locals, request }) => {
       userAgent: request.headers.get("user-agent"),
     });
   }
-  return new Response(null, {
-    status: 303,
-    headers: {
-      Location: "/",
-      "Set-Cookie": deleteSessionCookieHeader(config().secureCookies),
-      "Cache-Control": "no-store",
-    },
-  });
+  const { oidc, publicUrl, secureCookies } = config();
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  headers.append("Set-Cookie", deleteSessionCookieHeader(secureCookies));
+  // Corporate sign-in: also end the provider's session when configured.
+  headers.set("Location", (await ssoSignOutLocation(oidc, publicUrl, request.headers.get("cookie"))) ?? "/");
+  headers.append("Set-Cookie", clearSsoMarkerCookieHeader(secureCookies));
+  return new Response(null, { status: 303, headers });
 };

@@ -1,0 +1,75 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import Provider, { type Configuration } from "oidc-provider";
+
+/** What the test provider says about a person (its claims); the login name on its form is the key. */
+export interface TestIdentity {
+  email: string;
+  email_verified: boolean;
+  name: string;
+  groups: string[];
+}
+
+export const TEST_CLIENT = { id: "b1-portal", secret: "segredo-do-portal-de-teste" };
+
+export interface TestProvider {
+  issuer: string;
+  /** Claims per login name; tests change them between sign-ins (new group, new name). */
+  identities: Map<string, TestIdentity>;
+  stop: () => Promise<void>;
+}
+
+/** A free loopback port (the portal's callback URL must be known before the provider starts). */
+export async function freePort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * A real OpenID Connect provider (oidc-provider) on loopback with one confidential client, the
+ * portal. Its development login form accepts any password; consent is granted automatically.
+ * ID tokens carry only `sub`, so the portal reads e-mail, name and groups from userinfo, as it
+ * must with providers that keep ID tokens small.
+ */
+export async function startTestProvider(portalUrl: string, identities: Record<string, TestIdentity>): Promise<TestProvider> {
+  const port = await freePort();
+  const issuer = `http://127.0.0.1:${port}`;
+  const known = new Map(Object.entries(identities));
+  const configuration: Configuration = {
+    clients: [
+      {
+        client_id: TEST_CLIENT.id,
+        client_secret: TEST_CLIENT.secret,
+        redirect_uris: [`${portalUrl}/api/auth/oidc/callback`],
+        post_logout_redirect_uris: [`${portalUrl}/`],
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+      },
+    ],
+    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "groups"] },
+    async findAccount(_ctx, id) {
+      const identity = known.get(id);
+      if (!identity) return undefined;
+      return { accountId: id, claims: async () => ({ sub: id, ...identity }) };
+    },
+    async loadExistingGrant(ctx) {
+      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session!.accountId! });
+      grant.addOIDCScope("openid email profile");
+      await grant.save();
+      return grant;
+    },
+    cookies: { keys: ["chave-de-cookies-de-teste"] },
+    features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
+  };
+  const provider = new Provider(issuer, configuration);
+  const server = http.createServer(provider.callback());
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return {
+    issuer,
+    identities: known,
+    stop: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
