@@ -8,15 +8,11 @@ import { openTestDatabase } from "./users";
 
 export interface RunningServer {
   url: string;
-  /** The server process's id (to read its memory from /proc). */
+  /** The server process id (memory read from /proc; crash and shutdown tests signal it). */
   pid: number;
   db: Db;
   dataDir: string;
-  /** The server process, for tests that signal it directly. */
-  pid: number;
   output: () => string;
-  /** The server process id (crash and shutdown tests signal it). */
-  pid: number;
   /** Resolves with the exit code (or signal name) once the process has ended. */
   exited: Promise<number | string>;
   stop: () => Promise<void>;
@@ -74,9 +70,7 @@ export async function startBuiltServer(env: Record<string, string> = {}, options
     pid: child.pid!,
     db,
     dataDir,
-    pid: child.pid!,
     output: () => log,
-    pid: child.pid!,
     exited,
     stop: async () => {
       child.kill("SIGTERM");
