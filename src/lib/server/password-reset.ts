@@ -4,11 +4,13 @@ import { writeAuditLog, type RequestMeta } from "./audit.ts";
 import { refuseUnlessAllowedEmail, refuseWhenRateLimited } from "./auth-guards.ts";
 import { authFailure, type AuthResult } from "./auth-result.ts";
 import type { Db } from "./db.ts";
-import { consumeEmailToken } from "./email-tokens.ts";
+import { consumeEmailToken, findEmailToken } from "./email-tokens.ts";
 import { hashPassword } from "./password.ts";
 import { LIMITS } from "./rate-limit.ts";
 import { invalidateUserSessions } from "./session.ts";
 import { getUserByEmail, normalizeEmail, setPasswordFromMailbox } from "./user.ts";
+
+const linkExpired = () => authFailure(400, "link_expired", "Link inválido ou expirado");
 
 /** Reset request: the same answer whether or not the account exists (no enumeration). */
 export function requestPasswordReset(db: Db, input: ResetRequestInput, meta: RequestMeta): AuthResult {
@@ -42,6 +44,8 @@ function sendResetLinkIfAccountExists(db: Db, email: string, meta: RequestMeta):
 
 /** New password from the reset link: single-use token, password and every session ended in one transaction. */
 export async function updatePassword(db: Db, input: UpdatePasswordRequest, meta: RequestMeta): Promise<AuthResult> {
+  // A dead link costs no Argon2; the token is consumed below, in the transaction.
+  if (!findEmailToken(db, input.token, "password_reset").ok) return linkExpired();
   const passwordHash = await hashPassword(input.password);
   const updated = db.transaction((tx) => {
     const token = consumeEmailToken(tx, input.token, "password_reset");
@@ -52,5 +56,5 @@ export async function updatePassword(db: Db, input: UpdatePasswordRequest, meta:
     writeAuditLog(tx, { userId: token.userId, actionType: "password_reset_success", result: "success", ...meta });
     return true;
   });
-  return updated ? { ok: true, value: undefined } : authFailure(400, "link_expired", "Link inválido ou expirado");
+  return updated ? { ok: true, value: undefined } : linkExpired();
 }

@@ -7,11 +7,10 @@ import type { Db } from "./db.ts";
 import { hashPassword, verifyPasswordHash } from "./password.ts";
 import { createSession } from "./session.ts";
 import { beginPasswordAttempt, passwordAttemptSucceeded, signInBlockedIpKey, signInBlockedKey } from "./sign-in-throttle.ts";
-import { getUserByEmail, normalizeEmail } from "./user.ts";
+import { getUserByEmail, hasUsablePassword, normalizeEmail } from "./user.ts";
 
 export const INVALID_CREDENTIALS = "E-mail ou senha incorretos. Verifique suas credenciais e tente novamente.";
 
-// Unknown e-mails are verified against this hash so both paths cost the same Argon2 time.
 const dummyHash = hashPassword("Senha@Inexistente1");
 
 export interface SignedIn {
@@ -36,7 +35,10 @@ export async function signIn(db: Db, input: SignInRequest, meta: RequestMeta): P
   if (refused) return refused;
   const user = getUserByEmail(db, email);
   beginPasswordAttempt(email, ip);
-  const valid = await verifyPasswordHash(user?.passwordHash ?? (await dummyHash), input.password);
+  const usableHash = user && hasUsablePassword(user) ? user.passwordHash : null;
+  // No account, or one whose password was discarded: checked against the dummy hash, so every path costs the same.
+  const matches = await verifyPasswordHash(usableHash ?? (await dummyHash), input.password);
+  const valid = usableHash !== null && matches;
   if (user && valid) passwordAttemptSucceeded(email, ip);
   if (!user || !valid) {
     writeAuditLog(db, {

@@ -80,6 +80,8 @@ describe("account pre-hijack: signing up a colleague's address with the attacker
     const late = await post("/api/auth/confirm", { token: new URL(firstLink).searchParams.get("token"), password: attackerPassword });
     expect(late.status).toBe(400);
     expect((await signIn(victimEmail, attackerPassword)).status).toBe(401);
+    // Nor does any fixed password open an account whose password was discarded.
+    expect((await signIn(victimEmail, "Senha@Inexistente1")).status).toBe(401);
 
     const token = new URL(link).searchParams.get("token")!;
     const set = await post("/api/auth/update-password", { token, password: victimPassword, confirmPassword: victimPassword });

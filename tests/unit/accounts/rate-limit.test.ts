@@ -28,7 +28,7 @@ describe("sign-in limit over HTTP", () => {
       body: JSON.stringify({ email: "alvo@b1.example.com", password: "Errada@123" }),
     });
 
-  it("trips after the per-e-mail limit, says so in Portuguese, audits it as blocked, and recovers", async () => {
+  it("trips after the per-(e-mail, IP) failure limit, says so in Portuguese, audits it as blocked, and recovers", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 9; i++) statuses.push((await attempt()).status);
     expect(statuses.slice(0, 8)).toEqual(Array(8).fill(401));
