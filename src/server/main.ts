@@ -9,6 +9,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { config } from "../lib/server/config.ts";
 import { getDb } from "../lib/server/db.ts";
+import { seedDatabase } from "../lib/server/seed.ts";
 import { loadAssets, loadPages } from "../lib/server/static-files.ts";
 import { loadSearchBundles } from "../lib/server/search-files.ts";
 import { createGate, type AppHandler } from "./gate.ts";
@@ -16,6 +17,7 @@ import { createGate, type AppHandler } from "./gate.ts";
 const dist = path.resolve(process.env.B1_DIST_DIR ?? "dist");
 const cfg = config();
 const db = getDb();
+seedDatabase(db);
 
 const { handler } = (await import(pathToFileURL(path.join(dist, "server", "entry.mjs")).href)) as { handler: AppHandler };
 const gate = createGate({
