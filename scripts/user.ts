@@ -7,6 +7,7 @@
 import { parseArgs } from "node:util";
 import { emailField, passwordField, fullNameField, MESSAGES } from "../src/lib/forms.ts";
 import { getDb } from "../src/lib/server/db.ts";
+import { seedDatabase } from "../src/lib/server/seed.ts";
 import { createUser, deleteUserByEmail, listUsersWithRoles } from "../src/lib/server/user.ts";
 
 function fail(message: string): never {
@@ -32,12 +33,13 @@ async function main(argv: string[]) {
     strict: true,
   });
   const db = getDb();
+  seedDatabase(db);
 
   if (command === "add") {
     const email = emailField.safeParse(values.email ?? "");
     if (!email.success) fail(MESSAGES.email);
     const name = fullNameField.safeParse(values.name ?? "");
-    if (!name.success) fail(MESSAGES.name);
+    if (!name.success) fail(name.error.issues[0]?.message ?? MESSAGES.name);
     if (!passwordField.safeParse(values.password ?? "").success) fail(MESSAGES.password);
     const result = await createUser(
       db,

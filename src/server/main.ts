@@ -11,6 +11,7 @@ import { scheduleAuditRetention } from "../lib/server/audit-retention.ts";
 import { config } from "../lib/server/config.ts";
 import { getDb, MIGRATIONS_DIR } from "../lib/server/db.ts";
 import { logger } from "../lib/server/logger.ts";
+import { seedDatabase } from "../lib/server/seed.ts";
 import { loadAssets, loadPages } from "../lib/server/static-files.ts";
 import { loadSearchBundles } from "../lib/server/search-files.ts";
 import { applySignInMethods } from "../lib/sign-in-methods.ts";
@@ -31,6 +32,7 @@ if (!observability.ok) {
 }
 const { shutdownDrainMs, metricsToken, metricsPort } = observability.settings;
 const db = getDb();
+seedDatabase(db);
 
 const { handler } = (await import(pathToFileURL(path.join(dist, "server", "entry.mjs")).href)) as { handler: AppHandler };
 

@@ -1,4 +1,5 @@
 import { openDatabase, type Db } from "../../src/lib/server/db";
+import { seedDatabase } from "../../src/lib/server/seed";
 import { createSession } from "../../src/lib/server/session";
 import { createUser } from "../../src/lib/server/user";
 
@@ -25,6 +26,9 @@ export async function createTestUser(db: Db, roles: string[], prefix = roles.joi
   return { id: result.userId, email, password, fullName, token };
 }
 
+/** A database as the server prepares it at start: migrated, then seeded. */
 export function openTestDatabase(file: string): Db {
-  return openDatabase(file, { migrate: true });
+  const db = openDatabase(file, { migrate: true });
+  seedDatabase(db);
+  return db;
 }

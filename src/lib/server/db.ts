@@ -5,13 +5,12 @@ import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import * as schema from "../../../db/schema/index.ts";
 import { config } from "./config.ts";
-import { seedDatabase } from "./seed.ts";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
 export const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "db/migrations");
 
-/** Opens (creating if needed) the SQLite file with WAL and foreign keys on. */
+/** Opens (creating if needed) the SQLite file with WAL and foreign keys on; seeding is the start-up's job (seed.ts). */
 export function openDatabase(file: string, options: { migrate?: boolean } = {}): Db {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new Database(file);
@@ -27,7 +26,6 @@ export function openDatabase(file: string, options: { migrate?: boolean } = {}):
   db.transaction = ((transaction, config) => deferred(transaction, { behavior: "immediate", ...config })) as typeof db.transaction;
   if (options.migrate) {
     migrate(db, { migrationsFolder: MIGRATIONS_DIR });
-    seedDatabase(db);
   }
   return db;
 }
