@@ -1,3 +1,4 @@
+// One file over 200 lines on purpose: the provider and the portals are started once for all these cases (each start costs seconds).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { auditLogs, roles, sessions, userRoles, users } from "../../../db/schema/index";
