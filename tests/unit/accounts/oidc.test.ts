@@ -1,3 +1,4 @@
+// One file over 200 lines on purpose: the provider and the portals are started once for all these cases (each start costs seconds).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { auditLogs, roles, sessions, userRoles, users } from "../../../db/schema/index";
@@ -288,4 +289,25 @@ describe("AUTH_PASSWORD=false", () => {
       expect(ssoOnly.db.select().from(auditLogs).where(eq(auditLogs.actionType, "user_login_success")).all()).toEqual([]);
     },
   );
+});
+
+describe("provider unreachable", () => {
+  let lonely: RunningServer;
+
+  beforeAll(async () => {
+    const closedPort = await freePort();
+    const portal = await portalFor(`http://127.0.0.1:${closedPort}`);
+    lonely = await startBuiltServer(portal.env);
+  });
+  afterAll(() => lonely?.stop());
+
+  it("sends the browser back to /auth with a clear message and audits the failed discovery, without a stack trace", async () => {
+    const response = await fetch(`${lonely.url}/api/auth/oidc/login`, { redirect: "manual" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/auth?sso_error=unavailable");
+    const rows = lonely.db.select().from(auditLogs).where(eq(auditLogs.actionType, "sso_provider_error")).all();
+    expect(rows).toHaveLength(1);
+    expect(JSON.parse(rows[0]!.actionDetails!)).toMatchObject({ step: "discovery" });
+    expect(rows[0]!.actionDetails).not.toMatch(/\n\s+at /);
+  });
 });
