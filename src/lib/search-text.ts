@@ -1,4 +1,4 @@
-/** Case- and accent-insensitive substring search used by the FAQ and glossary pages. */
+/** The one case- and accent-insensitive search normaliser: FAQ, glossary, templates and the admin user list. */
 export function normalizeForSearch(text: string): string {
   return text
     .normalize("NFD")

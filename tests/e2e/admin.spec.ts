@@ -46,7 +46,7 @@ test("an admin creates, finds, edits and deletes a user", async ({ page, loginAs
   await expect(page.getByRole("row", { name: /Rita Lee Jones/ })).not.toContainText("Segurança");
 
   await page.getByRole("button", { name: `Excluir ${email}` }).click();
-  await expect(page.getByText(`Tem certeza que deseja excluir Rita Lee Jones (${email})?`, { exact: false })).toBeVisible();
+  await expect(page.getByText(`Tem certeza que deseja excluir este usuário? Rita Lee Jones (${email})`, { exact: false })).toBeVisible();
   await page.getByRole("button", { name: "Excluir", exact: true }).click();
   await expect(page.getByText("Usuário excluído com sucesso")).toBeVisible();
   await expect(page.getByRole("row", { name: new RegExp(email) })).toHaveCount(0);
@@ -194,4 +194,21 @@ test("admin forms: refusals beside their field, meaningful subtitles, no 'Exclui
   await expect(roleDialog.getByText("Definidas pelo perfil do sistema:")).toBeVisible();
   await expect(roleDialog.getByRole("checkbox")).toHaveCount(1);
   await expect(roleDialog.getByRole("checkbox", { name: /Logs de Auditoria/ })).toBeVisible();
+});
+
+test("the users tab searches on the server, accents ignored, with role counts", async ({ page, loginAs }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await loginAs(["admin"]);
+  const { createUser } = await import("../../src/lib/server/user");
+  const email = `julia-${Date.now()}@b1.example.com`;
+  await createUser(e2eDb(), { email, fullName: "Júlia Araújo", password: "Senha@Teste1", roleNames: ["lider"], confirmed: true });
+  await page.goto("/admin-panel");
+  await (await hydrated(page.getByRole("tab", { name: "Usuários" }))).click();
+  await page.getByPlaceholder("Buscar usuários...").fill("JULIA araujo");
+  await expect(page.getByRole("row", { name: new RegExp(email) })).toBeVisible();
+  await expect(page.getByText(/^1 usuário$/)).toBeVisible();
+  const filter = page.getByRole("combobox", { name: "Filtrar por perfil" });
+  await expect(filter.locator("option", { hasText: "Líder (1)" })).toHaveCount(1);
+  await filter.selectOption("admin");
+  await expect(page.getByText("Nenhum usuário encontrado")).toBeVisible();
 });

@@ -36,6 +36,18 @@ export const roleSchema = z.object({
   pages: z.array(z.string().max(200), { message: "Lista de páginas inválida" }).max(100).default([]),
 });
 
+/** Query of the admin user list; unknown parameters are ignored. */
+export const userListQuerySchema = z.object({
+  q: z.string().max(200, "Busca muito longa").default(""),
+  role: z.string().max(60, "Perfil inválido").default(""),
+  page: z.coerce
+    .number({ message: "Página inválida" })
+    .int("Página inválida")
+    .min(1, "Página inválida")
+    .max(1_000_000, "Página inválida")
+    .default(1),
+});
+
 export type CreateUserBody = z.infer<typeof createUserSchema>;
 export type UpdateUserBody = z.infer<typeof updateUserSchema>;
 export type RoleBody = z.infer<typeof roleSchema>;

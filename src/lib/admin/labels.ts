@@ -10,17 +10,6 @@ export interface UserRow {
   createdAt: number;
 }
 
-/** Users tab search: case-insensitive substring of name, e-mail or any role. */
-export function filterUsers<T extends Pick<UserRow, "email" | "fullName" | "roles">>(users: readonly T[], search: string): T[] {
-  const needle = search.trim().toLocaleLowerCase("pt-BR");
-  if (!needle) return [...users];
-  return users.filter((user) =>
-    [user.fullName, user.email, ...user.roles, ...user.roles.map(roleLabel)].some((value) =>
-      value.toLocaleLowerCase("pt-BR").includes(needle),
-    ),
-  );
-}
-
 // Building an Intl.DateTimeFormat costs ~100 µs: one per zone, reused (CSV exports format millions).
 const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 

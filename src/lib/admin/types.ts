@@ -19,3 +19,15 @@ export interface ChecklistPage {
   /** `grantable`: a checkbox; `signed-in`: open to everyone signed in (shown checked, disabled). */
   kind: "grantable" | "signed-in";
 }
+
+/** One page of the admin user list (GET /api/admin/users). */
+export interface UserListPage {
+  users: { id: string; email: string; fullName: string; createdAt: number; roles: string[] }[];
+  /** Users matching the search and the role filter. */
+  total: number;
+  page: number;
+  pages: number;
+  perPage: number;
+  /** Users matching the search: in all, and per role name. */
+  counts: { all: number; byRole: Record<string, number> };
+}

@@ -1,4 +1,6 @@
-/** The templates filter (spec §5): search in title or description AND the chosen category. */
+import { matchesSearch } from "../search-text.ts";
+
+/** The templates filter: search in title or description (accents and case ignored) AND the chosen category. */
 export interface FilterableTemplate {
   title: string;
   description: string;
@@ -17,12 +19,7 @@ export const CATEGORY_OPTIONS = [
 ] as const;
 
 export function filterTemplates<T extends FilterableTemplate>(templates: readonly T[], search: string, category: string): T[] {
-  const needle = search.trim().toLocaleLowerCase("pt-BR");
   return templates.filter(
-    (template) =>
-      (category === "all" || template.category === category) &&
-      (!needle ||
-        template.title.toLocaleLowerCase("pt-BR").includes(needle) ||
-        template.description.toLocaleLowerCase("pt-BR").includes(needle)),
+    (template) => (category === "all" || template.category === category) && matchesSearch([template.title, template.description], search),
   );
 }

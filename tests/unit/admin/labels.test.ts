@@ -1,21 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { filterUsers, formatDateTime, roleLabel, truncateDetails } from "../../../src/lib/admin/labels";
+import { formatDateTime, roleLabel, truncateDetails } from "../../../src/lib/admin/labels";
 import { auditActionLabel } from "../../../src/lib/audit-actions";
 
 describe("admin labels", () => {
   it("names system roles in Portuguese and shows others as they are", () => {
     expect(["admin", "lider", "visualizador", "auditoria"].map(roleLabel)).toEqual(["Administrador", "Líder", "Visualizador", "auditoria"]);
-  });
-
-  it("searches users by name, e-mail or role, case-insensitively", () => {
-    const users = [
-      { email: "ana@b1.example.com", fullName: "Ana Souza", roles: ["admin"] },
-      { email: "bruno@b1.example.com", fullName: "", roles: ["lider"] },
-    ];
-    expect(filterUsers(users, "SOUZA").map((u) => u.email)).toEqual(["ana@b1.example.com"]);
-    expect(filterUsers(users, "bruno@").map((u) => u.email)).toEqual(["bruno@b1.example.com"]);
-    expect(filterUsers(users, "líder").map((u) => u.email)).toEqual(["bruno@b1.example.com"]);
-    expect(filterUsers(users, "  ")).toHaveLength(2);
   });
 
   it("formats times as dd/MM/yyyy HH:mm:ss in São Paulo", () => {

@@ -13,6 +13,11 @@ describe("filterTemplates (spec §5)", () => {
     expect(filterTemplates(templates, "MÉTRICAS", "all").map((t) => t.title)).toEqual(["Plano de Produto"]);
   });
 
+  it("ignores accents like the FAQ and glossary searches", () => {
+    expect(filterTemplates(templates, "ideacao", "all").map((t) => t.title)).toEqual(["Canvas de Ideação"]);
+    expect(filterTemplates(templates, "metricas", "all").map((t) => t.title)).toEqual(["Plano de Produto"]);
+  });
+
   it("combines the search with the category (AND)", () => {
     expect(filterTemplates(templates, "canvas", "discovery").map((t) => t.title)).toEqual(["Relatório de Discovery"]);
     expect(filterTemplates(templates, "", "planejamento")).toHaveLength(1);

@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useState, type ReactNode } from
 import { Tab, TabList, TabPanel, Tabs } from "react-tabs";
 import { TAB, TAB_LIST } from "../ui/tabs";
 import { Toasts, toast } from "../ui/toast";
-import type { ChecklistPage, RoleRow, UserRow } from "./types";
+import type { ChecklistPage, RoleRow } from "./types";
 import { RoleBadge } from "./RoleBadge";
 
 // The users and roles tabs are chunks of their own, fetched when the admin points at or opens the tab.
@@ -27,23 +27,17 @@ async function getJson<T>(path: string): Promise<T> {
 export default function AdminPanel({ info, system }: { info?: ReactNode; system?: ReactNode }) {
   const [loading, setLoading] = useState(true);
   const [me, setMe] = useState<{ email: string; roles: string[] } | null>(null);
-  const [users, setUsers] = useState<UserRow[]>([]);
   const [roles, setRoles] = useState<RoleRow[]>([]);
   const [pages, setPages] = useState<ChecklistPage[]>([]);
 
   const reload = useCallback(async () => {
     setLoading(true);
-    await Promise.all([
-      getJson<{ users: UserRow[] }>("/api/admin/users")
-        .then((data) => setUsers(data.users))
-        .catch(() => toast.error("Erro", { description: "Erro ao carregar usuários" })),
-      getJson<{ roles: RoleRow[]; pages: ChecklistPage[] }>("/api/admin/roles")
-        .then((data) => {
-          setRoles(data.roles);
-          setPages(data.pages);
-        })
-        .catch(() => toast.error("Erro", { description: "Erro ao carregar perfis" })),
-    ]);
+    await getJson<{ roles: RoleRow[]; pages: ChecklistPage[] }>("/api/admin/roles")
+      .then((data) => {
+        setRoles(data.roles);
+        setPages(data.pages);
+      })
+      .catch(() => toast.error("Erro", { description: "Erro ao carregar perfis" }));
     setLoading(false);
   }, []);
 
@@ -93,7 +87,7 @@ export default function AdminPanel({ info, system }: { info?: ReactNode; system?
         </TabPanel>
         <TabPanel>
           <Suspense fallback={tabFallback}>
-            <UsersTab users={users} roles={roles} loading={loading} onChanged={reload} currentEmail={me?.email ?? null} />
+            <UsersTab roles={roles} onChanged={reload} currentEmail={me?.email ?? null} />
           </Suspense>
         </TabPanel>
         <TabPanel>

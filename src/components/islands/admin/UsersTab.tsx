@@ -1,45 +1,78 @@
-import { lazy, Suspense, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useRef, useState } from "react";
 import { Pencil, Plus, Trash2 } from "lucide-react";
 import { SearchField } from "../ui/SearchField";
-import { filterUsers } from "../../../lib/admin/labels";
+import { roleLabel } from "../../../lib/admin/role-labels";
 import type { RoleRow, UserRow } from "./types";
 import { callAdmin, ConfirmDialog } from "./ui";
 import { RoleBadge } from "./RoleBadge";
-import { ghostButton, primaryButton } from "./styles";
+import { ghostButton, inputClass, primaryButton } from "./styles";
 import type { Editing } from "./UserDialog";
+import { useUserList } from "./use-user-list";
 
 const loadUserDialog = () => import("./UserDialog");
 const UserDialog = lazy(loadUserDialog);
 const preload = () => void loadUserDialog();
 
 interface Props {
-  users: UserRow[];
   roles: RoleRow[];
-  loading: boolean;
+  /** Roles' user counts change with users: the panel reloads them. */
   onChanged: () => Promise<void>;
   /** The signed-in admin's e-mail: their own row offers no 'Excluir'. */
   currentEmail: string | null;
 }
 
-export default function UsersTab({ users, roles, loading, onChanged, currentEmail }: Props) {
+/** Users tab: the server searches (name, e-mail, role; accents ignored), filters by role and pages. */
+export default function UsersTab({ roles, onChanged, currentEmail }: Props) {
   const [search, setSearch] = useState("");
+  const [role, setRole] = useState("");
+  const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<Editing | null>(null);
-  const visible = useMemo(() => filterUsers(users, search), [users, search]);
-
+  const { data, loading, reload } = useUserList(search, role, page);
   const summary = useRef<HTMLParagraphElement>(null);
+  const users = data?.users ?? [];
+
+  async function changed() {
+    await Promise.all([reload(), onChanged()]);
+  }
 
   async function remove(user: UserRow) {
     if (!(await callAdmin("DELETE", `/api/admin/users/${user.id}`, {}, "Usuário excluído com sucesso", "Erro ao excluir usuário"))) return;
-    await onChanged();
+    await changed();
     // The deleted row's button is gone: the focus goes to the list's summary, which now reads the new count.
     summary.current?.focus();
   }
 
+  const countOf = (name: string) => data?.counts.byRole[name] ?? 0;
+
   return (
     <section aria-label="Usuários">
       <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
-        <div className="w-full sm:max-w-sm">
-          <SearchField label="Buscar usuários" placeholder="Buscar usuários..." value={search} onChange={setSearch} />
+        <div className="flex w-full flex-col gap-3 sm:max-w-xl sm:flex-row">
+          <SearchField
+            label="Buscar usuários"
+            placeholder="Buscar usuários..."
+            value={search}
+            onChange={(value) => {
+              setSearch(value);
+              setPage(1);
+            }}
+          />
+          <select
+            aria-label="Filtrar por perfil"
+            className={`${inputClass} sm:max-w-56`}
+            value={role}
+            onChange={(event) => {
+              setRole(event.target.value);
+              setPage(1);
+            }}
+          >
+            <option value="">Todos os perfis ({data?.counts.all ?? 0})</option>
+            {roles.map((r) => (
+              <option key={r.id} value={r.name}>
+                {roleLabel(r.name)} ({countOf(r.name)})
+              </option>
+            ))}
+          </select>
         </div>
         <button
           type="button"
@@ -51,10 +84,15 @@ export default function UsersTab({ users, roles, loading, onChanged, currentEmai
           <Plus className="size-4" aria-hidden="true" /> Novo Usuário
         </button>
       </div>
-      <p ref={summary} tabIndex={-1} className="mb-2 text-sm text-slate-600 focus:outline-2 focus:outline-brand-600 dark:text-slate-300">
-        {visible.length === 1 ? "1 usuário" : `${visible.length} usuários`}
+      <p
+        ref={summary}
+        tabIndex={-1}
+        aria-live="polite"
+        className="mb-2 text-sm text-slate-600 focus:outline-2 focus:outline-brand-600 dark:text-slate-300"
+      >
+        {data ? (data.total === 1 ? "1 usuário" : `${data.total} usuários`) : ""}
       </p>
-      <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700">
+      <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700" aria-busy={loading}>
         <table className="w-full text-left text-sm">
           <thead className="bg-slate-50 dark:bg-slate-800">
             <tr>
@@ -65,23 +103,23 @@ export default function UsersTab({ users, roles, loading, onChanged, currentEmai
             </tr>
           </thead>
           <tbody>
-            {loading && (
+            {loading && !data && (
               <tr>
-                <td colSpan={4} className="px-3 py-6 text-center text-slate-500">
+                <td colSpan={4} className="px-3 py-6 text-center text-slate-600 dark:text-slate-300">
                   Carregando...
                 </td>
               </tr>
             )}
-            {visible.map((user) => (
+            {users.map((user) => (
               <tr key={user.id} className="border-t border-slate-200 dark:border-slate-700">
                 <td className="px-3 py-2 font-medium">{user.fullName || "N/A"}</td>
                 <td className="px-3 py-2">{user.email || "N/A"}</td>
                 <td className="px-3 py-2">
                   <div className="flex flex-wrap gap-1">
                     {user.roles.length ? (
-                      user.roles.map((role) => <RoleBadge key={role} role={role} />)
+                      user.roles.map((name) => <RoleBadge key={name} role={name} />)
                     ) : (
-                      <span className="text-slate-400">N/A</span>
+                      <span className="text-slate-600 dark:text-slate-300">N/A</span>
                     )}
                   </div>
                 </td>
@@ -103,7 +141,7 @@ export default function UsersTab({ users, roles, loading, onChanged, currentEmai
                         triggerClassName={ghostButton}
                         triggerContent={<Trash2 className="size-4 text-red-600" aria-hidden="true" />}
                         title="Excluir usuário"
-                        message={`Tem certeza que deseja excluir ${user.fullName || "este usuário"} (${user.email})? A conta e as sessões dela serão apagadas; o log de auditoria é mantido.`}
+                        message={`Tem certeza que deseja excluir este usuário? ${user.fullName || "A conta"} (${user.email}) perde o acesso e as sessões; o log de auditoria é mantido.`}
                         confirmLabel="Excluir"
                         onConfirm={() => remove(user)}
                       />
@@ -112,9 +150,9 @@ export default function UsersTab({ users, roles, loading, onChanged, currentEmai
                 </td>
               </tr>
             ))}
-            {!loading && visible.length === 0 && (
+            {data && users.length === 0 && (
               <tr>
-                <td colSpan={4} className="px-3 py-6 text-center text-slate-500">
+                <td colSpan={4} className="px-3 py-6 text-center text-slate-600 dark:text-slate-300">
                   Nenhum usuário encontrado
                 </td>
               </tr>
@@ -122,6 +160,19 @@ export default function UsersTab({ users, roles, loading, onChanged, currentEmai
           </tbody>
         </table>
       </div>
+      {data && data.pages > 1 && (
+        <nav aria-label="Páginas de usuários" className="mt-3 flex items-center justify-end gap-2 text-sm">
+          <button type="button" className={ghostButton} disabled={data.page <= 1} onClick={() => setPage(data.page - 1)}>
+            Anterior
+          </button>
+          <span>
+            Página {data.page} de {data.pages}
+          </span>
+          <button type="button" className={ghostButton} disabled={data.page >= data.pages} onClick={() => setPage(data.page + 1)}>
+            Próxima
+          </button>
+        </nav>
+      )}
       {editing && (
         <Suspense fallback={null}>
           <UserDialog
@@ -131,7 +182,7 @@ export default function UsersTab({ users, roles, loading, onChanged, currentEmai
             onClose={() => setEditing(null)}
             onSaved={() => {
               setEditing(null);
-              void onChanged();
+              void changed();
             }}
           />
         </Suspense>

@@ -1,17 +1,20 @@
 import type { APIRoute } from "astro";
-import { createUserSchema } from "../../../../lib/admin/forms";
+import { createUserSchema, userListQuerySchema } from "../../../../lib/admin/forms";
 import { createUserAsAdmin, refusalBody } from "../../../../lib/server/admin-users";
 import { getDb } from "../../../../lib/server/db";
 import { actorOf, refuseUnlessAllowed } from "../../../../lib/server/guards";
 import { jsonResponse, parseJsonBody } from "../../../../lib/server/http";
-import { listUsersWithRoles } from "../../../../lib/server/user";
+import { listUsersPage } from "../../../../lib/server/admin-user-list";
 
 export const prerender = false;
 
-export const GET: APIRoute = ({ locals }) => {
+/** One page of users: `?q=` (name, e-mail or role, accents and case ignored), `?role=`, `?page=`. */
+export const GET: APIRoute = ({ locals, url }) => {
   const refused = refuseUnlessAllowed(locals, "/admin-panel");
   if (refused) return refused;
-  return jsonResponse(200, { users: listUsersWithRoles(getDb()) });
+  const parsed = userListQuerySchema.safeParse(Object.fromEntries(url.searchParams));
+  if (!parsed.success) return jsonResponse(400, { error: parsed.error.issues[0]?.message ?? "Filtro inválido" });
+  return jsonResponse(200, listUsersPage(getDb(), { search: parsed.data.q, role: parsed.data.role, page: parsed.data.page }));
 };
 
 export const POST: APIRoute = async ({ locals, request }) => {

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { roles, userRoles, users } from "../../../db/schema/index";
+import { startBuiltServer, type RunningServer } from "../../support/server";
+import { createTestUser, type TestUser } from "../../support/users";
+
+let server: RunningServer;
+let admin: TestUser;
+const PEOPLE = 10_000;
+
+type Page = {
+  users: { id: string; email: string; fullName: string; roles: string[] }[];
+  total: number;
+  page: number;
+  pages: number;
+  counts: { all: number; byRole: Record<string, number> };
+};
+
+async function list(query: string): Promise<{ body: Page; bytes: number; status: number }> {
+  const response = await fetch(`${server.url}/api/admin/users${query}`, { headers: { cookie: `b1_session=${admin.token}` } });
+  const text = await response.text();
+  return { body: JSON.parse(text) as Page, bytes: Buffer.byteLength(text), status: response.status };
+}
+
+beforeAll(async () => {
+  server = await startBuiltServer();
+  admin = await createTestUser(server.db, ["admin"], "admin-lista");
+  // 10,000 people through the real schema, in one transaction; every tenth is a líder.
+  const roleId = (name: string) => server.db.select().from(roles).where(eq(roles.name, name)).get()!.id;
+  const [viewer, leader] = [roleId("visualizador"), roleId("lider")];
+  server.db.transaction((tx) => {
+    for (let i = 0; i < PEOPLE; i++) {
+      const id = `pessoa-${i}`;
+      const fullName = i === 4242 ? "João Conceição" : `Pessoa Número ${i}`;
+      tx.insert(users)
+        .values({ id, email: `pessoa${i}@b1.example.com`, fullName, passwordHash: "x", emailConfirmedAt: 1 })
+        .run();
+      tx.insert(userRoles)
+        .values({ userId: id, roleId: i % 10 === 0 ? leader : viewer })
+        .run();
+    }
+  });
+}, 120_000);
+afterAll(() => server?.stop());
+
+describe("GET /api/admin/users at 10,000 users", () => {
+  it("finds 'João' by an accent-less, lower-case search in a small payload", async () => {
+    const started = performance.now();
+    const { body, bytes } = await list("?q=joao%20conceicao");
+    const elapsed = performance.now() - started;
+    expect(body.users.map((u) => u.fullName)).toEqual(["João Conceição"]);
+    expect(body.total).toBe(1);
+    expect(bytes).toBeLessThan(2_000);
+    const warm: number[] = [];
+    for (const q of ["maria", "numero 99", "joao", "LIDER", "pessoa9"]) {
+      const again = performance.now();
+      await list(`?q=${encodeURIComponent(q)}`);
+      warm.push(performance.now() - again);
+    }
+    console.log(
+      `busca em ${PEOPLE} usuários: primeira ${elapsed.toFixed(1)} ms (frio), seguintes ${warm.map((ms) => ms.toFixed(1)).join(" / ")} ms; ${bytes} bytes`,
+    );
+  });
+
+  it("pages 50 at a time under 100 KB, with counts per role", async () => {
+    const first = await list("");
+    expect(first.body.users).toHaveLength(50);
+    expect(first.body.total).toBe(PEOPLE + 1);
+    expect(first.bytes).toBeLessThan(100_000);
+    expect(first.body.counts.all).toBe(PEOPLE + 1);
+    expect(first.body.counts.byRole).toMatchObject({ lider: PEOPLE / 10, visualizador: PEOPLE - PEOPLE / 10, admin: 1 });
+    const third = await list("?page=3");
+    expect(third.body.page).toBe(3);
+    expect(third.body.users[0]!.id).not.toBe(first.body.users[0]!.id);
+    const ids = new Set([...first.body.users, ...third.body.users].map((u) => u.id));
+    expect(ids.size).toBe(100);
+    console.log(`primeira página: ${first.bytes} bytes`);
+  });
+
+  it("filters by role, and searches by the role's Portuguese name", async () => {
+    const leaders = await list("?role=lider");
+    expect(leaders.body.total).toBe(PEOPLE / 10);
+    expect(leaders.body.users.every((u) => u.roles.includes("lider"))).toBe(true);
+    const byLabel = await list("?q=LIDER");
+    expect(byLabel.body.total).toBe(PEOPLE / 10);
+    const combined = await list("?q=pessoa%20numero%2010&role=lider");
+    // "Pessoa Número 10", "…100"–"…109" and so on: only the líderes among them.
+    expect(combined.body.users.every((u) => u.roles.includes("lider") && u.fullName.startsWith("Pessoa Número 10"))).toBe(true);
+    expect(combined.body.counts.all).toBeGreaterThan(combined.body.total);
+  });
+
+  it("treats search text as text and refuses a bad page with a Portuguese message", async () => {
+    expect((await list("?q=%25")).body.total).toBe(0);
+    expect((await list("?q=' or 1=1 --")).body.total).toBe(0);
+    const bad = await list("?page=abc");
+    expect(bad.status).toBe(400);
+    expect((bad.body as unknown as { error: string }).error).toBe("Página inválida");
+    expect((await list("?page=999999")).body.page).toBe(Math.ceil((PEOPLE + 1) / 50));
+  });
+});
