@@ -38,6 +38,8 @@ for (const width of [375, 1280]) {
         await page.waitForLoadState("networkidle");
         const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
         expect(background === "rgb(255, 255, 255)", `${path} ${scheme}: ${background}`).toBe(scheme === "light");
+        const headerWidth = await page.getByRole("banner").evaluate((header) => header.scrollWidth);
+        expect(headerWidth, `${path}: the header fits the screen`).toBeLessThanOrEqual(width);
         await page.screenshot({ path: `test-results/screenshots/${scheme}/${width}${path === "/" ? "/inicio" : path}.png` });
       }
     }

@@ -10,6 +10,13 @@ async function shownScheme(page: Page) {
 }
 
 const WHITE = "rgb(255, 255, 255)";
+const SWITCH_NAME = "Tema: claro / escuro / sistema";
+
+/** Below 640 px the switch lives in the mobile menu. */
+async function openMobileSwitch(page: Page) {
+  await page.getByLabel("Abrir menu").click();
+  return page.getByRole("navigation", { name: "Menu móvel" }).getByRole("group", { name: SWITCH_NAME });
+}
 
 test("the header's theme switch: 'Escuro' by keyboard survives a reload, applied before any bundled script runs", async ({
   page,
@@ -21,7 +28,7 @@ test("the header's theme switch: 'Escuro' by keyboard survives a reload, applied
   await page.emulateMedia({ colorScheme: "light" });
   await page.goto("/faq");
 
-  const themeSwitch = page.getByRole("group", { name: "Tema: claro / escuro / sistema" });
+  const themeSwitch = await openMobileSwitch(page);
   await expect(themeSwitch.getByRole("button", { name: "Sistema" })).toHaveAttribute("aria-pressed", "true");
   expect((await shownScheme(page)).background).toBe(WHITE);
 
@@ -43,6 +50,7 @@ test("the header's theme switch: 'Escuro' by keyboard survives a reload, applied
   await page.unroute("**/_astro/*.js");
 
   await page.reload();
+  await openMobileSwitch(page);
   await expect(themeSwitch.getByRole("button", { name: "Escuro" })).toHaveAttribute("aria-pressed", "true");
 });
 
@@ -50,7 +58,7 @@ test("'Sistema' follows the device and 'Claro' overrides a dark device, on every
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.emulateMedia({ colorScheme: "dark" });
   await page.goto("/auth");
-  const themeSwitch = page.getByRole("group", { name: "Tema: claro / escuro / sistema" });
+  const themeSwitch = page.getByRole("banner").getByRole("group", { name: SWITCH_NAME });
   expect((await shownScheme(page)).background).not.toBe(WHITE);
 
   await themeSwitch.getByRole("button", { name: "Claro" }).click();
