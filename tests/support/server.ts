@@ -13,13 +13,17 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-/** Starts the BUILT gate (`dist/gate/main.mjs`) on a random loopback port with a fresh database. */
-export async function startBuiltServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * Starts the BUILT gate (`dist/gate/main.mjs`) on a random loopback port with a fresh database;
+ * `cwd` runs the build of another project folder (a copy made by a test).
+ */
+export async function startBuiltServer(env: Record<string, string> = {}, cwd = process.cwd()): Promise<RunningServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-test-"));
   const databasePath = path.join(dataDir, "db.sqlite");
   const db = openTestDatabase(databasePath);
   let log = "";
   const child: ChildProcess = spawn(process.execPath, ["dist/gate/main.mjs"], {
+    cwd,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATABASE_PATH: databasePath, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
