@@ -240,12 +240,12 @@ describe("astro dev", () => {
       }
     };
     try {
-      await expect.poll(fetchFaq, { timeout: 90_000, intervals: [1000] }).toContain("O que é a Metodologia B1?");
+      await expect.poll(fetchFaq, { timeout: 90_000, interval: 1000 }).toContain("O que é a Metodologia B1?");
       fs.writeFileSync(
         faqFile,
         fs.readFileSync(faqFile, "utf8").replace("O que é a Metodologia B1?", "O que é, afinal, a Metodologia B1?"),
       );
-      await expect.poll(fetchFaq, { timeout: 30_000, intervals: [500] }).toContain("O que é, afinal, a Metodologia B1?");
+      await expect.poll(fetchFaq, { timeout: 30_000, interval: 500 }).toContain("O que é, afinal, a Metodologia B1?");
     } catch (error) {
       throw new Error(`${(error as Error).message}\n--- astro dev ---\n${log.slice(-3000)}`);
     } finally {
