@@ -17,7 +17,11 @@ export interface RunningServer {
  * Starts the BUILT gate (`dist/gate/main.mjs`) on a random loopback port with a fresh database;
  * `cwd` runs the build of another project folder (a copy made by a test).
  */
-export async function startBuiltServer(env: Record<string, string> = {}, cwd = process.cwd()): Promise<RunningServer> {
+export async function startBuiltServer(
+  env: Record<string, string> = {},
+  cwd = process.cwd(),
+  startTimeoutMs = 20_000,
+): Promise<RunningServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-test-"));
   const databasePath = path.join(dataDir, "db.sqlite");
   const db = openTestDatabase(databasePath);
@@ -29,7 +33,7 @@ export async function startBuiltServer(env: Record<string, string> = {}, cwd = p
   });
   child.stderr!.on("data", (chunk) => (log += chunk));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`servidor não iniciou:\n${log}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`servidor não iniciou:\n${log}`)), startTimeoutMs);
     child.stdout!.on("data", (chunk) => {
       log += chunk;
       const match = /no ar em (http:\/\/[^\s]+)/.exec(log);

@@ -111,7 +111,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(project, "content", "guias", `${GUIDE}.mdx`), "Texto de teste do guia, escrito só nesta cópia.\n");
   const build = run("npm", ["run", "build"]);
   if (build.status !== 0) throw new Error(`build falhou:\n${build.output.slice(-4000)}`);
-  server = await startBuiltServer({}, project);
+  // Generous start-up time: this file runs beside the rest of the suite on a busy machine.
+  server = await startBuiltServer({}, project, 90_000);
   for (const role of ["visualizador", "lider", "admin"]) who[role] = await createTestUser(server.db, [role]);
   who.none = await createTestUser(server.db, []);
 }, 420_000);
