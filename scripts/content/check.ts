@@ -8,23 +8,19 @@ import path from "node:path";
 import { z } from "astro/zod";
 import { parse, parseDocument, LineCounter } from "yaml";
 import { MDX_FOLDERS, YAML_FILES } from "../../src/collections/yaml-files.ts";
-import { MDX_COMPONENT_NAMES } from "../../src/components/mdx/names.ts";
 import type { ContentPageEntry } from "../../src/lib/content-manifest.ts";
 import { API_RULES, STATIC_ROUTES } from "../../src/lib/routes.ts";
 import { contentPageSchema } from "../../src/schemas/content-page.ts";
 import { guideSchema } from "../../src/schemas/guide.ts";
 import { playbookSchema } from "../../src/schemas/playbook.ts";
 import { lineOfPath, splitFrontmatter } from "./frontmatter.ts";
+import type { Problem } from "./problem.ts";
+import { checkBodies, type MdxFile } from "./mdx-body.ts";
 
 z.config(z.locales.pt());
 
-export interface Problem {
-  file: string;
-  line: number;
-  message: string;
-}
-
-export const formatProblem = (problem: Problem) => `${problem.file}:${problem.line}: ${problem.message}`;
+export type { Problem } from "./problem.ts";
+export { formatProblem } from "./problem.ts";
 
 export const PAGES_DIR = "content/paginas";
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -78,12 +74,6 @@ function checkYamlFiles(root: string, problems: Problem[]): void {
       }
     }
   }
-}
-
-interface MdxFile {
-  file: string;
-  body: string;
-  bodyStartLine: number;
 }
 
 /** Validates the frontmatter of every MDX file of a folder; returns the valid ones by file name. */
@@ -161,42 +151,6 @@ function checkPages(root: string, problems: Problem[], bodies: MdxFile[]): Conte
     pages.push({ slug, path: `/${slug}`, title, description, nav, ...(navLabel ? { navLabel } : {}), order, access, file });
   }
   return pages;
-}
-
-/** Lines of the body outside fenced code, with inline code blanked (examples are not checked). */
-function codeFreeLines(body: string): string[] {
-  let fenced = false;
-  return body.split("\n").map((line) => {
-    if (/^\s*(```|~~~)/.test(line)) {
-      fenced = !fenced;
-      return "";
-    }
-    return fenced ? "" : line.replace(/`[^`]*`/g, (code) => " ".repeat(code.length));
-  });
-}
-
-function checkBodies(bodies: readonly MdxFile[], knownPaths: ReadonlySet<string>, problems: Problem[]): void {
-  const components = new Set<string>(MDX_COMPONENT_NAMES);
-  for (const { file, body, bodyStartLine } of bodies) {
-    codeFreeLines(body).forEach((line, index) => {
-      const lineNumber = bodyStartLine + index;
-      for (const match of line.matchAll(/<([A-Z][\w.]*)/g)) {
-        if (!components.has(match[1]!)) {
-          problems.push({
-            file,
-            line: lineNumber,
-            message: `componente desconhecido <${match[1]}>: use um de ${MDX_COMPONENT_NAMES.join(", ")}`,
-          });
-        }
-      }
-      for (const match of line.matchAll(/\]\((\/[^)\s]*)\)|\bhref=["'](\/[^"']*)["']/g)) {
-        const target = (match[1] ?? match[2])!;
-        const pathOnly = target.split(/[?#]/)[0]!.replace(/\/+$/, "") || "/";
-        if (!knownPaths.has(pathOnly))
-          problems.push({ file, line: lineNumber, message: `link interno quebrado: ${target} não é uma página do portal` });
-      }
-    });
-  }
 }
 
 export const GUIDES_DIR = "content/guias";

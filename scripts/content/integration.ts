@@ -35,7 +35,7 @@ export function contentPages(): AstroIntegration {
           updateConfig({ vite: { build: { emptyOutDir: false } } });
         }
         writeManifest(outDir, pages);
-        logger.info(`${pages.length} página(s) de conteúdo em ${PAGES_DIR}`);
+        logger.info(`${pages.length} página(s) escritas em MDX (content/paginas e content/guias)`);
       },
     },
   };

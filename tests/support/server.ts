@@ -27,18 +27,28 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+export interface StartOptions {
+  /** Reuse this data folder's database (a restart after a crash) instead of a fresh one. */
+  dataDir?: string;
+  /** Run the build of another project folder (a copy made by a test). */
+  cwd?: string;
+  startTimeoutMs?: number;
+}
+
 /**
- * Starts the BUILT gate (`dist/gate/main.mjs`) on a free loopback port with a fresh database, or on
- * the database of `dataDir` (a restart after a crash); PUBLIC_URL is that address, as in production
- * (the CSRF check compares Origin with it).
+ * Starts the BUILT gate (`dist/gate/main.mjs`) on a free loopback port with a fresh database (or
+ * `options.dataDir`'s); PUBLIC_URL is that address, as in production (the CSRF check compares
+ * Origin with it).
  */
-export async function startBuiltServer(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<RunningServer> {
+export async function startBuiltServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningServer> {
+  const { cwd = process.cwd(), startTimeoutMs = 20_000 } = options;
   const port = await freePort();
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "b1-test-"));
   const databasePath = path.join(dataDir, "db.sqlite");
   const db = openTestDatabase(databasePath);
   let log = "";
   const child: ChildProcess = spawn(process.execPath, ["dist/gate/main.mjs"], {
+    cwd,
     // The test users' domain is allowed explicitly: the portal has no default allow-list.
     env: {
       ...process.env,
@@ -54,7 +64,7 @@ export async function startBuiltServer(env: Record<string, string> = {}, options
   child.stderr!.on("data", (chunk) => (log += chunk));
   const exited = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? "")));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`servidor não iniciou:\n${log}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`servidor não iniciou:\n${log}`)), startTimeoutMs);
     child.stdout!.on("data", (chunk) => {
       log += chunk;
       const match = /no ar em (http:\/\/[^\s]+)/.exec(log);
