@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import { scheduleAuditRetention } from "../lib/server/audit-retention.ts";
 import { config } from "../lib/server/config.ts";
 import { getDb } from "../lib/server/db.ts";
+import { removePidFile, writePidFile } from "../lib/server/server-pid.ts";
 import { loadAssets, loadPages } from "../lib/server/static-files.ts";
 import { loadSearchBundles } from "../lib/server/search-files.ts";
 import { createGate, type AppHandler } from "./gate.ts";
@@ -46,15 +47,34 @@ if (cfg.auditRetentionDays) scheduleAuditRetention(db, cfg.auditRetentionDays, c
 const server = http.createServer({ keepAliveTimeout: 65_000 }, gate);
 
 server.listen(cfg.port, cfg.host, () => {
+  writePidFile(cfg.databasePath);
   const { port } = server.address() as AddressInfo;
   console.log(`B1 Method Hub no ar em http://${cfg.host === "0.0.0.0" ? "localhost" : cfg.host}:${port}`);
   console.log(`Banco de dados: ${cfg.databasePath}`);
 });
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    server.close();
+/**
+ * Graceful stop: no new connections, in-flight requests (an export included) finish within
+ * SHUTDOWN_TIMEOUT_MS, keep-alive sockets close as soon as they go idle, then the database closes.
+ */
+let stopping = false;
+function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal} recebido: encerrando depois das requisições em andamento…`);
+  const finish = (code: number) => {
     db.$client.close();
-    process.exit(0);
-  });
+    removePidFile(cfg.databasePath);
+    process.exit(code);
+  };
+  server.close(() => finish(0));
+  const idleSweep = setInterval(() => server.closeIdleConnections(), 50);
+  idleSweep.unref();
+  setTimeout(() => {
+    console.error(`Encerramento: requisições ainda abertas após ${cfg.shutdownTimeoutMs} ms foram interrompidas`);
+    server.closeAllConnections();
+    finish(1);
+  }, cfg.shutdownTimeoutMs).unref();
 }
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => shutdown(signal));

@@ -16,6 +16,8 @@ export interface Config {
   /** Audit rows older than this many days are pruned; null keeps everything. */
   auditRetentionDays: number | null;
   auditRetentionIntervalMs: number;
+  /** How long SIGTERM waits for in-flight requests before closing what is left. */
+  shutdownTimeoutMs: number;
 }
 
 function positiveInteger(name: string, value: string | undefined): number | null {
@@ -52,6 +54,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outboxDir: path.join(path.dirname(databasePath), "outbox"),
     auditRetentionDays: positiveInteger("AUDIT_RETENTION_DAYS", env.AUDIT_RETENTION_DAYS),
     auditRetentionIntervalMs: positiveInteger("AUDIT_RETENTION_INTERVAL_MS", env.AUDIT_RETENTION_INTERVAL_MS) ?? 60 * 60 * 1000,
+    shutdownTimeoutMs: positiveInteger("SHUTDOWN_TIMEOUT_MS", env.SHUTDOWN_TIMEOUT_MS) ?? 30_000,
   };
 }
 
