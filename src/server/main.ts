@@ -46,6 +46,21 @@ if (cfg.auditRetentionDays) scheduleAuditRetention(db, cfg.auditRetentionDays, c
 
 const server = http.createServer({ keepAliveTimeout: 65_000 }, gate);
 
+// Node's HTTP parser refuses malformed, oversized or stalled requests before the gate sees them;
+// its default answer is an empty body, so the refusal is written here in Portuguese.
+const PARSER_REFUSALS: Record<string, [number, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, "Request Header Fields Too Large", "Endereço ou cabeçalhos grandes demais"],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "Request Timeout", "Tempo esgotado ao receber a requisição"],
+};
+server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+  if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
+  const [status, reason, message] = PARSER_REFUSALS[error.code ?? ""] ?? [400, "Bad Request", "Requisição malformada"];
+  const body = JSON.stringify({ error: message });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+});
+
 server.listen(cfg.port, cfg.host, () => {
   writePidFile(cfg.databasePath);
   const { port } = server.address() as AddressInfo;
