@@ -12,6 +12,7 @@ import { config } from "../lib/server/config.ts";
 import { getDb, MIGRATIONS_DIR } from "../lib/server/db.ts";
 import { logger } from "../lib/server/logger.ts";
 import { seedDatabase } from "../lib/server/seed.ts";
+import { removePidFile, writePidFile } from "../lib/server/server-pid.ts";
 import { loadAssets, loadPages } from "../lib/server/static-files.ts";
 import { loadSearchBundles } from "../lib/server/search-files.ts";
 import { applySignInMethods } from "../lib/sign-in-methods.ts";
@@ -94,7 +95,23 @@ const server = http.createServer(
   listener,
 );
 
+// Node's HTTP parser refuses malformed, oversized or stalled requests before the gate sees them;
+// its default answer is an empty body, so the refusal is written here in Portuguese.
+const PARSER_REFUSALS: Record<string, [number, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, "Request Header Fields Too Large", "Endereço ou cabeçalhos grandes demais"],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, "Request Timeout", "Tempo esgotado ao receber a requisição"],
+};
+server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
+  if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
+  const [status, reason, message] = PARSER_REFUSALS[error.code ?? ""] ?? [400, "Bad Request", "Requisição malformada"];
+  const body = JSON.stringify({ error: message });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+});
+
 server.listen(cfg.port, cfg.host, () => {
+  writePidFile(cfg.databasePath);
   const { port } = server.address() as AddressInfo;
   console.log(`B1 Method Hub no ar em http://${cfg.host === "0.0.0.0" ? "localhost" : cfg.host}:${port}`);
   console.log(`Banco de dados: ${cfg.databasePath}`);
@@ -102,18 +119,33 @@ server.listen(cfg.port, cfg.host, () => {
 
 const metricsServer = metricsPort === null ? undefined : startMetricsServer(metrics.registry, metricsPort, logger());
 
+/**
+ * Graceful stop: /readyz turns 503 first (the balancer drains the instance during SHUTDOWN_DRAIN_MS),
+ * then no new connections; in-flight requests (an export included) finish within
+ * SHUTDOWN_TIMEOUT_MS, keep-alive sockets close as soon as they go idle, then the database closes.
+ */
 let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    // Readiness fails first; the balancer stops sending traffic while requests still get answers.
-    markShuttingDown();
+function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  markShuttingDown();
+  console.log(`${signal} recebido: encerrando depois das requisições em andamento…`);
+  const finish = (code: number) => {
+    metricsServer?.close();
+    db.$client.close();
+    removePidFile(cfg.databasePath);
+    process.exit(code);
+  };
+  setTimeout(() => {
+    server.close(() => finish(0));
+    const idleSweep = setInterval(() => server.closeIdleConnections(), 50);
+    idleSweep.unref();
     setTimeout(() => {
-      server.close();
-      metricsServer?.close();
-      db.$client.close();
-      process.exit(0);
-    }, shutdownDrainMs);
-  });
+      console.error(`Encerramento: requisições ainda abertas após ${cfg.shutdownTimeoutMs} ms foram interrompidas`);
+      server.closeAllConnections();
+      finish(1);
+    }, cfg.shutdownTimeoutMs).unref();
+  }, shutdownDrainMs);
 }
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => shutdown(signal));

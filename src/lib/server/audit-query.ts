@@ -1,3 +1,4 @@
+import "./zod-locale.ts";
 import { and, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { auditLogs, users } from "../../../db/schema/index.ts";

@@ -29,6 +29,8 @@ export interface Config {
   oidc: OidcSettings | null;
   /** `AUTH_PASSWORD=false` hides the password form and refuses the password endpoints (the CLI still works). */
   passwordAuth: boolean;
+  /** How long SIGTERM waits for in-flight requests before closing what is left. */
+  shutdownTimeoutMs: number;
 }
 
 function positiveInteger(name: string, value: string | undefined): number | null {
@@ -76,6 +78,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditRetentionIntervalMs: positiveInteger("AUDIT_RETENTION_INTERVAL_MS", env.AUDIT_RETENTION_INTERVAL_MS) ?? 60 * 60 * 1000,
     oidc: readOidcSettings(env),
     passwordAuth: !(env.AUTH_PASSWORD === "0" || env.AUTH_PASSWORD === "false"),
+    shutdownTimeoutMs: positiveInteger("SHUTDOWN_TIMEOUT_MS", env.SHUTDOWN_TIMEOUT_MS) ?? 30_000,
   };
 }
 

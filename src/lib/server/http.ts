@@ -1,3 +1,4 @@
+import "./zod-locale.ts";
 import type { z } from "zod";
 
 /** A JSON response that is never cached. */

@@ -1,0 +1,34 @@
+import fs from "node:fs";
+
+/**
+ * The pid file a running server keeps next to its database, so tools that must not run beside it
+ * (db:restore) can tell. A file left by a crash names a dead process and counts as none.
+ */
+export function pidFileOf(databasePath: string): string {
+  return `${databasePath}.pid`;
+}
+
+export function writePidFile(databasePath: string): void {
+  fs.writeFileSync(pidFileOf(databasePath), String(process.pid));
+}
+
+export function removePidFile(databasePath: string): void {
+  fs.rmSync(pidFileOf(databasePath), { force: true });
+}
+
+/** The pid of a live server using this database, or null. */
+export function runningServerPid(databasePath: string): number | null {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(pidFileOf(databasePath), "utf8").trim());
+  } catch {
+    return null;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM" ? pid : null;
+  }
+}

@@ -1,0 +1,168 @@
+import { createHash } from "node:crypto";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startBuiltServer, type RunningServer } from "../support/server";
+import { createTestUser, type TestUser } from "../support/users";
+
+/** Few runs per route: the whole suite has a CI budget; failures print their seed to replay. */
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 12);
+let server: RunningServer;
+let admin: TestUser;
+
+beforeAll(async () => {
+  server = await startBuiltServer({ RATE_LIMIT_MULTIPLIER: "1000000" });
+  admin = await createTestUser(server.db, ["admin"]);
+});
+afterAll(() => server?.stop());
+
+/** Everything a refusal must leave untouched (audit rows and session touch times excluded: refusals are audited). */
+function snapshot(): string {
+  const tables = ["users", "roles", "user_roles", "role_permissions", "pages", "trail_progress", "email_tokens"];
+  const data = tables.map((table) => server.db.$client.prepare(`select * from ${table} order by rowid`).all());
+  return createHash("sha256").update(JSON.stringify(data)).digest("hex");
+}
+
+const HOSTILE = [
+  "' OR 1=1 --",
+  "'; DROP TABLE users; --",
+  "<script>alert(1)</script>",
+  '"><img src=x onerror=alert(1)>',
+  "\u0000",
+  "\u202eadmin",
+  "a\u001fadmin",
+  "\ud800",
+  "💥".repeat(3000),
+  "x".repeat(70_000),
+  "../../etc/passwd",
+  "%00",
+  "=cmd|' /C calc'!A0",
+  "__proto__",
+  "constructor",
+];
+const hostileString = fc.oneof(
+  fc.string({ unit: "grapheme", maxLength: 80 }),
+  fc.constantFrom(...HOSTILE),
+  fc.string({ unit: "binary", maxLength: 40 }),
+);
+const anyValue = fc.oneof(
+  hostileString,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(hostileString, { maxLength: 5 }),
+  fc.jsonValue({ maxDepth: 3 }),
+);
+const fields = [
+  "email",
+  "password",
+  "fullName",
+  "name",
+  "roles",
+  "description",
+  "pages",
+  "completed",
+  "answers",
+  "projectName",
+  "updatedAt",
+  "token",
+  "next",
+  "__proto__",
+];
+const body = fc.oneof(
+  fc.dictionary(fc.constantFrom(...fields), anyValue, { maxKeys: 6 }).map((value) => JSON.stringify(value)),
+  fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value)),
+  hostileString,
+);
+const query = fc
+  .dictionary(fc.constantFrom("action", "result", "user", "from", "to", "cursor", "limit", "token", "q", "x"), hostileString, {
+    maxKeys: 5,
+  })
+  .map((params) => new URLSearchParams(params).toString());
+
+const ENGLISH = /\b(Invalid|Expected|Required|received|must|Too (big|small)|Unexpected|Unrecognized|Internal)\b/;
+
+async function expectRefusedCleanly(method: string, path: string, payload: string | undefined, signedIn: boolean) {
+  const before = snapshot();
+  const response = await fetch(server.url + path, {
+    method,
+    redirect: "manual",
+    headers: { "content-type": "application/json", origin: server.url, ...(signedIn ? { cookie: `b1_session=${admin.token}` } : {}) },
+    body: payload,
+  });
+  const text = await response.text();
+  const label = `${method} ${path} ${payload?.slice(0, 200)} → ${response.status} ${text.slice(0, 300)}`;
+  expect(response.status, label).toBeLessThan(500);
+  if (response.status >= 400) {
+    // The gate answers some unroutable API paths (e.g. a NUL in the id) with the Portuguese 404 page.
+    if (response.status === 404 && response.headers.get("content-type")?.startsWith("text/html")) {
+      expect(text, label).toContain('<html lang="pt-BR"');
+    } else {
+      let parsed: { error?: unknown } = {};
+      expect(() => (parsed = JSON.parse(text) as { error?: unknown }), label).not.toThrow();
+      expect(typeof parsed.error, label).toBe("string");
+      expect(parsed.error as string, label).not.toMatch(ENGLISH);
+    }
+    expect(snapshot(), label).toBe(before);
+  }
+}
+
+const BODY_ROUTES: [string, string, boolean][] = [
+  ["POST", "/api/auth/sign-in", false],
+  ["POST", "/api/auth/sign-up", false],
+  ["POST", "/api/auth/reset-request", false],
+  ["POST", "/api/auth/resend-link", false],
+  ["POST", "/api/auth/update-password", false],
+  ["POST", "/api/auth/sign-out", false],
+  ["PUT", "/api/trail", true],
+  ["POST", "/api/admin/users", true],
+  ["POST", "/api/admin/roles", true],
+];
+
+describe("hostile input never gets a 5xx, always a Portuguese 4xx, and changes nothing when refused", () => {
+  for (const [method, path, signedIn] of BODY_ROUTES) {
+    it(`${method} ${path} with random bodies`, { timeout: 120_000 }, async () => {
+      await fc.assert(
+        fc.asyncProperty(body, (payload) => expectRefusedCleanly(method, path, payload, signedIn)),
+        { numRuns: RUNS },
+      );
+    });
+  }
+
+  it("PUT and DELETE /api/admin/users/:id and /api/admin/roles/:id with random ids and bodies", { timeout: 120_000 }, async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom("users", "roles"),
+        fc.constantFrom("PUT", "DELETE"),
+        hostileString,
+        body,
+        (kind, method, id, payload) =>
+          expectRefusedCleanly(
+            method,
+            `/api/admin/${kind}/${encodeURIComponent(id.toWellFormed()) || "x"}`,
+            method === "PUT" ? payload : undefined,
+            true,
+          ),
+      ),
+      { numRuns: RUNS * 2 },
+    );
+  });
+
+  it("GET endpoints with random query strings", { timeout: 120_000 }, async () => {
+    const paths = [
+      "/api/audit-logs",
+      "/api/audit-logs/export.csv",
+      "/api/admin/users",
+      "/api/admin/roles",
+      "/api/admin/me",
+      "/api/trail",
+      "/api/auth/confirm",
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...paths), query, (path, search) =>
+        expectRefusedCleanly("GET", `${path}?${search}`, undefined, path !== "/api/auth/confirm"),
+      ),
+      { numRuns: RUNS * 3 },
+    );
+  });
+});

@@ -1,0 +1,17 @@
+import { spawnSync } from "node:child_process";
+import { expect, it } from "vitest";
+
+it("npm run loadtest (small size) reports every kind, no 5xx and every acknowledged write stored", { timeout: 120_000 }, () => {
+  const run = spawnSync(
+    process.execPath,
+    ["--import", "tsx", "scripts/loadtest.ts", "--duration", "4", "--people", "3", "--targets", "2"],
+    {
+      encoding: "utf8",
+    },
+  );
+  const output = run.stdout + run.stderr;
+  expect(run.status, output).toBe(0);
+  for (const kind of ["sign-in", "page", "trail", "admin-edit"]) expect(output).toContain(kind);
+  expect(output).toContain("5xx: 0 · erros de rede: 0 · escritas confirmadas ausentes ou pela metade: 0");
+  expect(output).toContain("Resultado: ok");
+});
