@@ -215,8 +215,8 @@ export function createGate(options: GateOptions) {
   /** The request listener: an uncaught error becomes the 500 page; the detail goes to the log only. */
   return function listener(req: IncomingMessage, res: ServerResponse): void {
     handle(req, res).catch((error: unknown) => {
-      const requestId = requestContextOf(req)?.id;
-      logger.error({ err: error, reqId: requestId, method: req.method, path: requestContextOf(req)?.path }, "erro não tratado");
+      const context = requestContextOf(req);
+      logger.error({ err: error, reqId: context?.id, method: req.method, path: context?.path }, "erro não tratado");
       if (res.headersSent) {
         res.destroy();
         return;

@@ -32,6 +32,14 @@ async function writeMetrics(registry: Registry, req: IncomingMessage, res: Serve
   res.end(req.method === "HEAD" ? undefined : body);
 }
 
+/** A failed collection is logged once and answered with a short 500. */
+function serveMetrics(registry: Registry, logger: Logger, req: IncomingMessage, res: ServerResponse): void {
+  writeMetrics(registry, req, res).catch((error: unknown) => {
+    logger.error({ err: error }, "falha ao coletar métricas");
+    if (!res.headersSent) plain(res, 500, "falha ao coletar métricas");
+  });
+}
+
 /**
  * `/metrics` on the main port: only with the bearer token, whatever address the request comes
  * from (behind a reverse proxy every request comes from loopback).
@@ -39,10 +47,7 @@ async function writeMetrics(registry: Registry, req: IncomingMessage, res: Serve
 export function createMetricsResponder(registry: Registry, token: string, logger: Logger) {
   return function respondWithMetrics(req: IncomingMessage, res: ServerResponse): void {
     if (!hasBearerToken(req, token)) return plain(res, 401, "não autorizado", { "WWW-Authenticate": 'Bearer realm="metrics"' });
-    writeMetrics(registry, req, res).catch((error: unknown) => {
-      logger.error({ err: error }, "falha ao coletar métricas");
-      if (!res.headersSent) plain(res, 500, "falha ao coletar métricas");
-    });
+    serveMetrics(registry, logger, req, res);
   };
 }
 
@@ -51,10 +56,7 @@ export function startMetricsServer(registry: Registry, port: number, logger: Log
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (path !== "/metrics") return plain(res, 404, "não encontrado");
-    writeMetrics(registry, req, res).catch((error: unknown) => {
-      logger.error({ err: error }, "falha ao coletar métricas");
-      if (!res.headersSent) plain(res, 500, "falha ao coletar métricas");
-    });
+    serveMetrics(registry, logger, req, res);
   });
   server.listen(port, "127.0.0.1", () => {
     const address = server.address() as AddressInfo;
