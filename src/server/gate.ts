@@ -222,7 +222,7 @@ export function createGate(options: GateOptions) {
         return;
       }
       const page = pages.get("/500");
-      const body = errorPageWithRequestId(page ? page.body(null).raw : Buffer.from("<h1>Unexpected Application Error!</h1>"), requestId);
+      const body = errorPageWithRequestId(page ? page.body(null).raw : Buffer.from("<h1>Unexpected Application Error!</h1>"), context?.id);
       const csp = page ? pagePolicy(page) : baseHeaders["Content-Security-Policy"]!;
       res.writeHead(500, {
         ...baseHeaders,
