@@ -3,11 +3,11 @@
  * browser one person's answers are never shown to, or saved by, another.
  */
 import { TRAIL_STORAGE_PREFIX, parseStoredTrail, serializeTrail, type TrailState } from "./trail.ts";
+import { trailOwnerPrefix, type TrailStore } from "./trail-forget.ts";
 
-export type TrailStore = Pick<Storage, "getItem" | "setItem" | "removeItem" | "key" | "length">;
+export { forgetTrailsExcept, type TrailStore } from "./trail-forget.ts";
 
-const ownerPrefix = (owner: string) => `${TRAIL_STORAGE_PREFIX}${owner}:`;
-const ownKey = (owner: string, key: string) => ownerPrefix(owner) + key.slice(TRAIL_STORAGE_PREFIX.length);
+const ownKey = (owner: string, key: string) => trailOwnerPrefix(owner) + key.slice(TRAIL_STORAGE_PREFIX.length);
 
 export function readOwnTrail(store: TrailStore, owner: string, phaseIds: readonly string[]): TrailState {
   return parseStoredTrail((key) => store.getItem(ownKey(owner, key)), phaseIds);
@@ -15,15 +15,4 @@ export function readOwnTrail(store: TrailStore, owner: string, phaseIds: readonl
 
 export function writeOwnTrail(store: TrailStore, owner: string, state: TrailState): void {
   for (const [key, value] of Object.entries(serializeTrail(state))) store.setItem(ownKey(owner, key), value);
-}
-
-/** Drops every trail entry that is not `owner`'s (all of them for `null`), older unkeyed ones included. */
-export function forgetTrailsExcept(store: TrailStore, owner: string | null): void {
-  const keep = owner === null ? null : ownerPrefix(owner);
-  const doomed: string[] = [];
-  for (let index = 0; index < store.length; index++) {
-    const key = store.key(index);
-    if (key?.startsWith(TRAIL_STORAGE_PREFIX) && !(keep && key.startsWith(keep))) doomed.push(key);
-  }
-  for (const key of doomed) store.removeItem(key);
 }

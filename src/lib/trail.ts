@@ -2,6 +2,7 @@
  * The interactive trail's state and its pure operations (no I/O): progress, completion,
  * browser-storage parsing, merging with the server copy and the plain-text export.
  */
+import { TRAIL_STORAGE_PREFIX } from "./trail-forget.ts";
 
 /** The 8 phase ids of the trail, in order (content ids and the keys saved in the browser). */
 export const TRAIL_PHASE_IDS = [
@@ -15,7 +16,7 @@ export const TRAIL_PHASE_IDS = [
   "sustentacao",
 ] as const;
 
-export const TRAIL_STORAGE_PREFIX = "b1-trilha:";
+export { TRAIL_STORAGE_PREFIX };
 export const TRAIL_KEYS = {
   completed: `${TRAIL_STORAGE_PREFIX}completed`,
   answers: `${TRAIL_STORAGE_PREFIX}answers`,

@@ -233,6 +233,13 @@ describe("responses", () => {
       "/faq",
       "/glossario",
       "/contato",
+      // The 'Mais' menu: pages off the bar, each one the visualizador may open.
+      "/metodologia-ai-first",
+      "/playbook-produtos",
+      "/ferramentas-ia",
+      "/trilha-interativa",
+      "/sobre-b1",
+      "/sementezz",
     ]);
     expect(visualizador).not.toContain("Painel Admin");
     const admin = await (await get("/templates", "admin")).text();
