@@ -3,6 +3,8 @@
  * bench-results/). Options: --duration <s> (default 10), --skip-build (reuse dist/),
  * --audit-rows / --users / --sessions (scale data, default 1,000,000 / 10,000 / 50,000),
  * --samples <n> (requests per audit filter, default 40), --skip-scale.
+ * Over 200 lines because it is one script: set-up, the scenarios in order, and one report; the
+ * scale scenarios live in bench-scale.ts.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";

@@ -2,6 +2,7 @@
  * Mixed write/read load against a running portal (loopback), shared by `npm run loadtest` and the
  * crash, backup and load tests: sign-ins, page views, trail saves and admin edits, each loop
  * sequential per person so every acknowledged write can be checked in the database afterwards.
+ * Over 200 lines because the generator and its verifier share the cast and the ack records.
  */
 import { eq } from "drizzle-orm";
 import { auditLogs, roles, trailProgress, userRoles, users } from "../db/schema/index.ts";

@@ -58,11 +58,14 @@ describe("crash safety", () => {
       const cast = await createLoadCast(first.db, 4, 4);
       const controller = new AbortController();
       const load = runLoad({ baseUrl: first.url, cast, durationMs: 60_000, signal: controller.signal });
-      // Kill once a fair number of writes has been acknowledged, with more in flight.
-      await expect
-        .poll(() => first.db.$client.prepare("select count(*) as n from trail_progress").get(), { timeout: 30_000 })
-        .toMatchObject({ n: 4 });
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Kill once a fair number of writes has been committed (each edit's audit row is in its transaction), with more in flight.
+      const committed = () =>
+        first.db.$client
+          .prepare(
+            "select (select count(*) from trail_progress) as trails, (select count(*) from audit_logs where action_type = 'admin_user_updated') as edits",
+          )
+          .get() as { trails: number; edits: number };
+      await expect.poll(() => committed().trails === 4 && committed().edits >= 8, { timeout: 60_000 }).toBe(true);
       process.kill(first.pid, "SIGKILL");
       expect(await first.exited).toBe("SIGKILL");
       controller.abort();
@@ -72,7 +75,8 @@ describe("crash safety", () => {
       const second = await startBuiltServer(LOAD_ENV, { dataDir: first.dataDir });
       try {
         expect(second.db.$client.pragma("integrity_check", { simple: true })).toBe("ok");
-        expect(result.stats.trail.ok + result.stats["admin-edit"].ok).toBeGreaterThan(10);
+        // At most one request per loop is in flight at the kill, so at least 4 of the 8 committed edits were answered.
+        expect(result.stats["admin-edit"].ok).toBeGreaterThanOrEqual(4);
         expect(result.stats.trail.status5xx + result.stats["admin-edit"].status5xx).toBe(0);
         expect(verifyLoad(second.db, cast, result)).toEqual([]);
         // The restarted server serves the same people.
