@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import * as pagefind from "pagefind";
+import { listFiles } from "../src/lib/server/files.ts";
 import { BASE_BUNDLE, gatedSearchablePaths, groupKey } from "../src/lib/search-bundles.ts";
 
 const pagesDir = path.resolve("dist/pages");
@@ -16,16 +17,8 @@ function routeOf(file: string): string {
   return rel === "index.html" ? "/" : "/" + rel.replace(/\/index\.html$/, "");
 }
 
-function* walk(dir: string): Generator<string> {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(full);
-    else if (entry.name.endsWith(".html")) yield full;
-  }
-}
-
 const searchable = new Map<string, string>();
-for (const file of walk(pagesDir)) {
+for (const file of listFiles(pagesDir).filter((name) => name.endsWith(".html"))) {
   const html = fs.readFileSync(file, "utf8");
   if (html.includes("data-pagefind-body")) searchable.set(routeOf(file), html);
 }

@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
+import { listFiles } from "../src/lib/server/files.ts";
 
 /** The budgets, gzip bytes: a page without islands, a page with islands. */
 export const JS_BUDGET = { static: 10 * 1024, islands: 80 * 1024 } as const;
@@ -22,19 +23,11 @@ export interface PageWeight {
   cssGzip: number;
 }
 
-function* walk(dir: string): Generator<string> {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(full);
-    else yield full;
-  }
-}
-
 /** JS and CSS a page loads: scripts, stylesheets, islands and their static imports. */
 export function pageWeights(pagesDir = "dist/pages", clientDir = "dist/client"): PageWeight[] {
   const gz = (buffer: Buffer) => zlib.gzipSync(buffer, { level: 9 }).length;
   const rows: PageWeight[] = [];
-  for (const file of walk(pagesDir)) {
+  for (const file of listFiles(pagesDir)) {
     if (!file.endsWith(".html")) continue;
     const html = fs.readFileSync(file);
     const text = html.toString();

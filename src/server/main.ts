@@ -1,5 +1,5 @@
 /**
- * Production entry: `node dist/gate/main.mjs` (bundled by scripts/build-server.mjs).
+ * Production entry: `node dist/gate/main.mjs` (bundled by scripts/build-server.ts).
  * Opens and migrates the database, loads the built site into memory and serves it through
  * the gate, which hands API requests to the Astro adapter's handler.
  */

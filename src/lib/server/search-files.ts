@@ -2,20 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Principal } from "../routes.ts";
 import { BASE_BUNDLE, groupsFor } from "../search-bundles.ts";
+import { listFiles } from "./files.ts";
 import { compressBody, contentType, type Asset } from "./static-files.ts";
 
 /** The search files the gate serves under /pagefind/. */
 export interface SearchFiles {
   /** Returns the file of `path` (below /pagefind/) from the bundle this principal may read. */
   lookup(principal: Principal, path: string): Asset | undefined;
-}
-
-function* walk(dir: string): Generator<string> {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(full);
-    else yield full;
-  }
 }
 
 /** `/pagefind/grupos/<key>/<file>`: a file of a gated page's bundle. */
@@ -33,7 +26,7 @@ export function loadSearchBundles(dir: string): SearchFiles {
       const root = path.join(dir, key, "pagefind");
       if (!fs.existsSync(root)) continue;
       const files = new Map<string, Asset>();
-      for (const file of walk(root)) {
+      for (const file of listFiles(root)) {
         const rel = "/" + path.relative(root, file).split(path.sep).join("/");
         // Fragments and indexes are already compressed by Pagefind; text files are compressed here.
         const compressible = /\.(js|css|json)$/.test(file);

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
+import { listFiles } from "./files.ts";
 import { compileTemplate, renderTemplate, type Segment } from "../personalize.ts";
 import type { Principal } from "../routes.ts";
 
@@ -47,36 +48,41 @@ function etagOf(buffer: Buffer): string {
   return `"${createHash("sha1").update(buffer).digest("base64url").slice(0, 22)}"`;
 }
 
+/**
+ * The one compressor, for the build (public assets, written once: brotli's best quality) and the
+ * runtime (page variants and search files, made while serving: a faster brotli level).
+ */
+export function compress(raw: Buffer, when: "build" | "runtime"): { br: Buffer; gzip: Buffer } {
+  const quality = when === "build" ? 11 : 9;
+  return {
+    br: zlib.brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality } }),
+    gzip: zlib.gzipSync(raw, { level: 9 }),
+  };
+}
+
+/** Below this size compression costs more than it saves. */
+export const MIN_COMPRESSIBLE_BYTES = 256;
+
 /** Compresses once; kept only when it actually saves bytes. */
 export function compressBody(raw: Buffer, compressible = true): Body {
   const body: Body = { raw, etag: etagOf(raw) };
-  if (!compressible || raw.length < 256) return body;
-  const br = zlib.brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } });
-  const gzip = zlib.gzipSync(raw, { level: 9 });
+  if (!compressible || raw.length < MIN_COMPRESSIBLE_BYTES) return body;
+  const { br, gzip } = compress(raw, "runtime");
   if (br.length < raw.length) body.br = br;
   if (gzip.length < raw.length) body.gzip = gzip;
   return body;
 }
 
-function* walk(dir: string): Generator<string> {
-  if (!fs.existsSync(dir)) return;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(full);
-    else if (entry.isFile()) yield full;
-  }
-}
-
 /** Public files (`dist/client`), read once at start, keyed by URL path. HTML is never public. */
 export function loadAssets(clientDir: string): Map<string, Asset> {
   const assets = new Map<string, Asset>();
-  for (const file of walk(clientDir)) {
+  for (const file of listFiles(clientDir)) {
     const ext = path.extname(file).toLowerCase();
     if (ext === ".html" || ext === ".br" || ext === ".gz") continue;
     const urlPath = "/" + path.relative(clientDir, file).split(path.sep).join("/");
     const raw = fs.readFileSync(file);
     const body: Body = { raw, etag: etagOf(raw) };
-    // Precompressed siblings are written by scripts/build-server.mjs.
+    // Precompressed siblings are written by scripts/build-server.ts.
     if (fs.existsSync(file + ".br")) body.br = fs.readFileSync(file + ".br");
     if (fs.existsSync(file + ".gz")) body.gzip = fs.readFileSync(file + ".gz");
     if (!body.br && COMPRESSIBLE.has(ext)) Object.assign(body, compressBody(raw), { etag: body.etag });
@@ -133,7 +139,7 @@ export class PageTemplate {
 /** Prerendered pages (`dist/pages`), keyed by route path (`/templates`, `/`); `prepare` adapts each page to the deployment once. */
 export function loadPages(pagesDir: string, prepare: (html: string) => string = (html) => html): Map<string, PageTemplate> {
   const pages = new Map<string, PageTemplate>();
-  for (const file of walk(pagesDir)) {
+  for (const file of listFiles(pagesDir)) {
     if (!file.endsWith(".html")) continue;
     const rel = path.relative(pagesDir, file).split(path.sep).join("/");
     const route = rel === "index.html" ? "/" : "/" + rel.replace(/\/index\.html$/, "").replace(/\.html$/, "");

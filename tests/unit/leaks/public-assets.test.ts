@@ -2,19 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { listFiles } from "../../../src/lib/server/files";
 
 /**
  * Nothing the gate serves without a session (dist/client) may contain content text: the test
  * picks sentences out of every content collection and greps every public file for them.
  */
-function* walk(dir: string): Generator<string> {
-  if (!fs.existsSync(dir)) return;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(full);
-    else yield full;
-  }
-}
+const walk = listFiles;
 
 function collectStrings(value: unknown, out: Set<string>): void {
   if (typeof value === "string") {

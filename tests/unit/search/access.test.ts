@@ -3,6 +3,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROUTES } from "../../../src/lib/routes";
+import { listFiles } from "../../../src/lib/server/files";
 import { createCustomRole, assignRoleByEmail } from "../../../src/lib/server/roles";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
@@ -18,16 +19,7 @@ const who: Record<string, TestUser> = {};
 function bundleFiles(bundle: string): string[] {
   const root = path.join("dist/search", bundle, "pagefind");
   const prefix = bundle === "base" ? "/pagefind/" : `/pagefind/grupos/${bundle}/`;
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else files.push(prefix + path.relative(root, full).split(path.sep).join("/"));
-    }
-  };
-  walk(root);
-  return files;
+  return listFiles(root).map((full) => prefix + path.relative(root, full).split(path.sep).join("/"));
 }
 
 async function fetchAs(user: TestUser | null, file: string) {

@@ -2,26 +2,19 @@
 // serves HTML), precompresses public assets and bundles the gate into dist/gate/main.mjs.
 import fs from "node:fs";
 import path from "node:path";
-import zlib from "node:zlib";
 import { build } from "esbuild";
+import { listFiles } from "../src/lib/server/files.ts";
+import { compress, MIN_COMPRESSIBLE_BYTES } from "../src/lib/server/static-files.ts";
 
 const dist = path.resolve("dist");
 const client = path.join(dist, "client");
 const pagesDir = path.join(dist, "pages");
 
-function* walk(dir) {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(full);
-    else yield full;
-  }
-}
-
 // Re-running on an already processed dist (pages moved, only 404/500 left) keeps the moved pages.
-const alreadyMoved = fs.existsSync(pagesDir) && [...walk(client)].filter((f) => f.endsWith(".html")).length <= 2;
+const alreadyMoved = fs.existsSync(pagesDir) && listFiles(client).filter((f) => f.endsWith(".html")).length <= 2;
 if (!alreadyMoved) fs.rmSync(pagesDir, { recursive: true, force: true });
 let moved = 0;
-for (const file of [...walk(client)]) {
+for (const file of listFiles(client)) {
   if (!file.endsWith(".html")) continue;
   const rel = path.relative(client, file);
   const target = path.join(pagesDir, rel);
@@ -32,21 +25,22 @@ for (const file of [...walk(client)]) {
   else fs.renameSync(file, target);
   moved++;
 }
-for (const dir of [...walk(client)].map((f) => path.dirname(f))) {
-  if (fs.existsSync(dir) && fs.readdirSync(dir).length === 0) fs.rmSync(dir, { recursive: true });
-}
-for (const entry of fs.readdirSync(client, { withFileTypes: true })) {
-  const full = path.join(client, entry.name);
-  if (entry.isDirectory() && [...walk(full)].length === 0) fs.rmSync(full, { recursive: true });
-}
+// Folders left empty by the move go too (deepest first), so no page's folder name stays public.
+const folders = fs
+  .readdirSync(client, { recursive: true, withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => path.join(entry.parentPath, entry.name))
+  .sort((a, b) => b.length - a.length);
+for (const dir of folders) if (fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
 
 let compressed = 0;
-for (const file of walk(client)) {
+for (const file of listFiles(client)) {
   if (!/\.(js|mjs|css|svg|json|txt|xml|wasm)$/.test(file)) continue;
   const raw = fs.readFileSync(file);
-  if (raw.length < 256) continue;
-  fs.writeFileSync(file + ".br", zlib.brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
-  fs.writeFileSync(file + ".gz", zlib.gzipSync(raw, { level: 9 }));
+  if (raw.length < MIN_COMPRESSIBLE_BYTES) continue;
+  const { br, gzip } = compress(raw, "build");
+  fs.writeFileSync(file + ".br", br);
+  fs.writeFileSync(file + ".gz", gzip);
   compressed++;
 }
 
