@@ -5,7 +5,7 @@
  *   npm run user -- remove --email E
  */
 import { parseArgs } from "node:util";
-import { emailField, passwordField, fullNameField, MESSAGES } from "../src/lib/forms.ts";
+import { emailField, passwordField, fullNameField, MESSAGES } from "../src/lib/auth-schemas.ts";
 import { getDb } from "../src/lib/server/db.ts";
 import { seedDatabase } from "../src/lib/server/seed.ts";
 import { createUser, deleteUserByEmail, listUsersWithRoles } from "../src/lib/server/user.ts";

@@ -16,7 +16,7 @@ export const MESSAGES = {
   confirm: "Senhas não conferem",
 } as const;
 
-export const LIMITS = { name: 120, email: 254, password: 128 } as const;
+export const FIELD_MAX_LENGTH = { name: 120, email: 254, password: 128 } as const;
 
 /** Unicode control and format characters (Cc, Cf: separators, zero-width and bidi marks, BOM): never part of a name. */
 export const INVISIBLE_CHARACTER = /[\p{Cc}\p{Cf}]/u;
@@ -33,17 +33,17 @@ export type FormRules<F extends string> = Readonly<Record<F, Rule>>;
 
 const email: Rule = (value) => {
   const trimmed = value.trim();
-  return trimmed.length <= LIMITS.email && EMAIL_PATTERN.test(trimmed) ? undefined : MESSAGES.email;
+  return trimmed.length <= FIELD_MAX_LENGTH.email && EMAIL_PATTERN.test(trimmed) ? undefined : MESSAGES.email;
 };
 const newPassword: Rule = (value) =>
-  value.length > LIMITS.password ? MESSAGES.passwordTooLong : PASSWORD_PATTERN.test(value) ? undefined : MESSAGES.password;
+  value.length > FIELD_MAX_LENGTH.password ? MESSAGES.passwordTooLong : PASSWORD_PATTERN.test(value) ? undefined : MESSAGES.password;
 const confirmation: Rule = (value, values) => (value === values.password ? undefined : MESSAGES.confirm);
 
 export const signUpRules: FormRules<"fullName" | "email" | "password" | "confirmPassword"> = {
   fullName: (value) => {
     const trimmed = value.trim();
     if (trimmed.length < 2) return MESSAGES.name;
-    if (trimmed.length > LIMITS.name) return MESSAGES.nameTooLong;
+    if (trimmed.length > FIELD_MAX_LENGTH.name) return MESSAGES.nameTooLong;
     return INVISIBLE_CHARACTER.test(trimmed) ? MESSAGES.nameCharacters : undefined;
   },
   email,
@@ -54,7 +54,7 @@ export const signUpRules: FormRules<"fullName" | "email" | "password" | "confirm
 export const signInRules: FormRules<"email" | "password"> = {
   email,
   password: (value) =>
-    value.length === 0 ? MESSAGES.passwordRequired : value.length > LIMITS.password ? MESSAGES.passwordTooLong : undefined,
+    value.length === 0 ? MESSAGES.passwordRequired : value.length > FIELD_MAX_LENGTH.password ? MESSAGES.passwordTooLong : undefined,
 };
 
 export const resetRequestRules: FormRules<"email"> = { email };

@@ -41,7 +41,7 @@ export function compileTemplate(html: string): Segment[] {
   return root;
 }
 
-export function holds(condition: Condition, principal: Principal | null): boolean {
+export function meetsCondition(condition: Condition, principal: Principal | null): boolean {
   if (condition === "anon") return principal === null;
   if (condition === "user") return principal !== null;
   if (condition === "admin") return isAdmin(principal);
@@ -60,7 +60,7 @@ export function renderTemplate(segments: readonly Segment[], principal: Principa
   let html = "";
   for (const segment of segments) {
     if (!("when" in segment)) html += segment.text;
-    else if (holds(segment.when, principal)) html += renderTemplate(segment.children, principal);
+    else if (meetsCondition(segment.when, principal)) html += renderTemplate(segment.children, principal);
   }
   return html;
 }

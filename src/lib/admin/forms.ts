@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailField, fullNameField, passwordField } from "../forms.ts";
+import { emailField, fullNameField, passwordField } from "../auth-schemas.ts";
 import { INVISIBLE_CHARACTER } from "../auth-rules.ts";
 
 /** Descriptions may keep line breaks (a textarea); every other control or format character is refused. */

@@ -4,7 +4,7 @@ import { writeAuditLog, type RequestMeta } from "./audit.ts";
 import { auditBlockedAttempt } from "./blocked-audit.ts";
 import { authFailure, type AuthFailure } from "./auth-result.ts";
 import type { Db } from "./db.ts";
-import { consumeRateLimit, LIMITS, RATE_LIMIT_MESSAGE, type Limit } from "./rate-limit.ts";
+import { consumeRateLimit, RATE_LIMITS, RATE_LIMIT_MESSAGE, type Limit } from "./rate-limit.ts";
 
 /** The attempt a guard refuses, as its audit row names it (no action type: not audited). */
 export interface GuardedAttempt {
@@ -38,11 +38,11 @@ export function refuseWhenRateLimited(db: Db, checks: LimitCheck[], attempt: Gua
 
 /** The per-IP limit of each public auth flow, checked before the request body is read; reset and resend share one mail budget. */
 const IP_LIMITS = {
-  "sign-in": { prefix: "sign-in", limit: LIMITS.signInIp, actionType: "user_login_attempt" },
-  "sign-up": { prefix: "sign-up", limit: LIMITS.signUpIp, actionType: "user_signup_attempt" },
-  "reset-request": { prefix: "mail", limit: LIMITS.mailIp, actionType: "password_reset_request" },
-  "resend-link": { prefix: "mail", limit: LIMITS.mailIp, actionType: "email_confirmation_resend" },
-  "update-password": { prefix: "password-update", limit: LIMITS.passwordUpdateIp, actionType: null },
+  "sign-in": { prefix: "sign-in", limit: RATE_LIMITS.signInIp, actionType: "user_login_attempt" },
+  "sign-up": { prefix: "sign-up", limit: RATE_LIMITS.signUpIp, actionType: "user_signup_attempt" },
+  "reset-request": { prefix: "mail", limit: RATE_LIMITS.mailIp, actionType: "password_reset_request" },
+  "resend-link": { prefix: "mail", limit: RATE_LIMITS.mailIp, actionType: "email_confirmation_resend" },
+  "update-password": { prefix: "password-update", limit: RATE_LIMITS.passwordUpdateIp, actionType: null },
 } as const satisfies Record<string, { prefix: string; limit: Limit; actionType: AuditActionType | null }>;
 
 export type IpLimitedFlow = keyof typeof IP_LIMITS;

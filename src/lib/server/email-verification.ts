@@ -1,4 +1,4 @@
-import { LINK_EXPIRED_MESSAGES, type ConfirmEmailInput, type ResendLinkInput } from "../forms.ts";
+import { LINK_EXPIRED_MESSAGES, type ConfirmEmailInput, type ResendLinkInput } from "../auth-schemas.ts";
 import { confirmUserEmail, sendConfirmationLink, sendPasswordResetLink } from "./accounts.ts";
 import { writeAuditLog, type RequestMeta } from "./audit.ts";
 import { refuseRateLimited, refuseUnlessAllowedEmail, refuseWhenRateLimited } from "./auth-guards.ts";
@@ -6,7 +6,7 @@ import { authFailure, type AuthResult } from "./auth-result.ts";
 import type { Db } from "./db.ts";
 import { consumeEmailToken, findEmailToken } from "./email-tokens.ts";
 import { verifyPasswordHash } from "./password.ts";
-import { LIMITS } from "./rate-limit.ts";
+import { RATE_LIMITS } from "./rate-limit.ts";
 import { beginPasswordAttempt, passwordAttemptSucceeded, signInBlockedKey } from "./sign-in-throttle.ts";
 import { getUserByEmail, getUserById, hasUsablePassword, normalizeEmail } from "./user.ts";
 
@@ -61,7 +61,7 @@ export function resendLink(db: Db, input: ResendLinkInput, meta: RequestMeta): A
   const actionType = input.type === "password-reset" ? "password_reset_request" : "email_confirmation_resend";
   const attempt = { actionType, email, meta } as const;
   const refused =
-    refuseWhenRateLimited(db, [{ key: `mail:email:${email}`, limit: LIMITS.mailEmail }], attempt) ??
+    refuseWhenRateLimited(db, [{ key: `mail:email:${email}`, limit: RATE_LIMITS.mailEmail }], attempt) ??
     refuseUnlessAllowedEmail(db, email, attempt, LINK_EXPIRED_MESSAGES.unauthorized);
   if (refused) return refused;
   // The lookup, audit row, token and mail run after the answer, so its timing cannot tell whether the account exists.

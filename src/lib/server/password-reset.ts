@@ -1,4 +1,4 @@
-import type { ResetRequestInput, UpdatePasswordRequest } from "../forms.ts";
+import type { ResetRequestInput, UpdatePasswordRequest } from "../auth-schemas.ts";
 import { sendPasswordResetLink } from "./accounts.ts";
 import { writeAuditLog, type RequestMeta } from "./audit.ts";
 import { refuseUnlessAllowedEmail, refuseWhenRateLimited } from "./auth-guards.ts";
@@ -6,7 +6,7 @@ import { authFailure, type AuthResult } from "./auth-result.ts";
 import type { Db } from "./db.ts";
 import { consumeEmailToken, findEmailToken } from "./email-tokens.ts";
 import { hashPassword } from "./password.ts";
-import { LIMITS } from "./rate-limit.ts";
+import { RATE_LIMITS } from "./rate-limit.ts";
 import { invalidateUserSessions } from "./session.ts";
 import { getUserByEmail, normalizeEmail, setPasswordFromMailbox } from "./user.ts";
 
@@ -17,7 +17,7 @@ export function requestPasswordReset(db: Db, input: ResetRequestInput, meta: Req
   const email = normalizeEmail(input.email);
   const attempt = { actionType: "password_reset_request", email, meta } as const;
   const refused =
-    refuseWhenRateLimited(db, [{ key: `mail:email:${email}`, limit: LIMITS.mailEmail }], attempt) ??
+    refuseWhenRateLimited(db, [{ key: `mail:email:${email}`, limit: RATE_LIMITS.mailEmail }], attempt) ??
     refuseUnlessAllowedEmail(db, email, attempt);
   if (refused) return refused;
   // The lookup, audit row, token and mail run after the answer, so its timing cannot tell whether the account exists.

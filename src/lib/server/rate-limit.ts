@@ -70,7 +70,7 @@ export function pruneRateLimits(now = Date.now()): void {
   for (const [key, entry] of windows) if (entry.resetAt <= now) windows.delete(key);
 }
 
-export const LIMITS = {
+export const RATE_LIMITS = {
   /** Sign-in attempts of any outcome per IP: bounds the Argon2 work one client can ask for. */
   signInIp: { max: 100, windowMs: 15 * 60_000 },
   /** Failed sign-ins per IP, over every account. */

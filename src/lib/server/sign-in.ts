@@ -1,4 +1,4 @@
-import type { SignInRequest } from "../forms.ts";
+import type { SignInRequest } from "../auth-schemas.ts";
 import { safeNextPath } from "../url-path.ts";
 import { writeAuditLog, type RequestMeta } from "./audit.ts";
 import { refuseRateLimited, refuseUnlessAllowedEmail, refuseWhenIpRateLimited } from "./auth-guards.ts";

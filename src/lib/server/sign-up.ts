@@ -1,4 +1,4 @@
-import { fieldMessages, signUpSchema } from "../forms.ts";
+import { fieldMessages, signUpSchema } from "../auth-schemas.ts";
 import { sendConfirmationLink, sendPasswordResetLink } from "./accounts.ts";
 import { writeAuditLog, type RequestMeta } from "./audit.ts";
 import { refuseUnlessAllowedEmail } from "./auth-guards.ts";

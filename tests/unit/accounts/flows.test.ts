@@ -2,7 +2,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { auditLogs, emailTokens, sessions, users } from "../../../db/schema/index";
-import { MESSAGES } from "../../../src/lib/forms";
+import { MESSAGES } from "../../../src/lib/auth-schemas";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { readMails, waitForLink } from "../../support/mail";
 import { createTestUser } from "../../support/users";

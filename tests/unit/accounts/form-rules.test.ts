@@ -9,7 +9,7 @@ import {
   validateForm,
   type FormRules,
 } from "../../../src/lib/auth-rules";
-import { resetRequestSchema, signInSchema, signUpSchema, updatePasswordSchema } from "../../../src/lib/forms";
+import { resetRequestSchema, signInSchema, signUpSchema, updatePasswordSchema } from "../../../src/lib/auth-schemas";
 
 /** What the server answers for a body: each field's first message (as parseJsonBody reports it). */
 function serverErrors(schema: z.ZodType, values: Record<string, string>) {

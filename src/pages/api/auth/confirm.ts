@@ -1,5 +1,5 @@
 import type { APIRoute } from "astro";
-import { confirmEmailSchema } from "../../../lib/forms";
+import { confirmEmailSchema } from "../../../lib/auth-schemas";
 import { failureResponse } from "../../../lib/server/auth-result";
 import { getDb } from "../../../lib/server/db";
 import { confirmEmail, isLiveConfirmationLink } from "../../../lib/server/email-verification";

@@ -1,5 +1,5 @@
 import type { APIRoute } from "astro";
-import { signInRequestSchema } from "../../../lib/forms";
+import { signInRequestSchema } from "../../../lib/auth-schemas";
 import { failureResponse } from "../../../lib/server/auth-result";
 import { config } from "../../../lib/server/config";
 import { getDb } from "../../../lib/server/db";

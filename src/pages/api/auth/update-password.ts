@@ -1,5 +1,5 @@
 import type { APIRoute } from "astro";
-import { updatePasswordRequestSchema } from "../../../lib/forms";
+import { updatePasswordRequestSchema } from "../../../lib/auth-schemas";
 import { refuseWhenIpRateLimited } from "../../../lib/server/auth-guards";
 import { failureResponse } from "../../../lib/server/auth-result";
 import { getDb } from "../../../lib/server/db";

@@ -1,18 +1,18 @@
 import { z } from "zod";
 import { LINK_EXPIRED_MESSAGES } from "./link-expired-messages.ts";
-import { EMAIL_PATTERN, INVISIBLE_CHARACTER, LIMITS, MESSAGES, PASSWORD_PATTERN } from "./auth-rules.ts";
+import { EMAIL_PATTERN, INVISIBLE_CHARACTER, FIELD_MAX_LENGTH, MESSAGES, PASSWORD_PATTERN } from "./auth-rules.ts";
 
 export { LINK_EXPIRED_MESSAGES, MESSAGES, PASSWORD_PATTERN };
 
 /** The server's (and the user CLI's) form schemas, built from auth-rules.ts: the /auth island validates with those rules. */
 
-export const emailField = z.string().trim().max(LIMITS.email, MESSAGES.email).regex(EMAIL_PATTERN, MESSAGES.email);
-export const passwordField = z.string().max(LIMITS.password, MESSAGES.passwordTooLong).regex(PASSWORD_PATTERN, MESSAGES.password);
+export const emailField = z.string().trim().max(FIELD_MAX_LENGTH.email, MESSAGES.email).regex(EMAIL_PATTERN, MESSAGES.email);
+export const passwordField = z.string().max(FIELD_MAX_LENGTH.password, MESSAGES.passwordTooLong).regex(PASSWORD_PATTERN, MESSAGES.password);
 export const fullNameField = z
   .string()
   .trim()
   .min(2, MESSAGES.name)
-  .max(LIMITS.name, MESSAGES.nameTooLong)
+  .max(FIELD_MAX_LENGTH.name, MESSAGES.nameTooLong)
   .refine((name) => !INVISIBLE_CHARACTER.test(name), MESSAGES.nameCharacters);
 
 export const signUpSchema = z
@@ -26,7 +26,7 @@ export const signUpSchema = z
 
 export const signInSchema = z.object({
   email: emailField,
-  password: z.string().min(1, MESSAGES.passwordRequired).max(LIMITS.password, MESSAGES.passwordTooLong),
+  password: z.string().min(1, MESSAGES.passwordRequired).max(FIELD_MAX_LENGTH.password, MESSAGES.passwordTooLong),
 });
 
 /** The sign-in request: the form plus the page to return to. */
@@ -47,7 +47,7 @@ export const updatePasswordRequestSchema = z.intersection(updatePasswordSchema, 
 /** Finishing a confirmation: the link's token and the password chosen at sign-up. */
 export const confirmEmailSchema = z.object({
   token: z.string().min(1).max(100),
-  password: z.string().min(1, MESSAGES.passwordRequired).max(LIMITS.password, MESSAGES.passwordTooLong),
+  password: z.string().min(1, MESSAGES.passwordRequired).max(FIELD_MAX_LENGTH.password, MESSAGES.passwordTooLong),
 });
 
 export const resendLinkSchema = z.object({
