@@ -4,7 +4,8 @@ export interface ApiResult<T = Record<string, unknown>> {
   body: T & { error?: string; code?: string; fields?: Record<string, string> };
 }
 
-export async function postJson<T = Record<string, unknown>>(path: string, payload: unknown, method = "POST"): Promise<ApiResult<T>> {
+/** Sends `payload` as JSON with `method` (POST, PUT, DELETE…) and reads the JSON answer. */
+export async function sendJson<T = Record<string, unknown>>(path: string, payload: unknown, method = "POST"): Promise<ApiResult<T>> {
   const response = await fetch(path, {
     method,
     headers: { "Content-Type": "application/json", Accept: "application/json" },

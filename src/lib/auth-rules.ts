@@ -1,7 +1,7 @@
 /**
- * The account forms' rules (spec §5), dependency-free so the /auth island ships without a schema
+ * The account forms' rules, dependency-free so the /auth island ships without a schema
  * library (see docs/decisions.md: React alone is ~69 KB of the 80 KB budget). The server's zod schemas in
- * forms.ts are built from the same patterns, limits and messages; tests/unit/accounts/form-rules.test.ts holds
+ * auth-schemas.ts are built from the same patterns, limits and messages; tests/unit/accounts/form-rules.test.ts holds
  * both to the same verdict on every case.
  */
 

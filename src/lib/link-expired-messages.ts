@@ -1,4 +1,4 @@
-/** /link-expired: its own messages (spec §5). Kept apart from forms.ts so the page's island ships without zod. */
+/** /link-expired: its own messages. Kept apart from auth-schemas.ts so the page's island ships without zod. */
 export const LINK_EXPIRED_MESSAGES = {
   required: "Campo obrigatório",
   requiredHint: "Digite seu e-mail para receber um novo link.",

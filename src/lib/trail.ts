@@ -124,7 +124,7 @@ export function mergeTrails(local: TrailState, server: TrailState | null): Trail
 
 export const SEPARATOR = "=".repeat(50);
 
-/** The plain-text export (spec §7): title, name, pt-BR date, then each phase with its answers. */
+/** The plain-text export: title, name, pt-BR date, then each phase with its answers. */
 export function buildTrailText(state: TrailState, phases: readonly TrailPhase[], date: Date): string {
   const lines = [
     "TRILHA DE PROJETO - METODOLOGIA B1",

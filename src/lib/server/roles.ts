@@ -8,15 +8,15 @@ import type { Db } from "./db.ts";
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 type Actor = Pick<AuditEntry, "userId" | "ipAddress" | "userAgent">;
 
-/** Paths a role's checklist may grant; others (and unknown paths) are silently dropped (spec §5). */
-export function grantablePaths(paths: readonly string[]): string[] {
+/** Paths a role's checklist may grant; others (and unknown paths) are silently dropped. */
+export function keepGrantablePaths(paths: readonly string[]): string[] {
   const allowed = new Set(grantablePages().map((route) => route.path));
   return [...new Set(paths)].filter((path) => allowed.has(path));
 }
 
 /** Replaces all page permissions of a role inside the caller's transaction. */
 export function replaceRolePermissions(tx: Tx, roleId: number, paths: readonly string[]): string[] {
-  const kept = grantablePaths(paths);
+  const kept = keepGrantablePaths(paths);
   tx.delete(rolePermissions).where(eq(rolePermissions.roleId, roleId)).run();
   if (kept.length === 0) return kept;
   const pageRows = tx.select({ id: pages.id }).from(pages).where(inArray(pages.path, kept)).all();

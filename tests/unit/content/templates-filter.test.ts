@@ -7,7 +7,7 @@ const templates = [
   { title: "Plano de Produto", description: "Objetivos e métricas", category: "planejamento" },
 ];
 
-describe("filterTemplates (spec §5)", () => {
+describe("filterTemplates", () => {
   it("matches the search case-insensitively in title or description", () => {
     expect(filterTemplates(templates, "canvas", "all").map((t) => t.title)).toEqual(["Canvas de Ideação", "Relatório de Discovery"]);
     expect(filterTemplates(templates, "MÉTRICAS", "all").map((t) => t.title)).toEqual(["Plano de Produto"]);

@@ -21,7 +21,7 @@ async function getJson<T>(path: string): Promise<T> {
 }
 
 /**
- * /admin-panel: overview, users, roles and system tabs (spec §2 Administrator panel). The static parts
+ * /admin-panel: overview, users, roles and system tabs. The static parts
  * (the overview's notes, the system tab) come from the page as server-rendered slots.
  */
 export default function AdminPanel({ info, system }: { info?: ReactNode; system?: ReactNode }) {

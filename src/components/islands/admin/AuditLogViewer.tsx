@@ -57,7 +57,7 @@ export default function AuditLogViewer() {
       setCursor(data.nextCursor);
       setTimeZone(data.timeZone);
     } catch (error) {
-      // Spec §8: failing to load audit logs is reported on the console only.
+      // Failing to load audit logs is reported on the console only.
       console.log("Falha ao carregar os logs de auditoria", error);
     }
     setLoading(false);

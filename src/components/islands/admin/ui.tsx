@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ReactNode } from "react";
-import { postJson, UNEXPECTED_ERROR } from "../../../lib/api-client";
+import { sendJson, UNEXPECTED_ERROR } from "../../../lib/api-client";
 import { toast } from "../ui/toast";
 import { useDeferredDialog } from "../ui/deferred-dialog";
 
@@ -12,7 +12,7 @@ export async function callAdmin(
   fallbackError: string,
 ): Promise<boolean> {
   try {
-    const { status, body } = await postJson(path, payload, method);
+    const { status, body } = await sendJson(path, payload, method);
     if (status >= 200 && status < 300) {
       toast.success("Sucesso", { description: successMessage });
       return true;
@@ -39,7 +39,7 @@ export async function submitAdmin(
   fallbackError: string,
 ): Promise<FieldErrors | null> {
   try {
-    const { status, body } = await postJson(path, payload, method);
+    const { status, body } = await sendJson(path, payload, method);
     if (status >= 200 && status < 300) {
       toast.success("Sucesso", { description: successMessage });
       return null;

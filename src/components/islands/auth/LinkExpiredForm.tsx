@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { AlertTriangle } from "lucide-react";
 import { LINK_EXPIRED_MESSAGES } from "../../../lib/link-expired-messages";
-import { postJson, UNEXPECTED_ERROR } from "../../../lib/api-client";
+import { sendJson, UNEXPECTED_ERROR } from "../../../lib/api-client";
 
 interface Problem {
   title: string;
@@ -24,7 +24,7 @@ export default function LinkExpiredForm() {
     setProblem(null);
     try {
       const type = new URLSearchParams(window.location.search).get("type") === "password-reset" ? "password-reset" : "email-confirmation";
-      const { status, body } = await postJson<{ type?: string }>("/api/auth/resend-link", { email, type });
+      const { status, body } = await sendJson<{ type?: string }>("/api/auth/resend-link", { email, type });
       if (status === 200) {
         window.location.assign(`/confirmation-sent?type=${body.type ?? type}`);
         return;

@@ -1,4 +1,4 @@
-import { postJson, UNEXPECTED_ERROR, type ApiResult } from "../../../lib/api-client";
+import { sendJson, UNEXPECTED_ERROR, type ApiResult } from "../../../lib/api-client";
 import { toast } from "../ui/toast";
 
 type Body<T> = ApiResult<T>["body"];
@@ -22,7 +22,7 @@ export interface AuthSubmit<T> {
 /** One submit for every /auth form: post, then branch on success, a known code, or the error toast. */
 export async function submitAuth<T = Record<string, unknown>>(path: string, payload: unknown, handlers: AuthSubmit<T>): Promise<unknown> {
   try {
-    const { status, body } = await postJson<T>(path, payload);
+    const { status, body } = await sendJson<T>(path, payload);
     if (status === handlers.success) return await handlers.onSuccess(body);
     const byCode = body.code ? handlers.onCode?.[body.code] : undefined;
     if (byCode) return byCode(body);

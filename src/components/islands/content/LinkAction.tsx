@@ -1,7 +1,7 @@
 import { Download } from "lucide-react";
 import { SoonBadge } from "../ui/SoonBadge";
 
-/** Download/open action inside islands; an empty link logs instead (spec §8). */
+/** Download/open action inside islands; an empty link logs instead. */
 export function LinkAction({ name, link, label = "Baixar" }: { name: string; link: string; label?: string }) {
   const base = "inline-flex items-center gap-1.5 rounded-md px-3 py-1.5 text-sm font-medium";
   if (!link) {
