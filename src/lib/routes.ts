@@ -2,6 +2,7 @@
  * The one route table of the portal. The gate, the navigation, the seed of the `pages`
  * table, the admin checklists and the tests all read it. Pure data + pure functions, except
  * for reading the build's content-page manifest once when the module loads.
+ * Over 200 lines because it is the table itself: one entry per page, kept in one place on purpose.
  */
 import { readContentManifest, type ContentPageEntry } from "./content-manifest.ts";
 

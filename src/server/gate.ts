@@ -1,3 +1,8 @@
+/**
+ * The gate: every request passes here (normalise once, session, access decision) before any page,
+ * search file or API. Over 200 lines because the decision is one ordered sequence that reads best
+ * in one place; the response writers, body limit and security headers live in their own files.
+ */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Config } from "../lib/server/config.ts";
 import type { Db } from "../lib/server/db.ts";

@@ -1,3 +1,7 @@
+/**
+ * /audit-logs: filters, the keyset-paged table and the CSV link over one shared filter state.
+ * About 200 lines because the filter form, the table and the pager all read and write that state.
+ */
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { Download } from "lucide-react";
 import { AUDIT_ACTION_LABELS, AUDIT_RESULT_LABELS, auditActionLabel, type AuditResult } from "../../../lib/audit-actions";
