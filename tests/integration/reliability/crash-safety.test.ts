@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { createLoadCast, runLoad, verifyLoad } from "../../scripts/load";
-import { getUserByEmail } from "../../src/lib/server/user";
-import { startBuiltServer } from "../support/server";
+import { createLoadCast, runLoad, verifyLoad } from "../../../scripts/load";
+import { getUserByEmail } from "../../../src/lib/server/user";
+import { startBuiltServer } from "../../support/server";
 
 const LOAD_ENV = { RATE_LIMIT_MULTIPLIER: "100000" };
 

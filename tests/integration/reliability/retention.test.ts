@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { insertAuditRows } from "../../scripts/scale-data";
-import { startBuiltServer, type RunningServer } from "../support/server";
+import { insertAuditRows } from "../../../scripts/scale-data";
+import { startBuiltServer, type RunningServer } from "../../support/server";
 
 const DAY = 24 * 60 * 60 * 1000;
 let server: RunningServer;

@@ -2,11 +2,11 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createLoadCast, runLoad } from "../../scripts/load";
-import { insertAuditRows } from "../../scripts/scale-data";
-import { openDatabase } from "../../src/lib/server/db";
-import { startBuiltServer } from "../support/server";
-import { createTestUser } from "../support/users";
+import { createLoadCast, runLoad } from "../../../scripts/load";
+import { insertAuditRows } from "../../../scripts/scale-data";
+import { openDatabase } from "../../../src/lib/server/db";
+import { startBuiltServer } from "../../support/server";
+import { createTestUser } from "../../support/users";
 
 function npmScript(script: string, args: string[], databasePath: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {

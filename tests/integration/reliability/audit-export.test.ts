@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertAuditRows, insertScaleUsers } from "../../scripts/scale-data";
-import { startBuiltServer, type RunningServer } from "../support/server";
-import { createTestUser, type TestUser } from "../support/users";
+import { insertAuditRows, insertScaleUsers } from "../../../scripts/scale-data";
+import { startBuiltServer, type RunningServer } from "../../support/server";
+import { createTestUser, type TestUser } from "../../support/users";
 
 const ROWS = 40_000;
 let server: RunningServer;

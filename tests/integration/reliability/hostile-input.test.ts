@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startBuiltServer, type RunningServer } from "../support/server";
-import { createTestUser, type TestUser } from "../support/users";
+import { startBuiltServer, type RunningServer } from "../../support/server";
+import { createTestUser, type TestUser } from "../../support/users";
 
 /** Few runs per route: the whole suite has a CI budget; failures print their seed to replay. */
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 12);
