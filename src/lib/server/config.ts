@@ -1,5 +1,6 @@
 import path from "node:path";
 import { readOidcSettings, type OidcSettings } from "./oidc-config.ts";
+import { readTwoFactorSettings, type TwoFactorSettings } from "./two-factor-config.ts";
 
 /** Runtime configuration from the environment; every value has a safe default (the allow-list: empty). */
 export interface Config {
@@ -29,6 +30,8 @@ export interface Config {
   oidc: OidcSettings | null;
   /** `AUTH_PASSWORD=false` hides the password form and refuses the password endpoints (the CLI still works). */
   passwordAuth: boolean;
+  /** TOTP second factor: its encryption key and the roles that must use it. */
+  twoFactor: TwoFactorSettings;
 }
 
 function positiveInteger(name: string, value: string | undefined): number | null {
@@ -76,6 +79,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditRetentionIntervalMs: positiveInteger("AUDIT_RETENTION_INTERVAL_MS", env.AUDIT_RETENTION_INTERVAL_MS) ?? 60 * 60 * 1000,
     oidc: readOidcSettings(env),
     passwordAuth: !(env.AUTH_PASSWORD === "0" || env.AUTH_PASSWORD === "false"),
+    twoFactor: readTwoFactorSettings(env),
   };
 }
 
