@@ -50,6 +50,7 @@ export const STATIC_ROUTES: readonly RouteRule[] = [
   { path: "/acesso-negado", name: "Acesso Negado", access: SIGNED_IN },
   { path: "/dois-fatores", name: "Verificação do Login", access: PUBLIC },
   { path: "/conta/dois-fatores", name: "Verificação em Duas Etapas", access: SIGNED_IN },
+  { path: "/conta/sessoes", name: "Minhas Sessões", access: SIGNED_IN },
   {
     path: "/home-metodologia",
     name: "Metodologia B1",

@@ -14,6 +14,7 @@ const PUBLIC = ["/", "/auth", "/signup-error", "/link-expired", "/confirmation-s
 const SIGNED_IN = [
   "/acesso-negado",
   "/conta/dois-fatores",
+  "/conta/sessoes",
   "/home-metodologia",
   "/metodologia-ai-first",
   "/ai-first-fast-track",

@@ -7,6 +7,7 @@ import { callAdmin, ConfirmDialog } from "./ui";
 import { RoleBadge } from "./RoleBadge";
 import { ghostButton, primaryButton } from "./styles";
 import type { Editing } from "./UserDialog";
+import { UserSecurityActions } from "./UserSecurityActions";
 
 const loadUserDialog = () => import("./UserDialog");
 const UserDialog = lazy(loadUserDialog);
@@ -97,6 +98,7 @@ export default function UsersTab({ users, roles, loading, onChanged, currentEmai
                     >
                       <Pencil className="size-4" aria-hidden="true" />
                     </button>
+                    <UserSecurityActions user={user} />
                     {user.email !== currentEmail && (
                       <ConfirmDialog
                         triggerLabel={`Excluir ${user.email}`}
