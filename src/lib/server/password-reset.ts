@@ -6,6 +6,7 @@ import { authFailure, type AuthResult } from "./auth-result.ts";
 import type { Db } from "./db.ts";
 import { consumeEmailToken } from "./email-tokens.ts";
 import { hashPassword } from "./password.ts";
+import { refuseCommonPassword } from "./common-passwords.ts";
 import { LIMITS } from "./rate-limit.ts";
 import { invalidateUserSessions } from "./session.ts";
 import { getUserByEmail, normalizeEmail, setPasswordFromMailbox } from "./user.ts";
@@ -42,6 +43,8 @@ function sendResetLinkIfAccountExists(db: Db, email: string, meta: RequestMeta):
 
 /** New password from the reset link: single-use token, password and every session ended in one transaction. */
 export async function updatePassword(db: Db, input: UpdatePasswordRequest, meta: RequestMeta): Promise<AuthResult> {
+  const common = refuseCommonPassword(input.password);
+  if (common) return common;
   const passwordHash = await hashPassword(input.password);
   const updated = db.transaction((tx) => {
     const token = consumeEmailToken(tx, input.token, "password_reset");
