@@ -32,6 +32,8 @@ export interface Config {
   passwordAuth: boolean;
   /** TOTP second factor: its encryption key and the roles that must use it. */
   twoFactor: TwoFactorSettings;
+  /** `AUDIT_IP_MASK=true`: audit rows keep IPv4 /24 and IPv6 /48 only (LGPD). */
+  auditIpMask: boolean;
 }
 
 function positiveInteger(name: string, value: string | undefined): number | null {
@@ -80,6 +82,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oidc: readOidcSettings(env),
     passwordAuth: !(env.AUTH_PASSWORD === "0" || env.AUTH_PASSWORD === "false"),
     twoFactor: readTwoFactorSettings(env),
+    auditIpMask: env.AUDIT_IP_MASK === "1" || env.AUDIT_IP_MASK === "true",
   };
 }
 
