@@ -6,6 +6,7 @@
  */
 import { parseArgs } from "node:util";
 import { emailField, passwordField, fullNameField, MESSAGES } from "../src/lib/auth-schemas.ts";
+import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "../src/lib/server/common-passwords.ts";
 import { getDb } from "../src/lib/server/db.ts";
 import { seedDatabase } from "../src/lib/server/seed.ts";
 import { createUser, deleteUserByEmail, listUsersWithRoles } from "../src/lib/server/user.ts";
@@ -41,6 +42,7 @@ async function main(argv: string[]) {
     const name = fullNameField.safeParse(values.name ?? "");
     if (!name.success) fail(name.error.issues[0]?.message ?? MESSAGES.name);
     if (!passwordField.safeParse(values.password ?? "").success) fail(MESSAGES.password);
+    if (isCommonPassword(values.password!)) fail(COMMON_PASSWORD_MESSAGE);
     const result = await createUser(
       db,
       { email: email.data, fullName: name.data, password: values.password!, roleNames: values.role ?? [], confirmed: true },

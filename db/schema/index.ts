@@ -128,6 +128,8 @@ export const auditLogs = sqliteTable(
     actionDetails: text("action_details"),
     ipAddress: text("ip_address"),
     userAgent: text("user_agent"),
+    /** SHA-256 (hex) of the previous row's hash + this row's canonical content (see audit-chain.ts); null before the chain began. */
+    hash: text("hash"),
   },
   (table) => [
     // One index per filter, each ending in the viewer's order (created_at, id) so a page is a range read.

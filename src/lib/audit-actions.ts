@@ -26,6 +26,14 @@ export const AUDIT_ACTION_LABELS = {
   sso_invalid_state: "SSO: Estado Inválido",
   sso_provider_error: "SSO: Erro do Provedor",
   sso_roles_updated: "SSO: Perfis Atualizados",
+  // Two-factor sign-in (TOTP)
+  two_factor_enabled: "Verificação em Duas Etapas Ativada",
+  two_factor_login_failure: "Código de Verificação Recusado",
+  two_factor_recovery_code_used: "Código de Recuperação Usado",
+  two_factor_reset: "Verificação em Duas Etapas Redefinida",
+  // Sessions ended from 'Minhas sessões' or by an administrator
+  session_ended: "Sessão Encerrada",
+  admin_sessions_ended: "Sessões Encerradas pelo Admin",
 } as const satisfies Record<string, string>;
 
 /** Every action an audit row may record. */

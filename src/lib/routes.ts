@@ -49,6 +49,9 @@ export const STATIC_ROUTES: readonly RouteRule[] = [
   { path: "/link-expired", name: "Link Expirado", access: PUBLIC },
   { path: "/confirmation-sent", name: "Confirmação Enviada", access: PUBLIC },
   { path: "/acesso-negado", name: "Acesso Negado", access: SIGNED_IN },
+  { path: "/dois-fatores", name: "Verificação do Login", access: PUBLIC },
+  { path: "/conta/dois-fatores", name: "Verificação em Duas Etapas", access: SIGNED_IN },
+  { path: "/conta/sessoes", name: "Minhas Sessões", access: SIGNED_IN },
   {
     path: "/home-metodologia",
     name: "Metodologia B1",
@@ -128,6 +131,7 @@ export const API_RULES: readonly ApiRule[] = [
   { prefix: "/api/audit-logs", page: "/audit-logs" },
   { prefix: "/api/trail", page: "/trilha-interativa" },
   { prefix: "/api/auth", page: "/auth" },
+  { prefix: "/api/conta", page: "/conta/dois-fatores" },
 ];
 
 const routesByPath = new Map(ROUTES.map((route) => [route.path, route]));
@@ -156,6 +160,8 @@ export interface Principal {
   roles: readonly string[];
   /** Paths granted by `role_permissions` of any of the user's roles. */
   grantedPaths: ReadonlySet<string>;
+  /** A confirmed TOTP second factor is on file (absent means no). */
+  twoFactorEnrolled?: boolean;
 }
 
 export type Decision = "allow" | "sign-in" | "deny";

@@ -14,6 +14,7 @@ import type { Asset, PageTemplate } from "../lib/server/static-files.ts";
 import type { SearchFiles } from "../lib/server/search-files.ts";
 import { decideAccess, findApiRule, findRoute, type Principal, type RouteRule } from "../lib/routes.ts";
 import { normalizePath } from "../lib/url-path.ts";
+import { isOpenWhileEnrolling, mustEnrolTwoFactor, TWO_FACTOR_ENROL_PATH, TWO_FACTOR_REQUIRED_MESSAGE } from "../lib/two-factor-policy.ts";
 import { isSameOrigin } from "../lib/server/origin.ts";
 import { MAX_BODY_BYTES, TOO_LARGE_MESSAGE } from "../lib/server/http.ts";
 import { SCRIPT_FILE_CSP, securityHeaders } from "./security-headers.ts";
@@ -142,9 +143,12 @@ export function createGate(options: GateOptions) {
     const principal = auth?.principal ?? null;
     if (context && principal) context.userId = principal.userId;
     const renewedCookie = auth?.session.renewed ? sessionCookieHeader(token!, auth.session.expiresAt, secureCookies) : undefined;
+    // A role that requires two-factor opens nothing but the enrolment page until it is set up.
+    const mustEnrol = mustEnrolTwoFactor(principal, config.twoFactor.requiredRoles);
 
     if (path.startsWith("/pagefind/") || path === "/pagefind") {
       if (!principal) return json(res, 401, { error: "Não autenticado" });
+      if (mustEnrol) return json(res, 403, { error: TWO_FACTOR_REQUIRED_MESSAGE, code: "two_factor_required" });
       const file = options.search?.lookup(principal, path.slice("/pagefind".length));
       if (!file) return json(res, 404, { error: "Não encontrado" });
       return send(req, res, 200, file, {
@@ -170,6 +174,8 @@ export function createGate(options: GateOptions) {
         auditDecision(route, auth!, req, false);
         return json(res, 403, { error: "Acesso negado" });
       }
+      if (mustEnrol && !isOpenWhileEnrolling(path))
+        return json(res, 403, { error: TWO_FACTOR_REQUIRED_MESSAGE, code: "two_factor_required" });
       if (UNSAFE_METHODS.has(method) && !isSameOrigin(req.headers, config.publicUrl)) {
         return json(res, 403, { error: "Origem da requisição não permitida" });
       }
@@ -209,6 +215,13 @@ export function createGate(options: GateOptions) {
     if (decision === "deny") {
       auditDecision(route, auth!, req, false);
       return redirect(res, "/acesso-negado", renewedCookie ? { "Set-Cookie": renewedCookie } : {});
+    }
+    if (mustEnrol && route.access.kind !== "public" && route.path !== TWO_FACTOR_ENROL_PATH) {
+      return redirect(
+        res,
+        `${TWO_FACTOR_ENROL_PATH}?next=${encodeURIComponent(path + query)}`,
+        renewedCookie ? { "Set-Cookie": renewedCookie } : {},
+      );
     }
     if (auth) auditDecision(route, auth, req, true);
     if (route.path === "/auth" && principal && !/[?&](mode=update-password|token=)/.test(query)) {

@@ -22,7 +22,7 @@ export async function sendPasswordResetLink(db: Db, user: Recipient, kind: "rese
 }
 
 /** Marks the address confirmed (idempotent) and records it. */
-export function confirmUserEmail(db: Pick<Db, "update" | "insert">, userId: string, meta: RequestMeta): void {
+export function confirmUserEmail(db: Parameters<typeof writeAuditLog>[0], userId: string, meta: RequestMeta): void {
   db.update(users).set({ emailConfirmedAt: Date.now() }).where(eq(users.id, userId)).run();
   writeAuditLog(db, { userId, actionType: "user_email_confirmed", result: "success", ...meta });
 }

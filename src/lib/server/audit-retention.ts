@@ -1,6 +1,7 @@
 import { inArray, lt } from "drizzle-orm";
 import { auditLogs } from "../../../db/schema/index.ts";
 import type { Db } from "./db.ts";
+import { writeChainCheckpoint } from "./audit-chain.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Rows deleted per statement: each batch is a short write, so requests interleave with a big prune. */
@@ -20,7 +21,13 @@ export async function pruneAuditLogs(db: Db, retentionDays: number, now = Date.n
       .where(lt(auditLogs.createdAt, cutoff))
       .orderBy(auditLogs.createdAt)
       .limit(batchSize);
-    const changes = db.delete(auditLogs).where(inArray(auditLogs.id, oldest)).run().changes;
+    const changes = db.transaction((tx) => {
+      const ids = oldest.all().map((row) => row.id);
+      if (ids.length === 0) return 0;
+      // The rest of the chain starts from the last pruned row's hash.
+      writeChainCheckpoint(tx, Math.max(...ids));
+      return tx.delete(auditLogs).where(inArray(auditLogs.id, ids)).run().changes;
+    });
     deleted += changes;
     if (changes < batchSize) return deleted;
     await new Promise((resolve) => setImmediate(resolve));

@@ -3,6 +3,9 @@ import { auditLogs } from "../../../db/schema/index.ts";
 import type { AuditActionType, AuditResult } from "../audit-actions.ts";
 import type { Db } from "./db.ts";
 import { logger } from "./logger.ts";
+import { chainHash, previousHashBefore } from "./audit-chain.ts";
+import { config } from "./config.ts";
+import { maskIpAddress } from "./ip-mask.ts";
 
 /** Who sent a request, as audit rows record it. */
 export interface RequestMeta {
@@ -17,24 +20,31 @@ export interface AuditEntry extends RequestMeta {
   details?: Record<string, unknown> | null;
 }
 
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
 /**
- * Writes one audit row. Pass the transaction handle to write it together with the change it
- * records. A failed write is only logged and never breaks the caller.
+ * Writes one audit row, chained to the previous one (see audit-chain.ts). Pass the transaction
+ * handle to write it together with the change it records. The previous hash is read inside the
+ * write transaction (immediate, so other connections wait): appends are serialised. A failed
+ * write is only logged and never breaks the caller.
  */
-export function writeAuditLog(db: Pick<Db, "insert">, entry: AuditEntry): number | null {
+export function writeAuditLog(db: Db | Tx, entry: AuditEntry): number | null {
   try {
-    const inserted = db
-      .insert(auditLogs)
-      .values({
+    return (db as Db).transaction((tx) => {
+      const values = {
+        createdAt: Date.now(),
         userId: entry.userId ?? null,
         actionType: entry.actionType,
         result: entry.result,
         actionDetails: entry.details ? JSON.stringify(entry.details) : null,
-        ipAddress: entry.ipAddress ?? null,
+        ipAddress: config().auditIpMask ? maskIpAddress(entry.ipAddress) : (entry.ipAddress ?? null),
         userAgent: entry.userAgent?.slice(0, 512) ?? null,
-      })
-      .run();
-    return Number(inserted.lastInsertRowid);
+      };
+      const id = Number(tx.insert(auditLogs).values(values).run().lastInsertRowid);
+      const hash = chainHash(previousHashBefore(tx, id), { id, ...values });
+      tx.update(auditLogs).set({ hash }).where(eq(auditLogs.id, id)).run();
+      return id;
+    });
   } catch (error) {
     logger().error({ err: error, actionType: entry.actionType }, "falha ao gravar registro de auditoria");
     return null;

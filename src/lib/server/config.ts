@@ -1,5 +1,6 @@
 import path from "node:path";
 import { readOidcSettings, type OidcSettings } from "./oidc-config.ts";
+import { readTwoFactorSettings, type TwoFactorSettings } from "./two-factor-config.ts";
 
 /** Runtime configuration from the environment; every value has a safe default (the allow-list: empty). */
 export interface Config {
@@ -31,6 +32,10 @@ export interface Config {
   passwordAuth: boolean;
   /** How long SIGTERM waits for in-flight requests before closing what is left. */
   shutdownTimeoutMs: number;
+  /** TOTP second factor: its encryption key and the roles that must use it. */
+  twoFactor: TwoFactorSettings;
+  /** `AUDIT_IP_MASK=true`: audit rows keep IPv4 /24 and IPv6 /48 only (LGPD). */
+  auditIpMask: boolean;
 }
 
 function positiveInteger(name: string, value: string | undefined): number | null {
@@ -79,6 +84,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oidc: readOidcSettings(env),
     passwordAuth: !(env.AUTH_PASSWORD === "0" || env.AUTH_PASSWORD === "false"),
     shutdownTimeoutMs: positiveInteger("SHUTDOWN_TIMEOUT_MS", env.SHUTDOWN_TIMEOUT_MS) ?? 30_000,
+    twoFactor: readTwoFactorSettings(env),
+    auditIpMask: env.AUDIT_IP_MASK === "1" || env.AUDIT_IP_MASK === "true",
   };
 }
 

@@ -6,6 +6,7 @@ import { authFailure, type AuthResult } from "./auth-result.ts";
 import type { Db } from "./db.ts";
 import { consumeEmailToken, findEmailToken } from "./email-tokens.ts";
 import { hashPassword } from "./password.ts";
+import { refuseCommonPassword } from "./common-passwords.ts";
 import { RATE_LIMITS } from "./rate-limit.ts";
 import { invalidateUserSessions } from "./session.ts";
 import { getUserByEmail, normalizeEmail, setPasswordFromMailbox } from "./user.ts";
@@ -46,6 +47,8 @@ function sendResetLinkIfAccountExists(db: Db, email: string, meta: RequestMeta):
 export async function updatePassword(db: Db, input: UpdatePasswordRequest, meta: RequestMeta): Promise<AuthResult> {
   // A dead link costs no Argon2; the token is consumed below, in the transaction.
   if (!findEmailToken(db, input.token, "password_reset").ok) return linkExpired();
+  const common = refuseCommonPassword(input.password);
+  if (common) return common;
   const passwordHash = await hashPassword(input.password);
   const updated = db.transaction((tx) => {
     const token = consumeEmailToken(tx, input.token, "password_reset");

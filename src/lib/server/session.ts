@@ -1,6 +1,7 @@
 import { decodeHex, encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import { eq, sql } from "drizzle-orm";
 import { roles, sessions, userRoles, users, rolePermissions, pages } from "../../../db/schema/index.ts";
+import { twoFactorSecrets } from "../../../db/schema/two-factor.ts";
 import type { Principal } from "../routes.ts";
 import type { Db } from "./db.ts";
 import { config } from "./config.ts";
@@ -82,6 +83,8 @@ function prepareLookup(db: Db) {
       grantedPaths: sql<string>`(select json_group_array(distinct ${pages.path}) from ${userRoles}
         join ${rolePermissions} on ${rolePermissions.roleId} = ${userRoles.roleId} and ${rolePermissions.canAccess} = 1
         join ${pages} on ${pages.id} = ${rolePermissions.pageId} where ${userRoles.userId} = ${users.id})`,
+      twoFactorEnrolled: sql<number>`exists(select 1 from ${twoFactorSecrets}
+        where ${twoFactorSecrets.userId} = ${users.id} and ${twoFactorSecrets.confirmedAt} is not null)`,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -109,6 +112,7 @@ function toPrincipal(row: LookupRow): Principal {
     name: row.fullName,
     roles: JSON.parse(row.systemRoles) as string[],
     grantedPaths: new Set(JSON.parse(row.grantedPaths) as string[]),
+    twoFactorEnrolled: row.twoFactorEnrolled === 1,
   };
 }
 

@@ -8,15 +8,17 @@ import { hashPassword, verifyPasswordHash } from "./password.ts";
 import { createSession } from "./session.ts";
 import { beginPasswordAttempt, passwordAttemptSucceeded, signInBlockedIpKey, signInBlockedKey } from "./sign-in-throttle.ts";
 import { getUserByEmail, hasUsablePassword, normalizeEmail } from "./user.ts";
+import { config } from "./config.ts";
+import { needsSecondFactor, startTwoFactorChallenge, TWO_FACTOR_PATH } from "./two-factor-sign-in.ts";
 
 export const INVALID_CREDENTIALS = "E-mail ou senha incorretos. Verifique suas credenciais e tente novamente.";
 
 const dummyHash = hashPassword("Senha@Inexistente1");
 
-export interface SignedIn {
-  session: { token: string; expiresAt: number };
-  next: string;
-}
+/** A session, or (second factor on file) a pending challenge whose token goes in its own cookie. */
+export type SignedIn =
+  | { session: { token: string; expiresAt: number }; next: string; twoFactorChallenge?: undefined }
+  | { twoFactorChallenge: string; next: string; session?: undefined };
 
 /** The per-IP guard, before the body is read: attempts of any outcome, then failures over every account. */
 export function refuseSignInFromIp(db: Db, meta: RequestMeta): AuthFailure | null {
@@ -59,6 +61,10 @@ export async function signIn(db: Db, input: SignInRequest, meta: RequestMeta): P
       ...meta,
     });
     return authFailure(403, "email_not_confirmed", "E-mail não confirmado");
+  }
+  if (needsSecondFactor(db, config().twoFactor.key, user.id)) {
+    const challenge = startTwoFactorChallenge(db, user.id, safeNextPath(input.next));
+    return { ok: true, value: { twoFactorChallenge: challenge.token, next: TWO_FACTOR_PATH } };
   }
   const session = createSession(db, user.id, meta);
   writeAuditLog(db, { userId: user.id, actionType: "user_login_success", result: "success", details: { email }, ...meta });

@@ -3,6 +3,7 @@ import { sendConfirmationLink, sendPasswordResetLink } from "./accounts.ts";
 import { writeAuditLog, type RequestMeta } from "./audit.ts";
 import { refuseUnlessAllowedEmail } from "./auth-guards.ts";
 import { authFailure, type AuthResult } from "./auth-result.ts";
+import { refuseCommonPassword } from "./common-passwords.ts";
 import type { Db } from "./db.ts";
 import { deleteUnusedEmailTokens } from "./email-tokens.ts";
 import { createUser, discardPendingPassword, getUserByEmail, normalizeEmail } from "./user.ts";
@@ -22,7 +23,7 @@ export async function signUp(db: Db, body: unknown, meta: RequestMeta): Promise<
   const { fullName, password } = parsed.data;
   const email = normalizeEmail(parsed.data.email);
   const attempt = { actionType: "user_signup_attempt", email, meta } as const;
-  const refused = refuseUnlessAllowedEmail(db, email, attempt);
+  const refused = refuseUnlessAllowedEmail(db, email, attempt) ?? refuseCommonPassword(password);
   if (refused) return refused;
   writeAuditLog(db, { actionType: attempt.actionType, result: "success", details: { email }, ...meta });
   const created = await createUser(db, { email, fullName, password, roleNames: ["visualizador"], confirmed: false }, (user) => [

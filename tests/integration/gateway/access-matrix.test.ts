@@ -10,9 +10,11 @@ import { createTestUser, type TestUser } from "../../support/users";
 type Persona = "anonymous" | "visualizador" | "lider" | "security" | "admin" | "custom" | "none";
 const PERSONAS: Persona[] = ["anonymous", "visualizador", "lider", "security", "admin", "custom", "none"];
 
-const PUBLIC = ["/", "/auth", "/signup-error", "/link-expired", "/confirmation-sent"];
+const PUBLIC = ["/", "/auth", "/signup-error", "/link-expired", "/confirmation-sent", "/dois-fatores"];
 const SIGNED_IN = [
   "/acesso-negado",
+  "/conta/dois-fatores",
+  "/conta/sessoes",
   "/home-metodologia",
   "/metodologia-ai-first",
   "/ai-first-fast-track",

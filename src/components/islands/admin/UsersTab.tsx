@@ -8,6 +8,7 @@ import { RoleBadge } from "./RoleBadge";
 import { ghostButton, inputClass, primaryButton } from "./styles";
 import type { Editing } from "./UserDialog";
 import { useUserList } from "./use-user-list";
+import { UserSecurityActions } from "./UserSecurityActions";
 
 const loadUserDialog = () => import("./UserDialog");
 const UserDialog = lazy(loadUserDialog);
@@ -135,6 +136,7 @@ export default function UsersTab({ roles, onChanged, currentEmail }: Props) {
                     >
                       <Pencil className="size-4" aria-hidden="true" />
                     </button>
+                    <UserSecurityActions user={user} />
                     {user.email !== currentEmail && (
                       <ConfirmDialog
                         triggerLabel={`Excluir ${user.email}`}

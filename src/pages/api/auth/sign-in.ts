@@ -7,6 +7,7 @@ import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/ht
 import { sessionCookieHeader } from "../../../lib/server/session";
 import { refuseSignInFromIp, signIn } from "../../../lib/server/sign-in";
 import { refuseWhenPasswordAuthDisabled } from "../../../lib/server/password-auth";
+import { challengeCookieHeader } from "../../../lib/server/two-factor-sign-in";
 
 export const prerender = false;
 
@@ -20,7 +21,15 @@ export const POST: APIRoute = async ({ request, locals }) => {
   if (!parsed.ok) return parsed.response;
   const result = await signIn(getDb(), parsed.data, meta);
   if (!result.ok) return failureResponse(result);
-  const { session, next } = result.value;
+  const signedIn = result.value;
+  if (signedIn.twoFactorChallenge !== undefined) {
+    return jsonResponse(
+      200,
+      { ok: true, next: signedIn.next },
+      { "Set-Cookie": challengeCookieHeader(signedIn.twoFactorChallenge, config().secureCookies) },
+    );
+  }
+  const { session, next } = signedIn;
   return jsonResponse(
     200,
     { ok: true, next },

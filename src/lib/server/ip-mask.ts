@@ -1,0 +1,33 @@
+import { isIPv4, isIPv6 } from "node:net";
+
+/** Eight 16-bit groups of an IPv6 address (`::` expanded, an embedded IPv4 tail converted). */
+function ipv6Groups(address: string): number[] | null {
+  let text = address;
+  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4[1]!.split(".").map(Number) as [number, number, number, number];
+    text = text.slice(0, -v4[1]!.length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split("::") as [string, string | undefined];
+  const parse = (part: string) => (part ? part.split(":").map((group) => parseInt(group, 16)) : []);
+  const left = parse(head);
+  const right = tail === undefined ? [] : parse(tail);
+  const missing = 8 - left.length - right.length;
+  if (missing < 0 || (tail === undefined && missing !== 0)) return null;
+  return [...left, ...Array<number>(missing).fill(0), ...right];
+}
+
+/** For LGPD: an IPv4 address loses its last octet, an IPv6 address its last 80 bits (it keeps the /48). */
+export function maskIpAddress(address: string | null | undefined): string | null {
+  if (!address) return null;
+  if (isIPv4(address)) return address.replace(/\.\d+$/, ".0");
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return `::ffff:${mapped[1]!.replace(/\.\d+$/, ".0")}`;
+  if (!isIPv6(address)) return address;
+  const groups = ipv6Groups(address);
+  if (!groups) return address;
+  return `${groups
+    .slice(0, 3)
+    .map((group) => group.toString(16))
+    .join(":")}::`;
+}

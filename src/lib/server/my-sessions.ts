@@ -1,0 +1,89 @@
+import { encodeHexLowerCase } from "@oslojs/encoding";
+import { and, desc, eq, ne } from "drizzle-orm";
+import UAParser from "ua-parser-js";
+import { sessions } from "../../../db/schema/index.ts";
+import { writeAuditLog, type RequestMeta } from "./audit.ts";
+import type { Db } from "./db.ts";
+import { sha256 } from "./hashing.ts";
+
+/** One row of 'Minhas sessões'. The handle names the session without revealing its id (half of the token). */
+export interface SessionView {
+  handle: string;
+  browser: string;
+  system: string;
+  ipAddress: string | null;
+  signedInAt: number;
+  lastUsedAt: number;
+  current: boolean;
+}
+
+function sessionHandle(sessionId: string): string {
+  return encodeHexLowerCase(sha256(`sessao:${sessionId}`)).slice(0, 32);
+}
+
+function describeAgent(userAgent: string | null): { browser: string; system: string } {
+  const parsed = new UAParser(userAgent ?? "").getResult();
+  const join = (name?: string, version?: string) => (name ? [name, version?.split(".")[0]].filter(Boolean).join(" ") : "Desconhecido");
+  return { browser: join(parsed.browser.name, parsed.browser.version), system: join(parsed.os.name, parsed.os.version) };
+}
+
+function userSessions(db: Db, userId: string) {
+  return db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(sessions.lastVerifiedAt)).all();
+}
+
+/** The user's sessions, most recently used first, the one making the request marked. */
+export function listMySessions(db: Db, userId: string, currentSessionId: string | null, now = Date.now()): SessionView[] {
+  return userSessions(db, userId)
+    .filter((row) => row.expiresAt > now)
+    .map((row) => ({
+      handle: sessionHandle(row.id),
+      ...describeAgent(row.userAgent),
+      ipAddress: row.ipAddress,
+      signedInAt: row.createdAt,
+      lastUsedAt: row.lastVerifiedAt,
+      current: row.id === currentSessionId,
+    }));
+}
+
+export interface Actor extends RequestMeta {
+  userId: string;
+}
+
+/** Ends one of the user's own sessions by its handle; false when it is not theirs (or already gone). */
+export function endMySession(db: Db, actor: Actor, handle: string): boolean {
+  const target = userSessions(db, actor.userId).find((row) => sessionHandle(row.id) === handle);
+  if (!target) return false;
+  return db.transaction((tx) => {
+    tx.delete(sessions)
+      .where(and(eq(sessions.id, target.id), eq(sessions.userId, actor.userId)))
+      .run();
+    writeAuditLog(tx, { ...actor, actionType: "session_ended", result: "success", details: { count: 1, ended: "one" } });
+    return true;
+  });
+}
+
+/** Ends every session of the user except the current one; returns how many ended. */
+export function endMyOtherSessions(db: Db, actor: Actor, currentSessionId: string): number {
+  return db.transaction((tx) => {
+    const ended = tx
+      .delete(sessions)
+      .where(and(eq(sessions.userId, actor.userId), ne(sessions.id, currentSessionId)))
+      .run().changes;
+    writeAuditLog(tx, { ...actor, actionType: "session_ended", result: "success", details: { count: ended, ended: "others" } });
+    return ended;
+  });
+}
+
+/** An administrator ends every session of a user (they must sign in again everywhere). */
+export function endAllSessionsOfUser(db: Db, actor: Actor, target: { userId: string; email: string }): number {
+  return db.transaction((tx) => {
+    const ended = tx.delete(sessions).where(eq(sessions.userId, target.userId)).run().changes;
+    writeAuditLog(tx, {
+      ...actor,
+      actionType: "admin_sessions_ended",
+      result: "success",
+      details: { targetUserId: target.userId, email: target.email, count: ended },
+    });
+    return ended;
+  });
+}

@@ -1,0 +1,14 @@
+import type { APIRoute } from "astro";
+import { buildAccessMatrix } from "../../../lib/server/access-matrix";
+import { getDb } from "../../../lib/server/db";
+import { refuseUnlessAllowed } from "../../../lib/server/guards";
+import { jsonResponse } from "../../../lib/server/http";
+
+export const prerender = false;
+
+/** 'Quem acessa o quê': pages × roles and each user's pages, from the gate's own rule. */
+export const GET: APIRoute = ({ locals }) => {
+  const refused = refuseUnlessAllowed(locals, "/admin-panel");
+  if (refused) return refused;
+  return jsonResponse(200, buildAccessMatrix(getDb()));
+};

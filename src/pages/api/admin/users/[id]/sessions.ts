@@ -1,0 +1,18 @@
+import type { APIRoute } from "astro";
+import { getDb } from "../../../../../lib/server/db";
+import { actorOf, refuseUnlessAllowed } from "../../../../../lib/server/guards";
+import { jsonResponse } from "../../../../../lib/server/http";
+import { endAllSessionsOfUser } from "../../../../../lib/server/my-sessions";
+import { getUserById } from "../../../../../lib/server/user";
+
+export const prerender = false;
+
+/** An administrator ends every session of a user. */
+export const DELETE: APIRoute = ({ locals, request, params }) => {
+  const refused = refuseUnlessAllowed(locals, "/admin-panel");
+  if (refused) return refused;
+  const user = getUserById(getDb(), params.id ?? "");
+  if (!user) return jsonResponse(404, { error: "Usuário não encontrado" });
+  const ended = endAllSessionsOfUser(getDb(), actorOf(locals, request), { userId: user.id, email: user.email });
+  return jsonResponse(200, { message: ended === 1 ? "1 sessão encerrada." : `${ended} sessões encerradas.`, ended });
+};

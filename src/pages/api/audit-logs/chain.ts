@@ -1,0 +1,16 @@
+import type { APIRoute } from "astro";
+import { isAdmin } from "../../../lib/routes";
+import { verifyAuditChain } from "../../../lib/server/audit-chain";
+import { getDb } from "../../../lib/server/db";
+import { refuseUnlessAllowed } from "../../../lib/server/guards";
+import { jsonResponse } from "../../../lib/server/http";
+
+export const prerender = false;
+
+/** The hash chain's state, for administrators (the walk yields between chunks of rows). */
+export const GET: APIRoute = async ({ locals }) => {
+  const refused = refuseUnlessAllowed(locals, "/audit-logs");
+  if (refused) return refused;
+  if (!isAdmin(locals.principal)) return jsonResponse(403, { error: "Acesso negado" });
+  return jsonResponse(200, await verifyAuditChain(getDb()));
+};

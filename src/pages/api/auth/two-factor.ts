@@ -1,0 +1,33 @@
+import type { APIRoute } from "astro";
+import { twoFactorCodeSchema } from "../../../lib/two-factor-forms";
+import { failureResponse } from "../../../lib/server/auth-result";
+import { config } from "../../../lib/server/config";
+import { getDb } from "../../../lib/server/db";
+import { parseJsonBody, requestMeta } from "../../../lib/server/http";
+import { sessionCookieHeader } from "../../../lib/server/session";
+import { refuseSignInFromIp } from "../../../lib/server/sign-in";
+import { clearChallengeCookieHeader, completeTwoFactorSignIn, readChallengeCookie } from "../../../lib/server/two-factor-sign-in";
+
+export const prerender = false;
+
+/** The code after the password: the pending challenge (cookie) + a TOTP or recovery code → a session. */
+export const POST: APIRoute = async ({ request, locals }) => {
+  const meta = requestMeta(locals, request);
+  const refused = refuseSignInFromIp(getDb(), meta);
+  if (refused) return failureResponse(refused);
+  const parsed = await parseJsonBody(request, twoFactorCodeSchema);
+  if (!parsed.ok) return parsed.response;
+  const { twoFactor, secureCookies } = config();
+  const token = readChallengeCookie(request.headers.get("cookie"));
+  const result = completeTwoFactorSignIn(getDb(), twoFactor.key, token, parsed.data.code, meta);
+  if (!result.ok) {
+    const response = failureResponse(result);
+    if (result.code === "challenge_expired") response.headers.append("Set-Cookie", clearChallengeCookieHeader(secureCookies));
+    return response;
+  }
+  const { session, next } = result.value;
+  const headers = new Headers({ "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
+  headers.append("Set-Cookie", sessionCookieHeader(session.token, session.expiresAt, secureCookies));
+  headers.append("Set-Cookie", clearChallengeCookieHeader(secureCookies));
+  return new Response(JSON.stringify({ ok: true, next }), { status: 200, headers });
+};

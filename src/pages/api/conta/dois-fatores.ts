@@ -1,0 +1,38 @@
+import type { APIRoute } from "astro";
+import { twoFactorCodeSchema } from "../../../lib/two-factor-forms";
+import { failureResponse } from "../../../lib/server/auth-result";
+import { config } from "../../../lib/server/config";
+import { getDb } from "../../../lib/server/db";
+import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http";
+import { beginTwoFactorEnrolment, confirmTwoFactorEnrolment, readTwoFactorStatus } from "../../../lib/server/two-factor";
+
+export const prerender = false;
+
+function signedIn(locals: App.Locals) {
+  return locals.principal ? { userId: locals.principal.userId, email: locals.principal.email } : null;
+}
+
+/** Whether the signed-in person has two-factor on, and whether the portal offers it. */
+export const GET: APIRoute = ({ locals }) => {
+  const user = signedIn(locals);
+  if (!user) return jsonResponse(401, { error: "Não autenticado" });
+  return jsonResponse(200, { available: config().twoFactor.key !== null, ...readTwoFactorStatus(getDb(), user.userId) });
+};
+
+/** Starts enrolment: a new key as a QR code (SVG) and as text. */
+export const POST: APIRoute = ({ locals }) => {
+  const user = signedIn(locals);
+  if (!user) return jsonResponse(401, { error: "Não autenticado" });
+  const result = beginTwoFactorEnrolment(getDb(), config().twoFactor.key, user);
+  return result.ok ? jsonResponse(200, result.value) : failureResponse(result);
+};
+
+/** Confirms enrolment with the first code; answers the recovery codes, shown only this once. */
+export const PUT: APIRoute = async ({ locals, request }) => {
+  const user = signedIn(locals);
+  if (!user) return jsonResponse(401, { error: "Não autenticado" });
+  const parsed = await parseJsonBody(request, twoFactorCodeSchema);
+  if (!parsed.ok) return parsed.response;
+  const result = confirmTwoFactorEnrolment(getDb(), config().twoFactor.key, user, parsed.data.code, requestMeta(locals, request));
+  return result.ok ? jsonResponse(200, result.value) : failureResponse(result);
+};

@@ -1,0 +1,14 @@
+import type { APIRoute } from "astro";
+import { getDb } from "../../../../lib/server/db";
+import { jsonResponse, requestMeta } from "../../../../lib/server/http";
+import { endMySession } from "../../../../lib/server/my-sessions";
+
+export const prerender = false;
+
+/** Ends one of the person's own sessions; another person's handle is simply not found. */
+export const DELETE: APIRoute = ({ locals, request, params }) => {
+  if (!locals.principal) return jsonResponse(401, { error: "Não autenticado" });
+  const ended = endMySession(getDb(), { userId: locals.principal.userId, ...requestMeta(locals, request) }, params.handle ?? "");
+  if (!ended) return jsonResponse(404, { error: "Sessão não encontrada ou já encerrada." });
+  return jsonResponse(200, { message: "Sessão encerrada." });
+};

@@ -1,0 +1,20 @@
+import type { APIRoute } from "astro";
+import { config } from "../../../../lib/server/config";
+import { getDb } from "../../../../lib/server/db";
+import { jsonResponse, requestMeta } from "../../../../lib/server/http";
+import { endMyOtherSessions, listMySessions } from "../../../../lib/server/my-sessions";
+
+export const prerender = false;
+
+/** 'Minhas sessões': every active session of the signed-in person. */
+export const GET: APIRoute = ({ locals }) => {
+  if (!locals.principal) return jsonResponse(401, { error: "Não autenticado" });
+  return jsonResponse(200, { sessions: listMySessions(getDb(), locals.principal.userId, locals.sessionId), timeZone: config().tzDisplay });
+};
+
+/** 'Encerrar todas as outras': every session but this one ends. */
+export const DELETE: APIRoute = ({ locals, request }) => {
+  if (!locals.principal || !locals.sessionId) return jsonResponse(401, { error: "Não autenticado" });
+  const ended = endMyOtherSessions(getDb(), { userId: locals.principal.userId, ...requestMeta(locals, request) }, locals.sessionId);
+  return jsonResponse(200, { message: ended === 1 ? "1 sessão encerrada." : `${ended} sessões encerradas.`, ended });
+};
