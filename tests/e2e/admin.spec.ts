@@ -1,3 +1,4 @@
+import { defaultPermissions, grantablePages } from "../../src/lib/routes";
 import { SESSION_COOKIE } from "../../src/lib/server/session";
 import { createTestUser } from "../support/users";
 import { e2eDb, expect, test } from "./fixtures";
@@ -192,7 +193,10 @@ test("admin forms: refusals beside their field, meaningful subtitles, no 'Exclui
   await page.getByRole("button", { name: "Editar perfil lider" }).click();
   const roleDialog = page.getByRole("dialog", { name: "Editar Perfil" });
   await expect(roleDialog.getByText("Definidas pelo perfil do sistema:")).toBeVisible();
-  await expect(roleDialog.getByRole("checkbox")).toHaveCount(1);
+  // Only real choices are checkboxes: the grantable pages that the lider role does not already hold.
+  const choices = grantablePages().filter((route) => !defaultPermissions("lider").includes(route.path));
+  expect(choices.map((route) => route.path)).toContain("/audit-logs");
+  await expect(roleDialog.getByRole("checkbox")).toHaveCount(choices.length);
   await expect(roleDialog.getByRole("checkbox", { name: /Logs de Auditoria/ })).toBeVisible();
 });
 

@@ -42,7 +42,7 @@ test("every page runs under its CSP with no violation: islands hydrate, search l
   await page.goto("/faq");
   await page.keyboard.press("Control+k");
   const dialog = page.getByRole("dialog", { name: "Buscar no portal" });
-  await dialog.getByRole("searchbox").fill("wireframe");
+  await dialog.getByRole("combobox", { name: "Buscar no portal" }).fill("wireframe");
   await expect(dialog.getByRole("option").first()).toContainText("Glossário");
   expect(violations).toEqual([]);
 });
