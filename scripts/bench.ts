@@ -16,6 +16,7 @@ import { ARGON2_PARAMS } from "../src/lib/server/password.ts";
 import { JS_BUDGET, pageWeights } from "./page-weights.ts";
 import { openDatabase, type Db } from "../src/lib/server/db.ts";
 import { createSession } from "../src/lib/server/session.ts";
+import { seedDatabase } from "../src/lib/server/seed.ts";
 import { createUser } from "../src/lib/server/user.ts";
 import { benchScale, scaleTargets, type ScaleFigures } from "./bench-scale.ts";
 import { chromiumLaunchOptions } from "./chromium.ts";
@@ -155,6 +156,8 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-bench-"));
   const dbPath = path.join(dataDir, "db.sqlite");
   const db = openDatabase(dbPath, { migrate: true });
+  // Opening only migrates; the system roles and pages come from the seed, as at the server's start.
+  seedDatabase(db);
   const user = await benchUser(db, "visualizador");
   const admin = await benchUser(db, "admin");
   if (!skipScale) {

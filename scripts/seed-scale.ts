@@ -7,6 +7,7 @@ import { eq } from "drizzle-orm";
 import { users } from "../db/schema/index.ts";
 import { config } from "../src/lib/server/config.ts";
 import { openDatabase, type Db } from "../src/lib/server/db.ts";
+import { seedDatabase } from "../src/lib/server/seed.ts";
 import { insertAuditRows, insertScaleUsers, insertSessions, SCALE_PASSWORD } from "./scale-data.ts";
 
 export interface ScaleSizes {
@@ -46,6 +47,8 @@ async function main() {
   }
   const file = config().databasePath;
   const db = openDatabase(file, { migrate: true });
+  // Opening only migrates: the system roles and pages come from the seed, as at the server's start.
+  seedDatabase(db);
   if (db.select({ id: users.id }).from(users).where(eq(users.email, "pessoa-0@b1.example.com")).get()) {
     console.error(`Erro: ${file} já tem os dados de escala (pessoa-0@b1.example.com). Use outro DATABASE_PATH.`);
     process.exit(1);
