@@ -3,21 +3,9 @@ import { roles, userRoles, users } from "../../../db/schema/index.ts";
 import type { CreateUserBody, UpdateUserBody } from "../admin/forms.ts";
 import { DOMAIN_MESSAGE, isAllowedEmail } from "./allowed-email.ts";
 import { writeAuditLog, type AuditEntry } from "./audit.ts";
-import type { Db } from "./db.ts";
+import { refuse as fail, type Actor, type AdminResult } from "./admin-result.ts";
+import type { Db, Tx } from "./db.ts";
 import { createUser, normalizeEmail } from "./user.ts";
-
-type Actor = { userId: string } & Pick<AuditEntry, "ipAddress" | "userAgent">;
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-
-/** An admin operation's outcome: a value, or a Portuguese message with an HTTP status (and the form field it concerns). */
-export type AdminResult<T = undefined> = { ok: true; value: T } | { ok: false; status: number; error: string; field?: string };
-
-const fail = (status: number, error: string, field?: string) => ({ ok: false, status, error, field }) as const;
-
-/** The JSON body of a refusal: the message, and under `fields` the field it belongs to (as validation errors are). */
-export function refusalBody(result: { error: string; field?: string }) {
-  return result.field ? { error: result.error, fields: { [result.field]: result.error } } : { error: result.error };
-}
 
 /** A user created without a role gets Visualizador, as the panel's notes promise. */
 const DEFAULT_ROLES = ["visualizador"];

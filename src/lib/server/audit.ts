@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { auditLogs } from "../../../db/schema/index.ts";
 import type { AuditActionType, AuditResult } from "../audit-actions.ts";
-import type { Db } from "./db.ts";
+import type { Db, Tx } from "./db.ts";
 import { logger } from "./logger.ts";
 import { chainHash, previousHashBefore } from "./audit-chain.ts";
 import { config } from "./config.ts";
@@ -19,8 +19,6 @@ export interface AuditEntry extends RequestMeta {
   result: AuditResult;
   details?: Record<string, unknown> | null;
 }
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /**
  * Writes one audit row, chained to the previous one (see audit-chain.ts). Pass the transaction

@@ -7,6 +7,8 @@ import * as schema from "../../../db/schema/index.ts";
 import { config } from "./config.ts";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+/** The handle inside `db.transaction(...)`: writes through it commit or roll back together. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "db/migrations");
 

@@ -3,10 +3,11 @@ import { pages, rolePermissions, roles, userRoles, users } from "../../../db/sch
 import { SYSTEM_ROLES, defaultPermissions, findRoute, grantablePages, type SystemRole } from "../routes.ts";
 import { writeAuditLog, type AuditEntry } from "./audit.ts";
 import type { ChecklistPage, RoleSummary } from "../admin/types.ts";
-import type { Db } from "./db.ts";
+import { refuse, type Actor, type AdminResult } from "./admin-result.ts";
+import type { Db, Tx } from "./db.ts";
 
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-type Actor = Pick<AuditEntry, "userId" | "ipAddress" | "userAgent">;
+/** Who made a change: the admin in the panel, or nobody (CLI and seeding). */
+type ChangeAuthor = Pick<AuditEntry, "userId" | "ipAddress" | "userAgent">;
 
 /** Paths a role's checklist may grant; others (and unknown paths) are silently dropped. */
 export function keepGrantablePaths(paths: readonly string[]): string[] {
@@ -24,14 +25,14 @@ export function replaceRolePermissions(tx: Tx, roleId: number, paths: readonly s
   return kept;
 }
 
-export type CreateRoleResult = { ok: true; roleId: number } | { ok: false; error: "name_taken" };
+export type CreateAdminResult = { ok: true; roleId: number } | { ok: false; error: "name_taken" };
 
 /** Creates a custom (never system) role with its page permissions, audited in the same transaction. */
 export function createCustomRole(
   db: Db,
   input: { name: string; description: string; pagePaths: readonly string[] },
-  actor: Actor = {},
-): CreateRoleResult {
+  actor: ChangeAuthor = {},
+): CreateAdminResult {
   return db.transaction((tx) => {
     const name = input.name.trim();
     if (tx.select({ id: roles.id }).from(roles).where(eq(roles.name, name)).get()) return { ok: false, error: "name_taken" } as const;
@@ -110,16 +111,13 @@ export function listChecklistPages(db: Db): ChecklistPage[] {
     });
 }
 
-type RoleResult<T = undefined> = { ok: true; value: T } | { ok: false; status: number; error: string; field?: string };
-const failRole = (status: number, error: string, field?: string) => ({ ok: false, status, error, field }) as const;
-
 export function createRoleAsAdmin(
   db: Db,
   body: { name: string; description: string; pages: string[] },
   actor: Actor,
-): RoleResult<{ id: number }> {
+): AdminResult<{ id: number }> {
   const result = createCustomRole(db, { name: body.name, description: body.description, pagePaths: body.pages }, actor);
-  if (!result.ok) return failRole(409, "Já existe um perfil com este nome", "name");
+  if (!result.ok) return refuse(409, "Já existe um perfil com este nome", "name");
   return { ok: true, value: { id: result.roleId } };
 }
 
@@ -129,14 +127,14 @@ export function updateRoleAsAdmin(
   roleId: number,
   body: { name: string; description: string; pages: string[] },
   actor: Actor,
-): RoleResult {
+): AdminResult {
   return db.transaction((tx) => {
     const role = tx.select().from(roles).where(eq(roles.id, roleId)).get();
-    if (!role) return failRole(404, "Perfil não encontrado");
+    if (!role) return refuse(404, "Perfil não encontrado");
     const name = body.name.trim();
-    if (role.isSystem && name !== role.name) return failRole(400, "Nome não pode ser alterado em perfis do sistema", "name");
+    if (role.isSystem && name !== role.name) return refuse(400, "Nome não pode ser alterado em perfis do sistema", "name");
     if (name !== role.name && tx.select({ id: roles.id }).from(roles).where(eq(roles.name, name)).get()) {
-      return failRole(409, "Já existe um perfil com este nome", "name");
+      return refuse(409, "Já existe um perfil com este nome", "name");
     }
     const before = listRolePages(tx, roleId);
     const locked = role.isSystem && isSystemRole(role.name) ? defaultPermissions(role.name) : [];
@@ -155,11 +153,11 @@ export function updateRoleAsAdmin(
   });
 }
 
-export function deleteRoleAsAdmin(db: Db, roleId: number, actor: Actor): RoleResult {
+export function deleteRoleAsAdmin(db: Db, roleId: number, actor: Actor): AdminResult {
   return db.transaction((tx) => {
     const role = tx.select().from(roles).where(eq(roles.id, roleId)).get();
-    if (!role) return failRole(404, "Perfil não encontrado");
-    if (role.isSystem) return failRole(400, "Não é possível excluir perfis do sistema");
+    if (!role) return refuse(404, "Perfil não encontrado");
+    if (role.isSystem) return refuse(400, "Não é possível excluir perfis do sistema");
     const holders = tx
       .select({ email: users.email })
       .from(userRoles)

@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
 import { roleSchema } from "../../../../lib/admin/forms";
-import { refusalBody } from "../../../../lib/server/admin-users";
+import { refusalBody } from "../../../../lib/server/admin-result";
 import { getDb } from "../../../../lib/server/db";
 import { actorOf, refuseUnlessAllowed } from "../../../../lib/server/guards";
 import { jsonResponse, parseJsonBody } from "../../../../lib/server/http";

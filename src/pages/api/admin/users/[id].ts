@@ -1,6 +1,7 @@
 import type { APIRoute } from "astro";
 import { updateUserSchema } from "../../../../lib/admin/forms";
-import { deleteUserAsAdmin, refusalBody, updateUserAsAdmin } from "../../../../lib/server/admin-users";
+import { refusalBody } from "../../../../lib/server/admin-result";
+import { deleteUserAsAdmin, updateUserAsAdmin } from "../../../../lib/server/admin-users";
 import { getDb } from "../../../../lib/server/db";
 import { actorOf, refuseUnlessAllowed } from "../../../../lib/server/guards";
 import { jsonResponse, parseJsonBody } from "../../../../lib/server/http";

@@ -1,6 +1,7 @@
 import type { APIRoute } from "astro";
 import { createUserSchema, userListQuerySchema } from "../../../../lib/admin/forms";
-import { createUserAsAdmin, refusalBody } from "../../../../lib/server/admin-users";
+import { refusalBody } from "../../../../lib/server/admin-result";
+import { createUserAsAdmin } from "../../../../lib/server/admin-users";
 import { getDb } from "../../../../lib/server/db";
 import { actorOf, refuseUnlessAllowed } from "../../../../lib/server/guards";
 import { jsonResponse, parseJsonBody } from "../../../../lib/server/http";
