@@ -42,7 +42,8 @@ export function createLogger(env: NodeJS.ProcessEnv = process.env, destination?:
   };
   if (destination) return pino(options, destination);
   if (wantsPrettyLogs(env)) return pino(options, pretty({ sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid" }));
-  return pino(options);
+  // Asynchronous stdout: a request never waits for its log line's write (pino flushes on exit).
+  return pino(options, pino.destination({ dest: 1, sync: false }));
 }
 
 let shared: Logger | undefined;
