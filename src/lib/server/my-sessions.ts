@@ -5,17 +5,9 @@ import { sessions } from "../../../db/schema/index.ts";
 import { writeAuditLog, type RequestMeta } from "./audit.ts";
 import type { Db } from "./db.ts";
 import { sha256 } from "./hashing.ts";
+import type { SessionView } from "../session-view.ts";
 
-/** One row of 'Minhas sessões'. The handle names the session without revealing its id (half of the token). */
-export interface SessionView {
-  handle: string;
-  browser: string;
-  system: string;
-  ipAddress: string | null;
-  signedInAt: number;
-  lastUsedAt: number;
-  current: boolean;
-}
+export type { SessionView };
 
 function sessionHandle(sessionId: string): string {
   return encodeHexLowerCase(sha256(`sessao:${sessionId}`)).slice(0, 32);

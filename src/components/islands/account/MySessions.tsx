@@ -1,16 +1,9 @@
 import { useCallback, useEffect, useState } from "react";
 import { sendJson, UNEXPECTED_ERROR } from "../../../lib/api-client";
 import { formatDateTime } from "../../../lib/admin/labels";
+import type { SessionView } from "../../../lib/session-view";
 
-interface SessionRow {
-  handle: string;
-  browser: string;
-  system: string;
-  ipAddress: string | null;
-  signedInAt: number;
-  lastUsedAt: number;
-  current: boolean;
-}
+type SessionRow = SessionView;
 
 const buttonClass =
   "rounded-md border border-slate-300 px-3 py-1.5 text-sm font-medium hover:bg-slate-100 disabled:opacity-60 dark:border-slate-600 dark:hover:bg-slate-800";
