@@ -2,6 +2,6 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "sqlite",
-  schema: "./db/schema",
+  schema: "./db/schema/sqlite",
   out: "./db/migrations",
 });

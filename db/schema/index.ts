@@ -1,167 +1,38 @@
-import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+/**
+ * The tables the portal's code uses, for the engine this process runs on: PostgreSQL when
+ * `DATABASE_URL` is a postgres:// address, SQLite otherwise. Both sets have the same names,
+ * columns and indexes (a test compares them). The code is typed against the PostgreSQL set, whose
+ * every query is a promise: what type-checks there runs unchanged on SQLite (see db.ts).
+ */
+import * as pg from "./pg/index.ts";
+import * as sqlite from "./sqlite/all.ts";
 
-/** Times are stored as UTC milliseconds since the epoch. */
-const createdAt = () =>
-  integer("created_at", { mode: "number" })
-    .notNull()
-    .default(sql`(unixepoch('subsec') * 1000)`);
+export type Engine = "sqlite" | "postgres";
 
-/** People who may sign in. E-mail is stored lower-cased. */
-export const users = sqliteTable(
-  "users",
-  {
-    id: text("id").primaryKey(),
-    email: text("email").notNull(),
-    /** Full name (the spec's `profiles.full_name`); empty when unknown. */
-    fullName: text("full_name").notNull().default(""),
-    /** Argon2id PHC string. */
-    passwordHash: text("password_hash").notNull(),
-    /** When the address was confirmed; null blocks sign-in. */
-    emailConfirmedAt: integer("email_confirmed_at", { mode: "number" }),
-    createdAt: createdAt(),
-  },
-  (table) => [uniqueIndex("users_email_unique").on(table.email)],
-);
+/** The engine a database address names: postgres:// or postgresql:// URLs, a SQLite file otherwise. */
+export function engineOf(target: string | undefined): Engine {
+  return target && /^postgres(?:ql)?:\/\//i.test(target) ? "postgres" : "sqlite";
+}
 
-/** Lucia-guide sessions: the token is `<id>.<secret>`; only SHA-256(secret) is stored. */
-export const sessions = sqliteTable(
-  "sessions",
-  {
-    id: text("id").primaryKey(),
-    secretHash: text("secret_hash").notNull(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    createdAt: createdAt(),
-    lastVerifiedAt: integer("last_verified_at", { mode: "number" }).notNull(),
-    expiresAt: integer("expires_at", { mode: "number" }).notNull(),
-    ipAddress: text("ip_address"),
-    userAgent: text("user_agent"),
-  },
-  (table) => [index("sessions_user_idx").on(table.userId)],
-);
+/** The engine of this process, fixed at start (tables are module-level objects). */
+export const ENGINE: Engine = engineOf(process.env.DATABASE_URL);
 
-/** System roles (admin, lider, visualizador, security) and custom roles in one table. */
-export const roles = sqliteTable(
-  "roles",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    name: text("name").notNull(),
-    description: text("description").notNull().default(""),
-    isSystem: integer("is_system", { mode: "boolean" }).notNull().default(false),
-    createdAt: createdAt(),
-  },
-  (table) => [uniqueIndex("roles_name_unique").on(table.name)],
-);
+const tables = (ENGINE === "postgres" ? pg : sqlite) as unknown as typeof pg;
 
-export const userRoles = sqliteTable(
-  "user_roles",
-  {
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    roleId: integer("role_id")
-      .notNull()
-      .references(() => roles.id, { onDelete: "cascade" }),
-    /** `manual` (panel, CLI, sign-up) or `oidc` (mapped from the identity provider, replaced at each SSO sign-in). */
-    source: text("source", { enum: ["manual", "oidc"] })
-      .notNull()
-      .default("manual"),
-  },
-  (table) => [primaryKey({ columns: [table.userId, table.roleId] }), index("user_roles_role_idx").on(table.roleId)],
-);
-
-/** Registry of the portal's routes (seeded from src/lib/routes.ts). */
-export const pages = sqliteTable(
-  "pages",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    name: text("name").notNull(),
-    path: text("path").notNull(),
-    isSystemPage: integer("is_system_page", { mode: "boolean" }).notNull().default(true),
-  },
-  (table) => [uniqueIndex("pages_path_unique").on(table.path)],
-);
-
-export const rolePermissions = sqliteTable(
-  "role_permissions",
-  {
-    roleId: integer("role_id")
-      .notNull()
-      .references(() => roles.id, { onDelete: "cascade" }),
-    pageId: integer("page_id")
-      .notNull()
-      .references(() => pages.id, { onDelete: "cascade" }),
-    canAccess: integer("can_access", { mode: "boolean" }).notNull().default(true),
-  },
-  (table) => [primaryKey({ columns: [table.roleId, table.pageId] })],
-);
-
-/** Single-use links sent by e-mail; only SHA-256 of the token is stored. */
-export const emailTokens = sqliteTable(
-  "email_tokens",
-  {
-    tokenHash: text("token_hash").primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    /** `email_confirmation` or `password_reset`. */
-    purpose: text("purpose", { enum: ["email_confirmation", "password_reset"] }).notNull(),
-    expiresAt: integer("expires_at", { mode: "number" }).notNull(),
-    usedAt: integer("used_at", { mode: "number" }),
-    createdAt: createdAt(),
-  },
-  (table) => [index("email_tokens_user_idx").on(table.userId, table.purpose)],
-);
-
-export const auditLogs = sqliteTable(
-  "audit_logs",
-  {
-    id: integer("id").primaryKey({ autoIncrement: true }),
-    createdAt: createdAt(),
-    /** Kept when the user is deleted: the trail of what they did must stay. */
-    userId: text("user_id"),
-    actionType: text("action_type").notNull(),
-    result: text("result", { enum: ["success", "failure", "blocked"] }).notNull(),
-    /** JSON object text, or null. */
-    actionDetails: text("action_details"),
-    ipAddress: text("ip_address"),
-    userAgent: text("user_agent"),
-    /** SHA-256 (hex) of the previous row's hash + this row's canonical content (see audit-chain.ts); null before the chain began. */
-    hash: text("hash"),
-  },
-  (table) => [
-    // One index per filter, each ending in the viewer's order (created_at, id) so a page is a range read.
-    index("audit_logs_created_idx").on(table.createdAt, table.id),
-    index("audit_logs_user_created_idx").on(table.userId, table.createdAt, table.id),
-    index("audit_logs_action_created_idx").on(table.actionType, table.createdAt, table.id),
-    index("audit_logs_result_created_idx").on(table.result, table.createdAt, table.id),
-  ],
-);
-
-/** The interactive trail, saved per user so it follows them across browsers. */
-export const trailProgress = sqliteTable("trail_progress", {
-  userId: text("user_id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
-  /** JSON: { completed: string[], answers: Record<string, Record<string, string>>, projectName: string } */
-  data: text("data").notNull(),
-  updatedAt: integer("updated_at", { mode: "number" }).notNull(),
-});
-
-/** Corporate sign-ins under way: one row per redirect to the identity provider, deleted when its callback arrives. */
-export const oidcSignInAttempts = sqliteTable(
-  "oidc_sign_in_attempts",
-  {
-    /** SHA-256 (hex) of the `state` sent to the provider and kept in the browser's cookie. */
-    stateHash: text("state_hash").primaryKey(),
-    codeVerifier: text("code_verifier").notNull(),
-    nonce: text("nonce").notNull(),
-    /** Same-origin path to open after signing in. */
-    nextPath: text("next_path").notNull(),
-    expiresAt: integer("expires_at", { mode: "number" }).notNull(),
-    createdAt: createdAt(),
-  },
-  (table) => [index("oidc_sign_in_attempts_expires_idx").on(table.expiresAt)],
-);
+export const {
+  users,
+  sessions,
+  roles,
+  userRoles,
+  pages,
+  rolePermissions,
+  emailTokens,
+  auditLogs,
+  trailProgress,
+  oidcSignInAttempts,
+  rateLimits,
+  twoFactorSecrets,
+  twoFactorRecoveryCodes,
+  twoFactorChallenges,
+  auditChainCheckpoints,
+} = tables;

@@ -1,53 +1,188 @@
+/**
+ * The data layer's entry: one `Db` for the whole portal, on SQLite (the embedded default) or
+ * PostgreSQL (`DATABASE_URL=postgres://…`, several instances on one database).
+ *
+ * The seam is asynchronous (decision in docs/decisions.md): the code is typed against drizzle's
+ * PostgreSQL database, where every query is awaited. better-sqlite3 answers the same calls
+ * synchronously inside the promise, so SQLite keeps its speed; its transactions are the one thing
+ * drizzle cannot run asynchronously, so this module runs them itself (one at a time, see
+ * `sqliteTransactions`).
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
-import * as schema from "../../../db/schema/index.ts";
+import pg from "pg";
+import { drizzle as drizzleSqlite } from "drizzle-orm/better-sqlite3";
+import { migrate as migrateSqlite } from "drizzle-orm/better-sqlite3/migrator";
+import { drizzle as drizzlePg, type NodePgQueryResultHKT } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase } from "drizzle-orm/pg-core";
+import * as pgSchema from "../../../db/schema/pg/index.ts";
+import * as sqliteSchema from "../../../db/schema/sqlite/all.ts";
+import { engineOf, type Engine } from "../../../db/schema/index.ts";
 import { config } from "./config.ts";
 
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+/** The database as the portal's code sees it (see the module comment). */
+export type Db = PgDatabase<NodePgQueryResultHKT, typeof pgSchema>;
 /** The handle inside `db.transaction(...)`: writes through it commit or roll back together. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-export const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "db/migrations");
+export type { Engine };
 
-/** Opens (creating if needed) the SQLite file with WAL and foreign keys on; seeding is the start-up's job (seed.ts). */
-export function openDatabase(file: string, options: { migrate?: boolean } = {}): Db {
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new Database(file);
-  sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("foreign_keys = ON");
+export const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "db/migrations");
+export const PG_MIGRATIONS_DIR = path.resolve(process.env.PG_MIGRATIONS_DIR ?? "db/migrations-pg");
+
+interface Handle {
+  engine: Engine;
+  sqlite?: Database.Database;
+  pool?: pg.Pool;
+}
+const handles = new WeakMap<object, Handle>();
+
+function handleOf(db: Db): Handle {
+  const handle = handles.get(db);
+  if (!handle) throw new Error("banco de dados desconhecido");
+  return handle;
+}
+
+/** Which engine this handle talks to (for the few places where the engines differ: db-dialect.ts). */
+export function engineOfDb(db: Db): Engine {
+  return handleOf(db).engine;
+}
+
+/** The better-sqlite3 connection behind a SQLite handle (backup, pragmas), or null on PostgreSQL. */
+export function sqliteClient(db: Db): Database.Database | null {
+  return handleOf(db).sqlite ?? null;
+}
+
+/** The pg pool behind a PostgreSQL handle, or null on SQLite. */
+export function pgPool(db: Db): pg.Pool | null {
+  return handleOf(db).pool ?? null;
+}
+
+/**
+ * Async transactions on the single SQLite connection. better-sqlite3 refuses a transaction whose
+ * function returns a promise, so: one at a time (a promise queue), BEGIN IMMEDIATE (the write
+ * lock first, so the CLI and the server queue behind each other instead of failing with
+ * SQLITE_BUSY), COMMIT or ROLLBACK. A statement from outside the transaction while one is open
+ * would silently join it: the connection refuses that loudly instead (only possible if a
+ * transaction awaited something other than its own queries, which the code never does).
+ */
+function sqliteTransactions(db: Db, sqlite: Database.Database): void {
+  const inside = new AsyncLocalStorage<true>();
+  let tail: Promise<unknown> = Promise.resolve();
+  const prepare = sqlite.prepare.bind(sqlite);
+  sqlite.prepare = ((source: string) => {
+    if (sqlite.inTransaction && !inside.getStore()) {
+      throw new Error("comando fora da transação aberta na mesma conexão SQLite");
+    }
+    return prepare(source);
+  }) as typeof sqlite.prepare;
+  db.transaction = (async (work: (tx: Tx) => Promise<unknown>) => {
+    if (inside.getStore()) return work(db as unknown as Tx);
+    const turn = tail.then(() =>
+      inside.run(true, async () => {
+        sqlite.exec("BEGIN IMMEDIATE");
+        try {
+          const result = await work(db as unknown as Tx);
+          sqlite.exec("COMMIT");
+          return result;
+        } catch (error) {
+          if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+          throw error;
+        }
+      }),
+    );
+    tail = turn.catch(() => undefined);
+    return turn;
+  }) as Db["transaction"];
+}
+
+function connectSqlite(file: string, options: { readonly?: boolean } = {}): Db {
+  if (!options.readonly && file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = options.readonly ? new Database(file, { readonly: true, fileMustExist: true }) : new Database(file);
   sqlite.pragma("busy_timeout = 5000");
-  sqlite.pragma("synchronous = NORMAL");
-  const db = drizzle(sqlite, { schema }) as Db;
-  // A deferred transaction that reads and then writes cannot wait for another connection's
-  // commit (SQLite answers SQLITE_BUSY at once, busy_timeout or not); IMMEDIATE takes the write
-  // lock first, so the CLI and the server queue behind each other instead.
-  const deferred = db.transaction.bind(db);
-  db.transaction = ((transaction, config) => deferred(transaction, { behavior: "immediate", ...config })) as typeof db.transaction;
-  if (options.migrate) {
-    migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  if (!options.readonly) {
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.pragma("synchronous = NORMAL");
   }
+  const db = drizzleSqlite(sqlite, { schema: sqliteSchema }) as unknown as Db;
+  handles.set(db, { engine: "sqlite", sqlite });
+  sqliteTransactions(db, sqlite);
+  return db;
+}
+
+// PostgreSQL `bigint` (int8) and `count(*)` arrive as strings by default; every one the portal
+// stores is a millisecond time or a count, well inside a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+
+function connectPostgres(url: string): Db {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: Number(process.env.DATABASE_POOL_MAX ?? 10) || 10,
+    application_name: "b1-method-hub",
+  });
+  // An idle client that loses its server (restart, failover) must not crash the process.
+  pool.on("error", () => undefined);
+  const db = drizzlePg(pool, { schema: pgSchema }) as unknown as Db;
+  handles.set(db, { engine: "postgres", pool });
   return db;
 }
 
 /**
- * A second, read-only connection to an existing database (worker threads): WAL lets it read
- * while the server writes, and SQLite itself refuses any write through it.
+ * Connects to `target` (a SQLite file path, `:memory:`, or a postgres:// URL) without migrating.
+ * SQLite gets WAL, foreign keys and a busy timeout; PostgreSQL a pool (`DATABASE_POOL_MAX`).
+ */
+export function connectDatabase(target: string): Db {
+  return engineOf(target) === "postgres" ? connectPostgres(target) : connectSqlite(target);
+}
+
+/** Applies the engine's migrations (db/migrations or db/migrations-pg); safe to run at every start. */
+export async function migrateDatabase(db: Db): Promise<void> {
+  const handle = handleOf(db);
+  if (handle.engine === "sqlite") {
+    migrateSqlite(db as never, { migrationsFolder: MIGRATIONS_DIR });
+  } else {
+    await migratePg(db as never, { migrationsFolder: PG_MIGRATIONS_DIR });
+  }
+}
+
+/** Connects and, when asked, migrates; seeding is the start-up's job (seed.ts). */
+export async function openDatabase(target: string, options: { migrate?: boolean } = {}): Promise<Db> {
+  const db = connectDatabase(target);
+  if (options.migrate) await migrateDatabase(db);
+  return db;
+}
+
+/**
+ * A second, read-only connection to an existing SQLite database (worker threads): WAL lets it
+ * read while the server writes, and SQLite itself refuses any write through it.
  */
 export function openReadOnlyDatabase(file: string): Db {
-  const sqlite = new Database(file, { readonly: true, fileMustExist: true });
-  sqlite.pragma("busy_timeout = 5000");
-  return drizzle(sqlite, { schema }) as Db;
+  return connectSqlite(file, { readonly: true });
+}
+
+/** Closes the connection (SQLite) or ends the pool (PostgreSQL). */
+export async function closeDatabase(db: Db): Promise<void> {
+  const handle = handleOf(db);
+  if (handle.sqlite) handle.sqlite.close();
+  if (handle.pool) await handle.pool.end();
 }
 
 let shared: Db | undefined;
 
-/** The process-wide connection, opened on first use (never at build time). */
+/**
+ * The process-wide database, connected on first use (never at build time). SQLite is migrated
+ * here (synchronously); PostgreSQL by the start-up (`prepareDatabase` in main.ts) or `db:migrate`.
+ */
 export function getDb(): Db {
-  shared ??= openDatabase(config().databasePath, { migrate: true });
+  if (!shared) {
+    shared = connectDatabase(config().databaseUrl);
+    if (engineOfDb(shared) === "sqlite") migrateSqlite(shared as never, { migrationsFolder: MIGRATIONS_DIR });
+  }
   return shared;
 }
 
-export { schema };
+export { pgSchema, sqliteSchema };

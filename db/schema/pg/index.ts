@@ -1,0 +1,204 @@
+/**
+ * The PostgreSQL twin of `../sqlite/index.ts`: the same tables, columns and indexes (a test
+ * compares the two). Times are UTC milliseconds in `bigint` columns read as JS numbers.
+ */
+import { sql } from "drizzle-orm";
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+
+/** Milliseconds since the epoch, as the SQLite default `unixepoch('subsec') * 1000`. */
+export const nowMs = sql`(floor(extract(epoch from clock_timestamp()) * 1000))::bigint`;
+const millis = (name: string) => bigint(name, { mode: "number" });
+const createdAt = () => millis("created_at").notNull().default(nowMs);
+
+export const users = pgTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    fullName: text("full_name").notNull().default(""),
+    passwordHash: text("password_hash").notNull(),
+    emailConfirmedAt: millis("email_confirmed_at"),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("users_email_unique").on(table.email)],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    secretHash: text("secret_hash").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    lastVerifiedAt: millis("last_verified_at").notNull(),
+    expiresAt: millis("expires_at").notNull(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+  },
+  (table) => [index("sessions_user_idx").on(table.userId)],
+);
+
+export const roles = pgTable(
+  "roles",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    isSystem: boolean("is_system").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex("roles_name_unique").on(table.name)],
+);
+
+export const userRoles = pgTable(
+  "user_roles",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    roleId: integer("role_id")
+      .notNull()
+      .references(() => roles.id, { onDelete: "cascade" }),
+    source: text("source", { enum: ["manual", "oidc"] })
+      .notNull()
+      .default("manual"),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.roleId] }), index("user_roles_role_idx").on(table.roleId)],
+);
+
+export const pages = pgTable(
+  "pages",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    name: text("name").notNull(),
+    path: text("path").notNull(),
+    isSystemPage: boolean("is_system_page").notNull().default(true),
+  },
+  (table) => [uniqueIndex("pages_path_unique").on(table.path)],
+);
+
+export const rolePermissions = pgTable(
+  "role_permissions",
+  {
+    roleId: integer("role_id")
+      .notNull()
+      .references(() => roles.id, { onDelete: "cascade" }),
+    pageId: integer("page_id")
+      .notNull()
+      .references(() => pages.id, { onDelete: "cascade" }),
+    canAccess: boolean("can_access").notNull().default(true),
+  },
+  (table) => [primaryKey({ columns: [table.roleId, table.pageId] })],
+);
+
+export const emailTokens = pgTable(
+  "email_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: ["email_confirmation", "password_reset"] }).notNull(),
+    expiresAt: millis("expires_at").notNull(),
+    usedAt: millis("used_at"),
+    createdAt: createdAt(),
+  },
+  (table) => [index("email_tokens_user_idx").on(table.userId, table.purpose)],
+);
+
+export const auditLogs = pgTable(
+  "audit_logs",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    createdAt: createdAt(),
+    userId: text("user_id"),
+    actionType: text("action_type").notNull(),
+    result: text("result", { enum: ["success", "failure", "blocked"] }).notNull(),
+    actionDetails: text("action_details"),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    hash: text("hash"),
+  },
+  (table) => [
+    index("audit_logs_created_idx").on(table.createdAt, table.id),
+    index("audit_logs_user_created_idx").on(table.userId, table.createdAt, table.id),
+    index("audit_logs_action_created_idx").on(table.actionType, table.createdAt, table.id),
+    index("audit_logs_result_created_idx").on(table.result, table.createdAt, table.id),
+  ],
+);
+
+export const trailProgress = pgTable("trail_progress", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  data: text("data").notNull(),
+  updatedAt: millis("updated_at").notNull(),
+});
+
+export const oidcSignInAttempts = pgTable(
+  "oidc_sign_in_attempts",
+  {
+    stateHash: text("state_hash").primaryKey(),
+    codeVerifier: text("code_verifier").notNull(),
+    nonce: text("nonce").notNull(),
+    nextPath: text("next_path").notNull(),
+    expiresAt: millis("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("oidc_sign_in_attempts_expires_idx").on(table.expiresAt)],
+);
+
+export const rateLimits = pgTable(
+  "rate_limits",
+  {
+    key: text("key").primaryKey(),
+    count: integer("count").notNull(),
+    resetAt: millis("reset_at").notNull(),
+  },
+  (table) => [index("rate_limits_reset_idx").on(table.resetAt)],
+);
+
+export const twoFactorSecrets = pgTable("two_factor_secrets", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  secretEncrypted: text("secret_encrypted").notNull(),
+  confirmedAt: millis("confirmed_at"),
+  lastUsedStep: integer("last_used_step"),
+  createdAt: createdAt(),
+});
+
+export const twoFactorRecoveryCodes = pgTable(
+  "two_factor_recovery_codes",
+  {
+    codeHash: text("code_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    usedAt: millis("used_at"),
+  },
+  (table) => [index("two_factor_recovery_codes_user_idx").on(table.userId)],
+);
+
+export const twoFactorChallenges = pgTable(
+  "two_factor_challenges",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    nextPath: text("next_path").notNull(),
+    failures: integer("failures").notNull().default(0),
+    expiresAt: millis("expires_at").notNull(),
+  },
+  (table) => [index("two_factor_challenges_expires_idx").on(table.expiresAt)],
+);
+
+export const auditChainCheckpoints = pgTable("audit_chain_checkpoints", {
+  id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+  lastPrunedId: integer("last_pruned_id").notNull(),
+  lastPrunedHash: text("last_pruned_hash").notNull(),
+  createdAt: millis("created_at").notNull(),
+});
