@@ -14,7 +14,7 @@ import autocannon from "autocannon";
 import { chromium } from "@playwright/test";
 import { ARGON2_PARAMS } from "../src/lib/server/password.ts";
 import { JS_BUDGET, pageWeights } from "./page-weights.ts";
-import { openDatabase, type Db } from "../src/lib/server/db.ts";
+import { closeDatabase, openDatabase, type Db } from "../src/lib/server/db.ts";
 import { createSession } from "../src/lib/server/session.ts";
 import { seedDatabase } from "../src/lib/server/seed.ts";
 import { createUser } from "../src/lib/server/user.ts";
@@ -80,7 +80,7 @@ async function benchUser(db: Db, role: string) {
   const password = "Senha@Bench1";
   const created = await createUser(db, { email, fullName: `Bench ${role}`, password, roleNames: [role], confirmed: true });
   if (!created.ok) throw new Error(`não foi possível criar o usuário ${email}: ${created.error}`);
-  return { email, password, token: createSession(db, created.userId).token };
+  return { email, password, token: (await createSession(db, created.userId)).token };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -155,9 +155,9 @@ async function main() {
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-bench-"));
   const dbPath = path.join(dataDir, "db.sqlite");
-  const db = openDatabase(dbPath, { migrate: true });
+  const db = await openDatabase(dbPath, { migrate: true });
   // Opening only migrates; the system roles and pages come from the seed, as at the server's start.
-  seedDatabase(db);
+  await seedDatabase(db);
   const user = await benchUser(db, "visualizador");
   const admin = await benchUser(db, "admin");
   if (!skipScale) {
@@ -290,7 +290,7 @@ async function main() {
   } finally {
     gate.child.kill();
     staticServer.child.kill();
-    db.$client.close();
+    await closeDatabase(db);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -28,7 +28,7 @@ export async function createLoadCast(db: Db, peopleCount = 4, targetCount = 4): 
     const email = `carga-${label}-${process.pid}-${Math.random().toString(36).slice(2, 8)}@b1.example.com`;
     const created = await createUser(db, { email, fullName: `Carga ${label}`, password: PASSWORD, roleNames: [role], confirmed: true });
     if (!created.ok) throw new Error(`não foi possível criar ${email}: ${created.error}`);
-    return { id: created.userId, email, token: createSession(db, created.userId).token };
+    return { id: created.userId, email, token: (await createSession(db, created.userId)).token };
   };
   const admin = await make("admin", "admin");
   const people = [];
@@ -140,50 +140,50 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
  * write is there, and each admin edit is whole (name, roles and its audit row together).
  * Returns the problems found; empty means consistent.
  */
-export function verifyLoad(db: Db, cast: LoadCast, result: LoadResult): string[] {
+export async function verifyLoad(db: Db, cast: LoadCast, result: LoadResult): Promise<string[]> {
   const problems: string[] = [];
   for (const person of cast.people) {
     const acked = result.ackedTrail.get(person.id) ?? 0;
-    const row = db.select().from(trailProgress).where(eq(trailProgress.userId, person.id)).get();
+    const row = (await db.select().from(trailProgress).where(eq(trailProgress.userId, person.id)))[0];
     const stored = row ? Number(/projeto (\d+)/.exec(row.data)?.[1] ?? 0) : 0;
     if (stored < acked) problems.push(`trilha de ${person.email}: confirmada ${acked}, gravada ${stored}`);
   }
   const roleNames = new Map(
-    db
+    (await db
       .select()
       .from(roles)
-      .all()
+      )
       .map((role) => [role.id, role.name]),
   );
   for (const target of cast.targets) {
     const acked = result.ackedEdits.get(target.id) ?? 0;
-    const user = db.select().from(users).where(eq(users.id, target.id)).get();
+    const user = (await db.select().from(users).where(eq(users.id, target.id)))[0];
     const stored = Number(/Alvo (\d+)/.exec(user?.fullName ?? "")?.[1] ?? 0);
     if (stored < acked) problems.push(`edição de ${target.id}: confirmada ${acked}, gravada ${stored}`);
     if (stored > 0) {
-      const held = db
+      const held = (await db
         .select({ roleId: userRoles.roleId })
         .from(userRoles)
         .where(eq(userRoles.userId, target.id))
-        .all()
+        )
         .map((link) => roleNames.get(link.roleId))
         .sort();
       if (JSON.stringify(held) !== JSON.stringify(EDIT_ROLES[stored % 2]))
         problems.push(`edição ${stored} de ${target.id} pela metade: perfis ${held.join(",")}`);
     }
-    const audited = db
+    const audited = (await db
       .select({ details: auditLogs.actionDetails })
       .from(auditLogs)
       .where(eq(auditLogs.actionType, "admin_user_updated"))
-      .all()
+      )
       .filter((row) => row.details?.includes(`"${target.email}"`) && row.details.includes(`"after":{"full_name":"Alvo ${stored}"`)).length;
     if (stored > 0 && audited === 0) problems.push(`edição ${stored} de ${target.id} sem registro de auditoria`);
   }
-  const logins = db
+  const logins = (await db
     .select({ details: auditLogs.actionDetails, userId: auditLogs.userId })
     .from(auditLogs)
     .where(eq(auditLogs.actionType, "user_login_success"))
-    .all();
+    );
   for (const person of cast.people) {
     const acked = result.ackedSignIns.get(person.email) ?? 0;
     const stored = logins.filter((row) => row.userId === person.id).length;

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { openDatabase } from "../src/lib/server/db.ts";
+import { closeDatabase, openDatabase } from "../src/lib/server/db.ts";
 import { createLoadCast, LOAD_KINDS, runLoad, summarizeLoad, verifyLoad } from "./load.ts";
 
 const { values } = parseArgs({
@@ -30,7 +30,7 @@ if (!fs.existsSync("dist/gate/main.mjs")) {
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-loadtest-"));
 const databasePath = path.join(dataDir, "db.sqlite");
-const db = openDatabase(databasePath, { migrate: true });
+const db = await openDatabase(databasePath, { migrate: true });
 const child = spawn(process.execPath, ["dist/gate/main.mjs"], {
   // Loopback only; rate limits raised because every request comes from one address.
   env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATABASE_PATH: databasePath, RATE_LIMIT_MULTIPLIER: "1000000" },
@@ -53,7 +53,7 @@ try {
   console.table(summarizeLoad(result));
   const errors5xx = LOAD_KINDS.reduce((sum, kind) => sum + result.stats[kind].status5xx, 0);
   const network = LOAD_KINDS.reduce((sum, kind) => sum + result.stats[kind].networkErrors, 0);
-  const problems = verifyLoad(db, cast, result);
+  const problems = await verifyLoad(db, cast, result);
   console.log(`5xx: ${errors5xx} · erros de rede: ${network} · escritas confirmadas ausentes ou pela metade: ${problems.length}`);
   for (const problem of problems) console.log(`  - ${problem}`);
   exitCode = errors5xx === 0 && network === 0 && problems.length === 0 ? 0 : 1;
@@ -63,7 +63,7 @@ try {
 } finally {
   child.kill("SIGTERM");
   await new Promise((resolve) => child.once("exit", resolve));
-  db.$client.close();
+  await closeDatabase(db);
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
 process.exit(exitCode);

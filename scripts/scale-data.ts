@@ -1,17 +1,19 @@
 /**
  * Bulk fixtures for scale work (seed:scale, bench, tests): users, audit rows and sessions written
- * through the drizzle schema with one prepared insert per table inside a transaction.
+ * through the drizzle schema in multi-row inserts inside transactions (both engines).
  */
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { auditLogs, roles, userRoles, users } from "../db/schema/index.ts";
 import { AUDIT_ACTION_LABELS, type AuditResult } from "../src/lib/audit-actions.ts";
-import type { Db } from "../src/lib/server/db.ts";
+import type { Db, Tx } from "../src/lib/server/db.ts";
 import { hashPassword } from "../src/lib/server/password.ts";
 import { createSession } from "../src/lib/server/session.ts";
 
 export const SCALE_PASSWORD = "Senha@Escala1";
 const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 const BATCH = 20_000;
+/** Rows per INSERT statement (under SQLite's limit of bound values). */
+const ROWS_PER_INSERT = 500;
 
 /** Deterministic pseudo-random numbers so two runs build the same data. */
 function random(seed: number): () => number {
@@ -22,10 +24,15 @@ function random(seed: number): () => number {
   };
 }
 
-function inBatches(db: Db, count: number, write: (index: number) => void) {
+/** Writes `count` rows in multi-row inserts of `ROWS_PER_INSERT`, one transaction per `BATCH` rows. */
+async function inBatches<Row>(db: Db, count: number, row: (index: number) => Row, insert: (tx: Tx, rows: Row[]) => Promise<unknown>) {
   for (let start = 0; start < count; start += BATCH) {
-    db.transaction(() => {
-      for (let index = start; index < Math.min(count, start + BATCH); index++) write(index);
+    await db.transaction(async (tx) => {
+      for (let from = start; from < Math.min(count, start + BATCH); from += ROWS_PER_INSERT) {
+        const rows: Row[] = [];
+        for (let index = from; index < Math.min(count, start + BATCH, from + ROWS_PER_INSERT); index++) rows.push(row(index));
+        await insert(tx, rows);
+      }
     });
   }
 }
@@ -33,29 +40,27 @@ function inBatches(db: Db, count: number, write: (index: number) => void) {
 /** `count` confirmed users `pessoa N` (pessoa-N@b1.example.com), all with SCALE_PASSWORD, role visualizador. */
 export async function insertScaleUsers(db: Db, count: number, now = Date.now()): Promise<string[]> {
   const passwordHash = await hashPassword(SCALE_PASSWORD);
-  const viewer = db.select({ id: roles.id }).from(roles).where(eq(roles.name, "visualizador")).get();
-  const insertUser = db
-    .insert(users)
-    .values({
-      id: sql.placeholder("id"),
-      email: sql.placeholder("email"),
-      fullName: sql.placeholder("fullName"),
+  const [viewer] = await db.select({ id: roles.id }).from(roles).where(eq(roles.name, "visualizador"));
+  const ids = Array.from({ length: count }, () => crypto.randomUUID());
+  await inBatches(
+    db,
+    count,
+    (index) => ({
+      id: ids[index]!,
+      email: `pessoa-${index}@b1.example.com`,
+      fullName: `Pessoa ${index}`,
       passwordHash,
       emailConfirmedAt: now,
-      createdAt: sql.placeholder("createdAt"),
-    })
-    .prepare();
-  const insertRole = db
-    .insert(userRoles)
-    .values({ userId: sql.placeholder("userId"), roleId: viewer!.id })
-    .prepare();
-  const ids: string[] = [];
-  inBatches(db, count, (index) => {
-    const id = crypto.randomUUID();
-    insertUser.run({ id, email: `pessoa-${index}@b1.example.com`, fullName: `Pessoa ${index}`, createdAt: now - YEAR_MS });
-    insertRole.run({ userId: id });
-    ids.push(id);
-  });
+      createdAt: now - YEAR_MS,
+    }),
+    (tx, rows) => tx.insert(users).values(rows),
+  );
+  await inBatches(
+    db,
+    count,
+    (index) => ({ userId: ids[index]!, roleId: viewer!.id }),
+    (tx, rows) => tx.insert(userRoles).values(rows),
+  );
   return ids;
 }
 
@@ -63,44 +68,33 @@ const ACTIONS = Object.keys(AUDIT_ACTION_LABELS);
 const RESULTS: AuditResult[] = ["success", "success", "success", "success", "failure", "blocked"];
 
 /** `count` audit rows spread evenly over the year before `now`; ~1 in 10 without a user. */
-export function insertAuditRows(db: Db, count: number, userIds: readonly string[], now = Date.now(), seed = 1): void {
+export async function insertAuditRows(db: Db, count: number, userIds: readonly string[], now = Date.now(), seed = 1): Promise<void> {
   const next = random(seed);
-  const insert = db
-    .insert(auditLogs)
-    .values({
-      createdAt: sql.placeholder("createdAt"),
-      userId: sql.placeholder("userId"),
-      actionType: sql.placeholder("actionType"),
-      result: sql.placeholder("result"),
-      actionDetails: sql.placeholder("actionDetails"),
-      ipAddress: sql.placeholder("ipAddress"),
-      userAgent: sql.placeholder("userAgent"),
-    })
-    .prepare();
   const start = now - YEAR_MS;
-  inBatches(db, count, (index) => {
-    const userId = userIds.length && next() > 0.1 ? userIds[Math.floor(next() * userIds.length)]! : null;
-    insert.run({
+  await inBatches(
+    db,
+    count,
+    (index) => ({
       createdAt: Math.floor(start + (index / count) * YEAR_MS),
-      userId,
+      userId: userIds.length && next() > 0.1 ? userIds[Math.floor(next() * userIds.length)]! : null,
       actionType: ACTIONS[Math.floor(next() * ACTIONS.length)]!,
       result: RESULTS[Math.floor(next() * RESULTS.length)]!,
       actionDetails: JSON.stringify({ n: index }),
       ipAddress: `10.0.${Math.floor(next() * 255)}.${Math.floor(next() * 255)}`,
       userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36",
-    });
-  });
+    }),
+    (tx, rows) => tx.insert(auditLogs).values(rows),
+  );
 }
 
-/** `count` sessions opened through the app's own code at moments spread over the last year. */
-export function insertSessions(db: Db, count: number, userIds: readonly string[], now = Date.now(), seed = 2): void {
+/** `count` sessions (the app's token format) opened at moments spread over the last year. */
+export async function insertSessions(db: Db, count: number, userIds: readonly string[], now = Date.now(), seed = 2): Promise<void> {
   const next = random(seed);
-  inBatches(db, count, (index) => {
-    createSession(
-      db,
-      userIds[index % userIds.length]!,
-      { ipAddress: "10.1.0.1", userAgent: "seed-scale" },
-      now - Math.floor(next() * YEAR_MS),
-    );
-  });
+  for (let index = 0; index < count; index += ROWS_PER_INSERT) {
+    const batch = [];
+    for (let i = index; i < Math.min(count, index + ROWS_PER_INSERT); i++) {
+      batch.push(await createSession(db, userIds[i % userIds.length]!, { ipAddress: "10.1.0.1", userAgent: "seed-scale" }, now - Math.floor(next() * YEAR_MS)));
+    }
+    await Promise.all(batch);
+  }
 }

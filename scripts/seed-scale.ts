@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { eq } from "drizzle-orm";
 import { users } from "../db/schema/index.ts";
 import { config } from "../src/lib/server/config.ts";
-import { openDatabase, type Db } from "../src/lib/server/db.ts";
+import { closeDatabase, openDatabase, sqliteClient, type Db } from "../src/lib/server/db.ts";
 import { seedDatabase } from "../src/lib/server/seed.ts";
 import { insertAuditRows, insertScaleUsers, insertSessions, SCALE_PASSWORD } from "./scale-data.ts";
 
@@ -45,18 +45,18 @@ async function main() {
     console.error("Erro: tamanhos devem ser inteiros ≥ 0 (sessões exigem ao menos um usuário).");
     process.exit(1);
   }
-  const file = config().databasePath;
-  const db = openDatabase(file, { migrate: true });
+  const file = config().databaseUrl;
+  const db = await openDatabase(file, { migrate: true });
   // Opening only migrates: the system roles and pages come from the seed, as at the server's start.
-  seedDatabase(db);
-  if (db.select({ id: users.id }).from(users).where(eq(users.email, "pessoa-0@b1.example.com")).get()) {
+  await seedDatabase(db);
+  if ((await db.select({ id: users.id }).from(users).where(eq(users.email, "pessoa-0@b1.example.com")))[0]) {
     console.error(`Erro: ${file} já tem os dados de escala (pessoa-0@b1.example.com). Use outro DATABASE_PATH.`);
     process.exit(1);
   }
   console.log(`Preenchendo ${file}: ${sizes.users} usuários, ${sizes.audit} linhas de auditoria, ${sizes.sessions} sessões…`);
   const seconds = await seedScale(db, sizes);
-  db.$client.pragma("wal_checkpoint(TRUNCATE)");
-  db.$client.close();
+  sqliteClient(db)?.pragma("wal_checkpoint(TRUNCATE)");
+  await closeDatabase(db);
   console.log(
     `Pronto em ${seconds.users} s (usuários) + ${seconds.audit} s (auditoria) + ${seconds.sessions} s (sessões). Senha de todos: ${SCALE_PASSWORD}`,
   );

@@ -34,7 +34,7 @@ async function main(argv: string[]) {
     strict: true,
   });
   const db = getDb();
-  seedDatabase(db);
+  await seedDatabase(db);
 
   if (command === "add") {
     const email = emailField.safeParse(values.email ?? "");
@@ -58,14 +58,14 @@ async function main(argv: string[]) {
     return;
   }
   if (command === "list") {
-    for (const user of listUsersWithRoles(db)) {
+    for (const user of await listUsersWithRoles(db)) {
       console.log(`${user.email}\t${user.fullName || "N/A"}\t${user.roles.join(", ") || "-"}`);
     }
     return;
   }
   if (command === "remove") {
     if (!values.email) fail("informe --email");
-    if (!deleteUserByEmail(db, values.email)) fail(`usuário não encontrado: ${values.email}`);
+    if (!await deleteUserByEmail(db, values.email)) fail(`usuário não encontrado: ${values.email}`);
     console.log(`Usuário removido: ${values.email}`);
     return;
   }

@@ -8,7 +8,7 @@ import { resolveRequestAuth } from "./lib/server/request-auth";
 export const onRequest = defineMiddleware(async (context, next) => {
   if (context.isPrerendered) return next();
   if (context.locals.principal === undefined) {
-    const auth = resolveRequestAuth(context.request.headers.get("cookie"));
+    const auth = await resolveRequestAuth(context.request.headers.get("cookie"));
     context.locals.principal = auth?.principal ?? null;
     context.locals.sessionId = auth?.session.id ?? null;
     context.locals.clientIp = context.clientAddress ?? null;

@@ -18,9 +18,9 @@ function reply(message: AuditWorkerReply) {
 }
 
 if (job.kind === "pages") {
-  port.on("message", (request: { id: number; filter: Parameters<typeof queryAuditLogs>[1] }) => {
+  port.on("message", async (request: { id: number; filter: Parameters<typeof queryAuditLogs>[1] }) => {
     try {
-      reply({ id: request.id, ok: true, page: queryAuditLogs(db, request.filter, job.timeZone) });
+      reply({ id: request.id, ok: true, page: await queryAuditLogs(db, request.filter, job.timeZone) });
     } catch (error) {
       reply({ id: request.id, ok: false, message: String(error) });
     }
@@ -29,9 +29,9 @@ if (job.kind === "pages") {
   let cursor: string | undefined;
   let started = false;
   const encoder = new TextEncoder();
-  port.on("message", () => {
+  port.on("message", async () => {
     try {
-      const page = queryAuditLogs(db, { ...job.filter, cursor, limit: job.rowsPerChunk }, job.timeZone);
+      const page = await queryAuditLogs(db, { ...job.filter, cursor, limit: job.rowsPerChunk }, job.timeZone);
       let chunk = started ? "" : CSV_BOM + AUDIT_CSV_HEADER;
       started = true;
       for (const row of page.rows) chunk += auditCsvLine(row, job.timeZone);

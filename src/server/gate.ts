@@ -53,12 +53,12 @@ const API_METHODS = new Set(["GET", "HEAD", ...UNSAFE_METHODS]);
 const API_ALLOW = [...API_METHODS].join(", ");
 
 /** The validator, timed when someone listens (for the metrics), untouched otherwise. */
-function timedSessionCheck<T>(validate: (token: string) => T, observe?: (seconds: number) => void): (token: string) => T {
+function timedSessionCheck<T>(validate: (token: string) => Promise<T>, observe?: (seconds: number) => void): (token: string) => Promise<T> {
   if (!observe) return validate;
-  return (token) => {
+  return async (token) => {
     const started = performance.now();
     try {
-      return validate(token);
+      return await validate(token);
     } finally {
       observe((performance.now() - started) / 1000);
     }
@@ -90,7 +90,7 @@ export function createGate(options: GateOptions) {
     sendPage(req, res, "/404", principal, 404);
   }
 
-  function auditDecision(route: RouteRule, auth: ValidatedSession, req: IncomingMessage, granted: boolean) {
+  async function auditDecision(route: RouteRule, auth: ValidatedSession, req: IncomingMessage, granted: boolean) {
     // Grants are recorded for role-gated pages only; grants and denials once per session and page per hour.
     if (granted && route.access.kind !== "roles") return;
     const key = `${auth.session.id}:${route.path}:${granted ? "granted" : "denied"}`;
@@ -98,7 +98,7 @@ export function createGate(options: GateOptions) {
     if (Date.now() - last < DECISION_AUDIT_INTERVAL_MS) return;
     if (lastDecisionAudit.size > 10_000) lastDecisionAudit.clear();
     lastDecisionAudit.set(key, Date.now());
-    writeAuditLog(db, {
+    await writeAuditLog(db, {
       userId: auth.principal.userId,
       actionType: granted ? "page_access_granted" : "page_access_denied",
       result: granted ? "success" : "blocked",
@@ -139,7 +139,7 @@ export function createGate(options: GateOptions) {
     }
 
     const token = readSessionCookie(req.headers.cookie);
-    const auth = token ? validateSession(token) : null;
+    const auth = token ? await validateSession(token) : null;
     const principal = auth?.principal ?? null;
     if (context && principal) context.userId = principal.userId;
     const renewedCookie = auth?.session.renewed ? sessionCookieHeader(token!, auth.session.expiresAt, secureCookies) : undefined;
@@ -171,7 +171,7 @@ export function createGate(options: GateOptions) {
       const decision = decideAccess(route, principal);
       if (decision === "sign-in") return json(res, 401, { error: "Não autenticado" });
       if (decision === "deny") {
-        auditDecision(route, auth!, req, false);
+        await auditDecision(route, auth!, req, false);
         return json(res, 403, { error: "Acesso negado" });
       }
       if (mustEnrol && !isOpenWhileEnrolling(path))
@@ -213,7 +213,7 @@ export function createGate(options: GateOptions) {
       return redirect(res, `/auth${next}`);
     }
     if (decision === "deny") {
-      auditDecision(route, auth!, req, false);
+      await auditDecision(route, auth!, req, false);
       return redirect(res, "/acesso-negado", renewedCookie ? { "Set-Cookie": renewedCookie } : {});
     }
     if (mustEnrol && route.access.kind !== "public" && route.path !== TWO_FACTOR_ENROL_PATH) {
@@ -223,7 +223,7 @@ export function createGate(options: GateOptions) {
         renewedCookie ? { "Set-Cookie": renewedCookie } : {},
       );
     }
-    if (auth) auditDecision(route, auth, req, true);
+    if (auth) await auditDecision(route, auth, req, true);
     if (route.path === "/auth" && principal && !/[?&](mode=update-password|token=)/.test(query)) {
       return redirect(res, "/");
     }

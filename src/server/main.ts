@@ -9,7 +9,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { scheduleAuditRetention } from "../lib/server/audit-retention.ts";
 import { config } from "../lib/server/config.ts";
-import { getDb, MIGRATIONS_DIR } from "../lib/server/db.ts";
+import { closeDatabase, engineOfDb, getDb, migrateDatabase, MIGRATIONS_DIR, PG_MIGRATIONS_DIR } from "../lib/server/db.ts";
 import { logger } from "../lib/server/logger.ts";
 import { seedDatabase } from "../lib/server/seed.ts";
 import { removePidFile, writePidFile } from "../lib/server/server-pid.ts";
@@ -33,7 +33,11 @@ if (!observability.ok) {
 }
 const { shutdownDrainMs, metricsToken, metricsPort } = observability.settings;
 const db = getDb();
-seedDatabase(db);
+const engine = engineOfDb(db);
+// Every instance migrates and seeds at start; both are idempotent and, on PostgreSQL, serialised
+// by the migrator's and the seed's transactions.
+if (engine === "postgres") await migrateDatabase(db);
+await seedDatabase(db);
 
 const { handler } = (await import(pathToFileURL(path.join(dist, "server", "entry.mjs")).href)) as { handler: AppHandler };
 
@@ -64,11 +68,11 @@ const gate = createGate({
   observeSessionCheck: metrics.observeSessionCheck,
 });
 
-if (cfg.auditRetentionDays) scheduleAuditRetention(db, cfg.auditRetentionDays, cfg.auditRetentionIntervalMs);
+scheduleAuditRetention(db, cfg.auditRetentionDays, cfg.auditRetentionIntervalMs);
 
 const checkReadiness = createReadinessCheck({
-  databasePath: cfg.databasePath,
-  migrationsDir: MIGRATIONS_DIR,
+  database: engine === "sqlite" ? { engine, path: cfg.databasePath } : { engine, db },
+  migrationsDir: engine === "sqlite" ? MIGRATIONS_DIR : PG_MIGRATIONS_DIR,
   pagesLoaded: () => pages.has("/") && pages.has("/500"),
 });
 const listener = createObservedListener({
@@ -114,7 +118,7 @@ server.listen(cfg.port, cfg.host, () => {
   writePidFile(cfg.databasePath);
   const { port } = server.address() as AddressInfo;
   console.log(`B1 Method Hub no ar em http://${cfg.host === "0.0.0.0" ? "localhost" : cfg.host}:${port}`);
-  console.log(`Banco de dados: ${cfg.databasePath}`);
+  console.log(`Banco de dados: ${engine === "sqlite" ? cfg.databasePath : `PostgreSQL (${new URL(cfg.databaseUrl).host})`}`);
 });
 
 const metricsServer = metricsPort === null ? undefined : startMetricsServer(metrics.registry, metricsPort, logger());
@@ -132,9 +136,8 @@ function shutdown(signal: string) {
   console.log(`${signal} recebido: encerrando depois das requisições em andamento…`);
   const finish = (code: number) => {
     metricsServer?.close();
-    db.$client.close();
     removePidFile(cfg.databasePath);
-    process.exit(code);
+    void closeDatabase(db).finally(() => process.exit(code));
   };
   setTimeout(() => {
     server.close(() => finish(0));

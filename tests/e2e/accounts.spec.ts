@@ -72,7 +72,7 @@ test("reset → e-mail → new password: the old one fails, the new one works, o
 }) => {
   const user = await loginAs(["visualizador"]);
   const other = await browser.newContext();
-  await other.addCookies([{ name: SESSION_COOKIE, value: createSession(e2eDb(), user.id).token, url: baseURL! }]);
+  await other.addCookies([{ name: SESSION_COOKIE, value: (await createSession(e2eDb(), user.id)).token, url: baseURL! }]);
   const otherPage = await other.newPage();
   await otherPage.goto(`${baseURL}/faq`);
   await expect(otherPage).toHaveURL(/\/faq$/);
@@ -115,12 +115,12 @@ test("an expired link lands on /link-expired, which sends a new one", async ({ p
     headers: { origin: baseURL! },
   });
   const link = await waitForLink(mailDir(), email, "/api/auth/confirm");
-  const user = e2eDb().select().from(users).where(eq(users.email, email)).get()!;
-  e2eDb()
+  const user = (await e2eDb().select().from(users).where(eq(users.email, email)))[0]!;
+  await e2eDb()
     .update(emailTokens)
     .set({ expiresAt: Date.now() - 1000 })
     .where(eq(emailTokens.userId, user.id))
-    .run();
+    ;
   await page.goto(toLocal(link, baseURL!));
   await expect(page).toHaveURL(/\/link-expired/);
   await expect(page.getByRole("heading", { name: "Link Expirado" })).toBeVisible();

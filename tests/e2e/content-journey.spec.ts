@@ -31,7 +31,7 @@ test("the trail keeps its state across reloads and browsers, completes, and expo
   // Same account in a fresh browser: the trail comes from the server.
   await page.waitForTimeout(700);
   const other = await browser.newContext();
-  await other.addCookies([{ name: SESSION_COOKIE, value: createSession(e2eDb(), user.id).token, url: baseURL! }]);
+  await other.addCookies([{ name: SESSION_COOKIE, value: (await createSession(e2eDb(), user.id)).token, url: baseURL! }]);
   const second = await other.newPage();
   await second.goto(`${baseURL}/trilha-interativa`);
   await expect(second.getByLabel("Nome do projeto")).toHaveValue("Checkout Ágil");

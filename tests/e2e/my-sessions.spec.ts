@@ -13,7 +13,7 @@ test("two browsers: both sessions listed, the current one marked; ending the oth
   const user = await loginAs(["visualizador"]);
   // A second browser (another person's laptop, say) signed in as the same user.
   const other = await browser.newContext({ userAgent: FIREFOX_ON_LINUX });
-  const { token } = createSession(e2eDb(), user.id, { ipAddress: "127.0.0.1", userAgent: FIREFOX_ON_LINUX });
+  const { token } = await createSession(e2eDb(), user.id, { ipAddress: "127.0.0.1", userAgent: FIREFOX_ON_LINUX });
   await other.addCookies([{ name: SESSION_COOKIE, value: token, url: baseURL!, httpOnly: true, sameSite: "Lax" }]);
   const otherPage = await other.newPage();
   await otherPage.goto("/faq");

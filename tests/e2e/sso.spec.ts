@@ -73,20 +73,20 @@ test.describe("corporate sign-in in Chromium", () => {
     await page.goto(`${portal.url}/admin-panel`);
     await expect(page).toHaveURL(`${portal.url}/admin-panel`);
 
-    const user = portal.db.select().from(users).where(eq(users.email, IDENTITIES.ana.email)).get()!;
+    const user = (await portal.db.select().from(users).where(eq(users.email, IDENTITIES.ana.email)))[0]!;
     expect(user.fullName).toBe("Ana Navegador");
-    const held = portal.db
+    const held = (await portal.db
       .select({ name: roles.name, source: userRoles.source })
       .from(userRoles)
       .innerJoin(roles, eq(roles.id, userRoles.roleId))
       .where(eq(userRoles.userId, user.id))
-      .all();
+      );
     expect(held).toEqual([{ name: "admin", source: "oidc" }]);
-    const actions = portal.db
+    const actions = (await portal.db
       .select({ action: auditLogs.actionType, result: auditLogs.result })
       .from(auditLogs)
       .where(eq(auditLogs.userId, user.id))
-      .all()
+      )
       .map((row) => `${row.action}:${row.result}`);
     expect(actions).toEqual(expect.arrayContaining(["sso_roles_updated:success", "sso_login_success:success"]));
 
@@ -109,7 +109,7 @@ test.describe("corporate sign-in in Chromium", () => {
     await signInAtProvider(page, "intrusa");
     await expect(page).toHaveURL(`${portal.url}/auth?sso_error=domain`);
     await expect(page.getByRole("alert").filter({ hasText: "domínio não autorizado" })).toBeVisible();
-    expect(portal.db.select().from(users).where(eq(users.email, IDENTITIES.intrusa.email)).get()).toBeUndefined();
+    expect((await portal.db.select().from(users).where(eq(users.email, IDENTITIES.intrusa.email)))[0]).toBeUndefined();
   });
 
   test("a state that does not match this browser's is refused with a clear message", async ({ page, context }) => {

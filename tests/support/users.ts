@@ -22,13 +22,13 @@ export async function createTestUser(db: Db, roles: string[], prefix = roles.joi
   const fullName = `Teste ${prefix}`;
   const result = await createUser(db, { email, fullName, password, roleNames: roles, confirmed: true });
   if (!result.ok) throw new Error(`não foi possível criar usuário de teste: ${result.error}`);
-  const { token } = createSession(db, result.userId);
+  const { token } = await createSession(db, result.userId);
   return { id: result.userId, email, password, fullName, token };
 }
 
 /** A database as the server prepares it at start: migrated, then seeded. */
-export function openTestDatabase(file: string): Db {
-  const db = openDatabase(file, { migrate: true });
-  seedDatabase(db);
+export async function openTestDatabase(file: string): Promise<Db> {
+  const db = await openDatabase(file, { migrate: true });
+  await seedDatabase(db);
   return db;
 }

@@ -15,17 +15,17 @@ interface RoleGrant {
   paths: Set<string>;
 }
 
-function readRoleGrants(db: Db): Map<number, RoleGrant> {
+async function readRoleGrants(db: Db): Promise<Map<number, RoleGrant>> {
   const grants = new Map<number, RoleGrant>();
-  for (const role of db.select().from(roles).orderBy(roles.id).all()) {
+  for (const role of (await db.select().from(roles).orderBy(roles.id))) {
     grants.set(role.id, { name: role.name, isSystem: role.isSystem, paths: new Set() });
   }
-  const granted = db
+  const granted = (await db
     .select({ roleId: rolePermissions.roleId, path: pages.path })
     .from(rolePermissions)
     .innerJoin(pages, eq(pages.id, rolePermissions.pageId))
     .where(eq(rolePermissions.canAccess, true))
-    .all();
+    );
   for (const { roleId, path } of granted) grants.get(roleId)?.paths.add(path);
   return grants;
 }
@@ -48,8 +48,8 @@ function viaFor(route: RouteRule, held: RoleGrant[]): string[] {
 }
 
 /** Pages × roles with the effective access, decided by the gate's own rule (decideAccess), plus each user's pages. */
-export function buildAccessMatrix(db: Db): AccessMatrix {
-  const grants = readRoleGrants(db);
+export async function buildAccessMatrix(db: Db): Promise<AccessMatrix> {
+  const grants = await readRoleGrants(db);
   const roleList = [...grants.values()];
   const columns: AccessColumn[] = [
     { key: VISITOR_COLUMN, label: "Visitante (sem login)" },
@@ -66,15 +66,15 @@ export function buildAccessMatrix(db: Db): AccessMatrix {
     },
   }));
   const heldByUser = new Map<string, RoleGrant[]>();
-  for (const link of db.select().from(userRoles).all()) {
+  for (const link of (await db.select().from(userRoles))) {
     const grant = grants.get(link.roleId);
     if (grant) heldByUser.set(link.userId, [...(heldByUser.get(link.userId) ?? []), grant]);
   }
-  const userRows = db
+  const userRows = (await db
     .select({ id: users.id, email: users.email, fullName: users.fullName })
     .from(users)
     .orderBy(users.email)
-    .all()
+    )
     .map((user) => {
       const held = heldByUser.get(user.id) ?? [];
       const principal = principalHolding(held);

@@ -38,18 +38,18 @@ export interface UserListQuery {
 
 type Row = { id: string; email: string; fullName: string; createdAt: number };
 
-export function listUsersPage(db: Db, query: UserListQuery): UserListPage {
+export async function listUsersPage(db: Db, query: UserListQuery): Promise<UserListPage> {
   const needle = normalizeForSearch(query.search.trim());
-  const allRoles = db.select({ id: roles.id, name: roles.name }).from(roles).all();
+  const allRoles = (await db.select({ id: roles.id, name: roles.name }).from(roles));
   const roleName = new Map(allRoles.map((role) => [role.id, role.name]));
   const roleId = query.role ? (allRoles.find((role) => role.name === query.role)?.id ?? -1) : null;
-  const matched = needle ? searchUsers(db, needle, allRoles) : null;
+  const matched = needle ? await searchUsers(db, needle, allRoles) : null;
 
-  const pick = (total: number, counts: Map<number, number>, searchTotal: number, read: (offset: number) => Row[]) => {
+  const pick = async (total: number, counts: Map<number, number>, searchTotal: number, read: (offset: number) => Promise<Row[]>) => {
     const pages = Math.max(1, Math.ceil(total / USERS_PER_PAGE));
     const page = Math.min(Math.max(1, query.page), pages);
-    const rows = read((page - 1) * USERS_PER_PAGE);
-    const held = rolesOf(
+    const rows = await read((page - 1) * USERS_PER_PAGE);
+    const held = await rolesOf(
       db,
       rows.map((row) => row.id),
     );
@@ -68,62 +68,60 @@ export function listUsersPage(db: Db, query: UserListQuery): UserListPage {
     const counts = new Map<number, number>();
     for (const user of matched) for (const id of user.roleIds) counts.set(id, (counts.get(id) ?? 0) + 1);
     const listed = roleId === null ? matched : matched.filter((user) => user.roleIds.includes(roleId));
-    return pick(listed.length, counts, matched.length, (offset) =>
+    return pick(listed.length, counts, matched.length, async (offset) =>
       listed.slice(offset, offset + USERS_PER_PAGE).map(({ roleIds: _, ...row }) => row),
     );
   }
 
   const holdsRole =
     roleId === null ? undefined : sql`exists (select 1 from user_roles ur where ur.user_id = users.id and ur.role_id = ${roleId})`;
-  const everyone = db
+  const everyone = (await db
     .select({ n: sql<number>`count(*)` })
     .from(users)
-    .get()!.n;
+    )[0]!.n;
   const total =
     roleId === null
       ? everyone
-      : db
+      : (await db
           .select({ n: sql<number>`count(*)` })
           .from(users)
           .where(holdsRole)
-          .get()!.n;
+          )[0]!.n;
   const counts = new Map(
-    db
+    (await db
       .select({ id: userRoles.roleId, n: sql<number>`count(*)` })
       .from(userRoles)
       .groupBy(userRoles.roleId)
-      .all()
+      )
       .map((row) => [row.id, row.n] as const),
   );
-  return pick(total, counts, everyone, (offset) =>
-    db
+  return pick(total, counts, everyone, async (offset) =>
+    (await db
       .select({ id: users.id, email: users.email, fullName: users.fullName, createdAt: users.createdAt })
       .from(users)
       .where(holdsRole)
       .orderBy(asc(users.createdAt), asc(users.id))
       .limit(USERS_PER_PAGE)
       .offset(offset)
-      .all(),
+      ),
   );
 }
 
 /** Users whose name or e-mail contains the needle, or who hold a role whose name or Portuguese label does; in list order. */
-function searchUsers(db: Db, needle: string, allRoles: { id: number; name: string }[]): (Row & { roleIds: number[] })[] {
+async function searchUsers(db: Db, needle: string, allRoles: { id: number; name: string }[]): Promise<(Row & { roleIds: number[] })[]> {
   const roleHits = new Set(
     allRoles.filter((role) => fold(role.name).includes(needle) || fold(roleLabel(role.name)).includes(needle)).map((role) => role.id),
   );
   const roleIds = new Map<string, number[]>();
-  for (const [userId, id] of db.$client.prepare("select user_id, role_id from user_roles").raw().all() as [string, number][]) {
-    roleIds.set(userId, [...(roleIds.get(userId) ?? []), id]);
+  for (const { userId, roleId } of await db.select({ userId: userRoles.userId, roleId: userRoles.roleId }).from(userRoles)) {
+    roleIds.set(userId, [...(roleIds.get(userId) ?? []), roleId]);
   }
-  const rows = db.$client.prepare("select id, email, full_name, created_at from users order by created_at, id").raw().all() as [
-    string,
-    string,
-    string,
-    number,
-  ][];
+  const rows = await db
+    .select({ id: users.id, email: users.email, fullName: users.fullName, createdAt: users.createdAt })
+    .from(users)
+    .orderBy(asc(users.createdAt), asc(users.id));
   const found: (Row & { roleIds: number[] })[] = [];
-  for (const [id, email, fullName, createdAt] of rows) {
+  for (const { id, email, fullName, createdAt } of rows) {
     const held = roleIds.get(id) ?? [];
     if (fold(fullName).includes(needle) || fold(email).includes(needle) || held.some((role) => roleHits.has(role))) {
       found.push({ id, email, fullName, createdAt, roleIds: held });
@@ -132,15 +130,15 @@ function searchUsers(db: Db, needle: string, allRoles: { id: number; name: strin
   return found;
 }
 
-function rolesOf(db: Db, userIds: string[]): Map<string, string[]> {
+async function rolesOf(db: Db, userIds: string[]): Promise<Map<string, string[]>> {
   const held = new Map<string, string[]>();
   if (!userIds.length) return held;
-  const rows = db
+  const rows = (await db
     .select({ userId: userRoles.userId, name: roles.name })
     .from(userRoles)
     .innerJoin(roles, eq(roles.id, userRoles.roleId))
     .where(inArray(userRoles.userId, userIds))
-    .all();
+    );
   for (const { userId, name } of rows) held.set(userId, [...(held.get(userId) ?? []), name]);
   return held;
 }

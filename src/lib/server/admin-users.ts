@@ -4,28 +4,29 @@ import type { CreateUserBody, UpdateUserBody } from "../admin/forms.ts";
 import { DOMAIN_MESSAGE, isAllowedEmail } from "./allowed-email.ts";
 import { writeAuditLog, type AuditEntry } from "./audit.ts";
 import { refuse as fail, type Actor, type AdminResult } from "./admin-result.ts";
+import { lockAdminChanges } from "./db-dialect.ts";
 import type { Db, Tx } from "./db.ts";
 import { createUser, normalizeEmail } from "./user.ts";
 
 /** A user created without a role gets Visualizador, as the panel's notes promise. */
 const DEFAULT_ROLES = ["visualizador"];
 
-function adminCount(tx: Tx): number {
-  return tx
+async function adminCount(tx: Tx): Promise<number> {
+  return (await tx
     .select({ n: sql<number>`count(*)` })
     .from(userRoles)
     .innerJoin(roles, eq(roles.id, userRoles.roleId))
     .where(eq(roles.name, "admin"))
-    .get()!.n;
+    )[0]!.n;
 }
 
-function rolesOf(tx: Tx, userId: string): string[] {
-  return tx
+async function rolesOf(tx: Tx, userId: string): Promise<string[]> {
+  return (await tx
     .select({ name: roles.name })
     .from(userRoles)
     .innerJoin(roles, eq(roles.id, userRoles.roleId))
     .where(eq(userRoles.userId, userId))
-    .all()
+    )
     .map((row) => row.name)
     .sort();
 }
@@ -72,38 +73,39 @@ export async function createUserAsAdmin(db: Db, body: CreateUserBody, actor: Act
 }
 
 /** Name + full replacement of the user's roles, one transaction; self-demotion and last-admin guarded. */
-export function updateUserAsAdmin(db: Db, userId: string, body: UpdateUserBody, actor: Actor): AdminResult {
-  return db.transaction((tx) => {
-    const user = tx.select().from(users).where(eq(users.id, userId)).get();
+export async function updateUserAsAdmin(db: Db, userId: string, body: UpdateUserBody, actor: Actor): Promise<AdminResult> {
+  return db.transaction(async (tx) => {
+    await lockAdminChanges(tx);
+    const user = (await tx.select().from(users).where(eq(users.id, userId)))[0];
     if (!user) return fail(404, "Usuário não encontrado");
     const wanted = [...new Set(body.roles)].sort();
-    const found = wanted.length ? tx.select().from(roles).where(inArray(roles.name, wanted)).all() : [];
+    const found = wanted.length ? (await tx.select().from(roles).where(inArray(roles.name, wanted))) : [];
     const missing = wanted.filter((name) => !found.some((role) => role.name === name));
     if (missing.length) return fail(400, `Perfil desconhecido: ${missing.join(", ")}`, "roles");
-    const before = rolesOf(tx, userId);
+    const before = await rolesOf(tx, userId);
     const losesAdmin = before.includes("admin") && !wanted.includes("admin");
     if (losesAdmin && userId === actor.userId) return fail(400, "Você não pode remover o seu próprio perfil de administrador", "roles");
-    if (losesAdmin && adminCount(tx) <= 1) return fail(400, "O último administrador não pode perder o perfil de administrador", "roles");
+    if (losesAdmin && await adminCount(tx) <= 1) return fail(400, "O último administrador não pode perder o perfil de administrador", "roles");
 
-    tx.update(users).set({ fullName: body.fullName }).where(eq(users.id, userId)).run();
+    await tx.update(users).set({ fullName: body.fullName }).where(eq(users.id, userId));
     const added = wanted.filter((role) => !before.includes(role));
     const removed = before.filter((role) => !wanted.includes(role));
     // Only the difference is written, so a kept role keeps its source (a role mapped by SSO stays `oidc`).
     const removedIds = removed.length
-      ? tx
+      ? (await tx
           .select({ id: roles.id })
           .from(roles)
           .where(inArray(roles.name, removed))
-          .all()
+          )
           .map((role) => role.id)
       : [];
     if (removedIds.length) {
-      tx.delete(userRoles)
+      await tx.delete(userRoles)
         .where(and(eq(userRoles.userId, userId), inArray(userRoles.roleId, removedIds)))
-        .run();
+        ;
     }
-    for (const role of found) if (added.includes(role.name)) tx.insert(userRoles).values({ userId, roleId: role.id }).run();
-    writeAuditLog(tx, {
+    for (const role of found) if (added.includes(role.name)) await tx.insert(userRoles).values({ userId, roleId: role.id });
+    await writeAuditLog(tx, {
       ...actor,
       actionType: "admin_user_updated",
       result: "success",
@@ -113,23 +115,24 @@ export function updateUserAsAdmin(db: Db, userId: string, body: UpdateUserBody, 
         after: { full_name: body.fullName, roles: wanted },
       },
     });
-    for (const entry of roleAudits(actor, user.email, added, removed)) writeAuditLog(tx, entry);
+    for (const entry of roleAudits(actor, user.email, added, removed)) await writeAuditLog(tx, entry);
     return { ok: true, value: undefined };
   });
 }
 
 /** Deletes a user (sessions go with them; audit rows stay). Never oneself, never the last admin. */
-export function deleteUserAsAdmin(db: Db, userId: string, actor: Actor): AdminResult {
-  return db.transaction((tx) => {
-    const user = tx.select().from(users).where(eq(users.id, userId)).get();
+export async function deleteUserAsAdmin(db: Db, userId: string, actor: Actor): Promise<AdminResult> {
+  return db.transaction(async (tx) => {
+    await lockAdminChanges(tx);
+    const user = (await tx.select().from(users).where(eq(users.id, userId)))[0];
     if (!user) return fail(404, "Usuário não encontrado");
     if (userId === actor.userId) return fail(400, "Você não pode excluir a sua própria conta");
-    const held = rolesOf(tx, userId);
-    if (held.includes("admin") && adminCount(tx) <= 1) return fail(400, "O último administrador não pode ser excluído");
-    tx.delete(users)
+    const held = await rolesOf(tx, userId);
+    if (held.includes("admin") && await adminCount(tx) <= 1) return fail(400, "O último administrador não pode ser excluído");
+    await tx.delete(users)
       .where(and(eq(users.id, userId)))
-      .run();
-    writeAuditLog(tx, {
+      ;
+    await writeAuditLog(tx, {
       ...actor,
       actionType: "admin_user_deleted",
       result: "success",

@@ -1,6 +1,5 @@
 import { asc, desc, eq, gt, lt } from "drizzle-orm";
-import { auditLogs } from "../../../db/schema/index.ts";
-import { auditChainCheckpoints } from "../../../db/schema/audit-chain.ts";
+import { auditChainCheckpoints, auditLogs } from "../../../db/schema/index.ts";
 import type { Db } from "./db.ts";
 import { sha256 } from "./hashing.ts";
 
@@ -44,20 +43,20 @@ export function chainHash(previousHash: string, row: ChainedContent): string {
 type Reader = Pick<Db, "select">;
 
 /** The hash the next row chains onto: the last row's, else the last pruning checkpoint's, else genesis. */
-export function previousHashBefore(db: Reader, id: number): string {
-  const previous = db
+export async function previousHashBefore(db: Reader, id: number): Promise<string> {
+  const previous = (await db
     .select({ hash: auditLogs.hash })
     .from(auditLogs)
     .where(lt(auditLogs.id, id))
     .orderBy(desc(auditLogs.id))
     .limit(1)
-    .get();
+    )[0];
   if (previous) return previous.hash ?? GENESIS_HASH;
-  return latestCheckpoint(db)?.lastPrunedHash ?? GENESIS_HASH;
+  return (await latestCheckpoint(db))?.lastPrunedHash ?? GENESIS_HASH;
 }
 
-export function latestCheckpoint(db: Reader) {
-  return db.select().from(auditChainCheckpoints).orderBy(desc(auditChainCheckpoints.id)).limit(1).get();
+export async function latestCheckpoint(db: Reader) {
+  return (await db.select().from(auditChainCheckpoints).orderBy(desc(auditChainCheckpoints.id)).limit(1))[0];
 }
 
 export type ChainState =
@@ -68,13 +67,13 @@ export async function verifyAuditChain(
   db: Reader,
   pause: () => Promise<void> = () => new Promise((resolve) => setImmediate(resolve)),
 ): Promise<ChainState> {
-  let previous = latestCheckpoint(db)?.lastPrunedHash ?? GENESIS_HASH;
+  let previous = (await latestCheckpoint(db))?.lastPrunedHash ?? GENESIS_HASH;
   let lastId = 0;
   let count = 0;
   let unchained = 0;
   let chainStarted = previous !== GENESIS_HASH;
   for (;;) {
-    const rows = db.select().from(auditLogs).where(gt(auditLogs.id, lastId)).orderBy(asc(auditLogs.id)).limit(VERIFY_CHUNK).all();
+    const rows = (await db.select().from(auditLogs).where(gt(auditLogs.id, lastId)).orderBy(asc(auditLogs.id)).limit(VERIFY_CHUNK));
     for (const row of rows) {
       lastId = row.id;
       if (row.hash === null) {
@@ -94,8 +93,8 @@ export async function verifyAuditChain(
 }
 
 /** Before pruning rows up to `lastPrunedId`: remember its hash so the rows left still verify. */
-export function writeChainCheckpoint(db: Pick<Db, "select" | "insert">, lastPrunedId: number): void {
-  const row = db.select({ hash: auditLogs.hash }).from(auditLogs).where(eq(auditLogs.id, lastPrunedId)).get();
+export async function writeChainCheckpoint(db: Pick<Db, "select" | "insert">, lastPrunedId: number): Promise<void> {
+  const row = (await db.select({ hash: auditLogs.hash }).from(auditLogs).where(eq(auditLogs.id, lastPrunedId)))[0];
   if (!row?.hash) return;
-  db.insert(auditChainCheckpoints).values({ lastPrunedId, lastPrunedHash: row.hash, createdAt: Date.now() }).run();
+  await db.insert(auditChainCheckpoints).values({ lastPrunedId, lastPrunedHash: row.hash, createdAt: Date.now() });
 }

@@ -50,13 +50,13 @@ export interface AuditRow {
 const PER_USER_RANGES_MAX = 200;
 
 /** Ids of the users whose e-mail or name contains `needle` (case-insensitive). */
-function matchingUserIds(db: Db, needle: string): string[] {
+async function matchingUserIds(db: Db, needle: string): Promise<string[]> {
   const like = `%${needle.toLowerCase().replace(/[%_\\]/g, "")}%`;
-  return db
+  return (await db
     .select({ id: users.id })
     .from(users)
     .where(sql`lower(${users.email}) like ${like} or lower(${users.fullName}) like ${like}`)
-    .all()
+    )
     .map((user) => user.id);
 }
 
@@ -65,9 +65,9 @@ function matchingUserIds(db: Db, needle: string): string[] {
  * so a page is one index range read, never a sort of the whole table. The user filter is
  * resolved to user ids first.
  */
-export function queryAuditLogs(db: Db, filter: AuditFilter, timeZone: string): { rows: AuditRow[]; nextCursor: string | null } {
+export async function queryAuditLogs(db: Db, filter: AuditFilter, timeZone: string): Promise<{ rows: AuditRow[]; nextCursor: string | null }> {
   const conditions: SQL[] = [];
-  const ids = filter.user ? matchingUserIds(db, filter.user) : undefined;
+  const ids = filter.user ? await matchingUserIds(db, filter.user) : undefined;
   if (ids?.length === 0) return { rows: [], nextCursor: null };
   const perUser = ids !== undefined && ids.length <= PER_USER_RANGES_MAX;
   // A unary + keeps a term off the indexes, so SQLite reads the range we know is narrowest:
@@ -87,7 +87,7 @@ export function queryAuditLogs(db: Db, filter: AuditFilter, timeZone: string): {
     // A row-value comparison is one index range; the OR form is not.
     conditions.push(sql`(${auditLogs.createdAt}, ${auditLogs.id}) < (${createdAt}, ${id})`);
   }
-  const rows = db
+  const rows = (await db
     .select({
       id: auditLogs.id,
       createdAt: auditLogs.createdAt,
@@ -105,7 +105,7 @@ export function queryAuditLogs(db: Db, filter: AuditFilter, timeZone: string): {
     .where(conditions.length ? and(...conditions) : undefined)
     .orderBy(desc(auditLogs.createdAt), desc(auditLogs.id))
     .limit(filter.limit + 1)
-    .all();
+    );
   const page = rows.slice(0, filter.limit);
   const last = page.at(-1);
   return { rows: page, nextCursor: rows.length > filter.limit && last ? `${last.createdAt}_${last.id}` : null };

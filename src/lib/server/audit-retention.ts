@@ -2,6 +2,7 @@ import { inArray, lt } from "drizzle-orm";
 import { auditLogs } from "../../../db/schema/index.ts";
 import type { Db } from "./db.ts";
 import { writeChainCheckpoint } from "./audit-chain.ts";
+import { pruneRateLimits } from "./rate-limit.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Rows deleted per statement: each batch is a short write, so requests interleave with a big prune. */
@@ -21,12 +22,12 @@ export async function pruneAuditLogs(db: Db, retentionDays: number, now = Date.n
       .where(lt(auditLogs.createdAt, cutoff))
       .orderBy(auditLogs.createdAt)
       .limit(batchSize);
-    const changes = db.transaction((tx) => {
-      const ids = oldest.all().map((row) => row.id);
+    const changes = await db.transaction(async (tx) => {
+      const ids = (await oldest).map((row) => row.id);
       if (ids.length === 0) return 0;
       // The rest of the chain starts from the last pruned row's hash.
-      writeChainCheckpoint(tx, Math.max(...ids));
-      return tx.delete(auditLogs).where(inArray(auditLogs.id, ids)).run().changes;
+      await writeChainCheckpoint(tx, Math.max(...ids));
+      return (await tx.delete(auditLogs).where(inArray(auditLogs.id, ids)).returning({ id: auditLogs.id })).length;
     });
     deleted += changes;
     if (changes < batchSize) return deleted;
@@ -34,20 +35,28 @@ export async function pruneAuditLogs(db: Db, retentionDays: number, now = Date.n
   }
 }
 
-/** Prunes now and then every `intervalMs`; the timer never keeps the process alive. */
-export function scheduleAuditRetention(db: Db, retentionDays: number, intervalMs: number): { stop: () => void } {
+/**
+ * Now and then every `intervalMs`: prunes audit rows past `retentionDays` (when set) and ended
+ * rate-limit windows. The timer never keeps the process alive.
+ */
+export function scheduleAuditRetention(db: Db, retentionDays: number | null | undefined, intervalMs: number): { stop: () => void } {
   let running = false;
-  const run = () => {
+  const run = async () => {
     if (running) return;
     running = true;
-    pruneAuditLogs(db, retentionDays)
-      .then((deleted) => {
+    try {
+      if (retentionDays) {
+        const deleted = await pruneAuditLogs(db, retentionDays);
         if (deleted) console.log(`Auditoria: ${deleted} registros com mais de ${retentionDays} dias removidos`);
-      })
-      .catch((error: unknown) => console.error("[auditoria] falha ao remover registros antigos", error))
-      .finally(() => (running = false));
+      }
+      await pruneRateLimits(db);
+    } catch (error) {
+      console.error("[auditoria] falha ao remover registros antigos", error);
+    } finally {
+      running = false;
+    }
   };
-  run();
+  void run();
   const timer = setInterval(run, intervalMs);
   timer.unref();
   return { stop: () => clearInterval(timer) };

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { auditLogs } from "../../../db/schema/index.ts";
 import type { AuditActionType, AuditResult } from "../audit-actions.ts";
 import type { Db, Tx } from "./db.ts";
@@ -6,6 +6,7 @@ import { logger } from "./logger.ts";
 import { chainHash, previousHashBefore } from "./audit-chain.ts";
 import { config } from "./config.ts";
 import { maskIpAddress } from "./ip-mask.ts";
+import { incrementJsonCount, lockAuditAppend } from "./db-dialect.ts";
 
 /** Who sent a request, as audit rows record it. */
 export interface RequestMeta {
@@ -26,9 +27,10 @@ export interface AuditEntry extends RequestMeta {
  * write transaction (immediate, so other connections wait): appends are serialised. A failed
  * write is only logged and never breaks the caller.
  */
-export function writeAuditLog(db: Db | Tx, entry: AuditEntry): number | null {
+export async function writeAuditLog(db: Db | Tx, entry: AuditEntry): Promise<number | null> {
   try {
-    return (db as Db).transaction((tx) => {
+    return await db.transaction(async (tx) => {
+      await lockAuditAppend(tx);
       const values = {
         createdAt: Date.now(),
         userId: entry.userId ?? null,
@@ -38,9 +40,9 @@ export function writeAuditLog(db: Db | Tx, entry: AuditEntry): number | null {
         ipAddress: config().auditIpMask ? maskIpAddress(entry.ipAddress) : (entry.ipAddress ?? null),
         userAgent: entry.userAgent?.slice(0, 512) ?? null,
       };
-      const id = Number(tx.insert(auditLogs).values(values).run().lastInsertRowid);
-      const hash = chainHash(previousHashBefore(tx, id), { id, ...values });
-      tx.update(auditLogs).set({ hash }).where(eq(auditLogs.id, id)).run();
+      const [{ id }] = (await tx.insert(auditLogs).values(values).returning({ id: auditLogs.id })) as [{ id: number }];
+      const hash = chainHash(await previousHashBefore(tx, id), { id, ...values });
+      await tx.update(auditLogs).set({ hash }).where(eq(auditLogs.id, id));
       return id;
     });
   } catch (error) {
@@ -50,16 +52,14 @@ export function writeAuditLog(db: Db | Tx, entry: AuditEntry): number | null {
 }
 
 /** Adds one to the `count` in a row's details (a repeat of what it records); false when the row is gone. */
-export function incrementAuditCount(db: Pick<Db, "update">, rowId: number): boolean {
+export async function incrementAuditCount(db: Pick<Db, "update">, rowId: number): Promise<boolean> {
   try {
-    const updated = db
+    const updated = await db
       .update(auditLogs)
-      .set({
-        actionDetails: sql`json_set(coalesce(${auditLogs.actionDetails}, '{}'), '$.count', coalesce(json_extract(${auditLogs.actionDetails}, '$.count'), 1) + 1)`,
-      })
+      .set({ actionDetails: incrementJsonCount(auditLogs.actionDetails) })
       .where(eq(auditLogs.id, rowId))
-      .run();
-    return updated.changes === 1;
+      .returning({ id: auditLogs.id });
+    return updated.length === 1;
   } catch (error) {
     logger().error({ err: error }, "falha ao atualizar contagem de auditoria");
     return false;

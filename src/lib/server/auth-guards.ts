@@ -19,9 +19,9 @@ export interface LimitCheck {
 }
 
 /** The answer to an attempt over the limit under `key`, audited as `blocked` once per key and window, with a count. */
-export function refuseRateLimited(db: Db, key: string, attempt: GuardedAttempt): AuthFailure {
+export async function refuseRateLimited(db: Db, key: string, attempt: GuardedAttempt): Promise<AuthFailure> {
   if (attempt.actionType) {
-    auditBlockedAttempt(db, key, {
+    await auditBlockedAttempt(db, key, {
       actionType: attempt.actionType,
       details: { ...(attempt.email ? { email: attempt.email } : {}), error: "rate_limited" },
       ...attempt.meta,
@@ -31,9 +31,11 @@ export function refuseRateLimited(db: Db, key: string, attempt: GuardedAttempt):
 }
 
 /** Counts the attempt against each limit in turn; the first one exceeded refuses. */
-export function refuseWhenRateLimited(db: Db, checks: LimitCheck[], attempt: GuardedAttempt): AuthFailure | null {
-  const exceeded = checks.find((check) => !consumeRateLimit(check.key, check.limit));
-  return exceeded ? refuseRateLimited(db, exceeded.key, attempt) : null;
+export async function refuseWhenRateLimited(db: Db, checks: LimitCheck[], attempt: GuardedAttempt): Promise<AuthFailure | null> {
+  for (const check of checks) {
+    if (!(await consumeRateLimit(db, check.key, check.limit))) return await refuseRateLimited(db, check.key, attempt);
+  }
+  return null;
 }
 
 /** The per-IP limit of each public auth flow, checked before the request body is read; reset and resend share one mail budget. */
@@ -47,9 +49,9 @@ const IP_LIMITS = {
 
 export type IpLimitedFlow = keyof typeof IP_LIMITS;
 
-export function refuseWhenIpRateLimited(db: Db, flow: IpLimitedFlow, meta: RequestMeta): AuthFailure | null {
+export async function refuseWhenIpRateLimited(db: Db, flow: IpLimitedFlow, meta: RequestMeta): Promise<AuthFailure | null> {
   const { prefix, limit, actionType } = IP_LIMITS[flow];
-  return refuseWhenRateLimited(db, [{ key: `${prefix}:ip:${meta.ipAddress ?? ""}`, limit }], { actionType, meta });
+  return await refuseWhenRateLimited(db, [{ key: `${prefix}:ip:${meta.ipAddress ?? ""}`, limit }], { actionType, meta });
 }
 
 let warnedAllowListEmpty = false;
@@ -71,11 +73,16 @@ function refuseForEmptyAllowList(attempt: GuardedAttempt): AuthFailure {
 }
 
 /** The allow-list rule, audited as `invalid_domain` when it refuses. */
-export function refuseUnlessAllowedEmail(db: Db, email: string, attempt: GuardedAttempt, message = DOMAIN_MESSAGE): AuthFailure | null {
+export async function refuseUnlessAllowedEmail(
+  db: Db,
+  email: string,
+  attempt: GuardedAttempt,
+  message = DOMAIN_MESSAGE,
+): Promise<AuthFailure | null> {
   if (isAllowListEmpty()) return refuseForEmptyAllowList(attempt);
   if (isAllowedEmail(email)) return null;
   if (attempt.actionType) {
-    writeAuditLog(db, { actionType: attempt.actionType, result: "failure", details: { email, error: "invalid_domain" }, ...attempt.meta });
+    await writeAuditLog(db, { actionType: attempt.actionType, result: "failure", details: { email, error: "invalid_domain" }, ...attempt.meta });
   }
   return authFailure(400, "invalid_domain", message);
 }

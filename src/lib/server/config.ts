@@ -1,4 +1,5 @@
 import path from "node:path";
+import { engineOf } from "../../../db/schema/index.ts";
 import { readOidcSettings, type OidcSettings } from "./oidc-config.ts";
 import { readTwoFactorSettings, type TwoFactorSettings } from "./two-factor-config.ts";
 
@@ -10,6 +11,8 @@ export interface Config {
   /** Cookies get `Secure` when the portal is published over https. */
   secureCookies: boolean;
   databasePath: string;
+  /** What the portal connects to: `DATABASE_URL` when it is a postgres:// address, else `databasePath`. */
+  databaseUrl: string;
   allowedDomains: string[];
   allowedEmails: string[];
   smtpUrl: string;
@@ -68,6 +71,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     secureCookies: publicUrl.startsWith("https://"),
     databasePath,
+    databaseUrl: engineOf(env.DATABASE_URL) === "postgres" ? env.DATABASE_URL! : databasePath,
     // No default: an unconfigured portal lets nobody in (examples live in .env.example).
     allowedDomains: list(env.AUTH_ALLOWED_DOMAINS),
     allowedEmails: list(env.AUTH_ALLOWED_EMAILS),

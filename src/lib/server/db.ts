@@ -37,6 +37,8 @@ interface Handle {
   engine: Engine;
   sqlite?: Database.Database;
   pool?: pg.Pool;
+  /** Runs `work` as the holder of the SQLite connection (drizzle's migrator opens its own transaction). */
+  owning?: <T>(work: () => T) => T;
 }
 const handles = new WeakMap<object, Handle>();
 
@@ -69,7 +71,7 @@ export function pgPool(db: Db): pg.Pool | null {
  * would silently join it: the connection refuses that loudly instead (only possible if a
  * transaction awaited something other than its own queries, which the code never does).
  */
-function sqliteTransactions(db: Db, sqlite: Database.Database): void {
+function sqliteTransactions(db: Db, sqlite: Database.Database): <T>(work: () => T) => T {
   const inside = new AsyncLocalStorage<true>();
   let tail: Promise<unknown> = Promise.resolve();
   const prepare = sqlite.prepare.bind(sqlite);
@@ -97,6 +99,7 @@ function sqliteTransactions(db: Db, sqlite: Database.Database): void {
     tail = turn.catch(() => undefined);
     return turn;
   }) as Db["transaction"];
+  return (work) => inside.run(true, work);
 }
 
 function connectSqlite(file: string, options: { readonly?: boolean } = {}): Db {
@@ -109,8 +112,7 @@ function connectSqlite(file: string, options: { readonly?: boolean } = {}): Db {
     sqlite.pragma("synchronous = NORMAL");
   }
   const db = drizzleSqlite(sqlite, { schema: sqliteSchema }) as unknown as Db;
-  handles.set(db, { engine: "sqlite", sqlite });
-  sqliteTransactions(db, sqlite);
+  handles.set(db, { engine: "sqlite", sqlite, owning: sqliteTransactions(db, sqlite) });
   return db;
 }
 
@@ -143,7 +145,7 @@ export function connectDatabase(target: string): Db {
 export async function migrateDatabase(db: Db): Promise<void> {
   const handle = handleOf(db);
   if (handle.engine === "sqlite") {
-    migrateSqlite(db as never, { migrationsFolder: MIGRATIONS_DIR });
+    handle.owning!(() => migrateSqlite(db as never, { migrationsFolder: MIGRATIONS_DIR }));
   } else {
     await migratePg(db as never, { migrationsFolder: PG_MIGRATIONS_DIR });
   }
@@ -180,7 +182,9 @@ let shared: Db | undefined;
 export function getDb(): Db {
   if (!shared) {
     shared = connectDatabase(config().databaseUrl);
-    if (engineOfDb(shared) === "sqlite") migrateSqlite(shared as never, { migrationsFolder: MIGRATIONS_DIR });
+    const db = shared;
+    const handle = handleOf(db);
+    if (handle.owning) handle.owning(() => migrateSqlite(db as never, { migrationsFolder: MIGRATIONS_DIR }));
   }
   return shared;
 }

@@ -17,15 +17,15 @@ function hashToken(token: string): string {
 }
 
 /** Issues a single-use link token (160 random bits); earlier unused tokens of the same purpose die. */
-export function createEmailToken(db: Db, userId: string, purpose: TokenPurpose, now = Date.now()): string {
+export async function createEmailToken(db: Db, userId: string, purpose: TokenPurpose, now = Date.now()): Promise<string> {
   const bytes = new Uint8Array(20);
   crypto.getRandomValues(bytes);
   const token = encodeBase32LowerCaseNoPadding(bytes);
-  db.transaction((tx) => {
-    deleteUnusedEmailTokens(tx, userId, purpose);
-    tx.insert(emailTokens)
+  await db.transaction(async (tx) => {
+    await deleteUnusedEmailTokens(tx, userId, purpose);
+    await tx.insert(emailTokens)
       .values({ tokenHash: hashToken(token), userId, purpose, expiresAt: now + TOKEN_TTL_MS[purpose], createdAt: now })
-      .run();
+      ;
   });
   return token;
 }
@@ -33,13 +33,13 @@ export function createEmailToken(db: Db, userId: string, purpose: TokenPurpose, 
 export type ConsumeResult = { ok: true; userId: string } | { ok: false; reason: "invalid" | "expired" | "used" };
 
 /** The user of a live token, without using it up (e.g. to ask for a password before consuming it). */
-export function findEmailToken(db: Pick<Db, "select">, token: string, purpose: TokenPurpose, now = Date.now()): ConsumeResult {
+export async function findEmailToken(db: Pick<Db, "select">, token: string, purpose: TokenPurpose, now = Date.now()): Promise<ConsumeResult> {
   if (!/^[a-z2-7]{32}$/.test(token)) return { ok: false, reason: "invalid" };
-  const row = db
+  const row = (await db
     .select()
     .from(emailTokens)
     .where(and(eq(emailTokens.tokenHash, hashToken(token)), eq(emailTokens.purpose, purpose)))
-    .get();
+    )[0];
   if (!row) return { ok: false, reason: "invalid" };
   if (row.usedAt !== null) return { ok: false, reason: "used" };
   if (row.expiresAt <= now) return { ok: false, reason: "expired" };
@@ -47,26 +47,26 @@ export function findEmailToken(db: Pick<Db, "select">, token: string, purpose: T
 }
 
 /** Marks a token used and returns its user; expired, reused or unknown tokens are refused. */
-export function consumeEmailToken(
+export async function consumeEmailToken(
   db: Pick<Db, "select" | "update">,
   token: string,
   purpose: TokenPurpose,
   now = Date.now(),
-): ConsumeResult {
-  const found = findEmailToken(db, token, purpose, now);
+): Promise<ConsumeResult> {
+  const found = await findEmailToken(db, token, purpose, now);
   if (!found.ok) return found;
-  const updated = db
+  const updated = await db
     .update(emailTokens)
     .set({ usedAt: now })
     .where(and(eq(emailTokens.tokenHash, hashToken(token)), isNull(emailTokens.usedAt)))
-    .run();
-  if (updated.changes !== 1) return { ok: false, reason: "used" };
+    .returning({ tokenHash: emailTokens.tokenHash });
+  if (updated.length !== 1) return { ok: false, reason: "used" };
   return found;
 }
 
 /** Kills a user's unused links of one purpose (their holder no longer speaks for the account). */
-export function deleteUnusedEmailTokens(db: Pick<Db, "delete">, userId: string, purpose: TokenPurpose): void {
-  db.delete(emailTokens)
+export async function deleteUnusedEmailTokens(db: Pick<Db, "delete">, userId: string, purpose: TokenPurpose): Promise<void> {
+  await db.delete(emailTokens)
     .where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt)))
-    .run();
+    ;
 }

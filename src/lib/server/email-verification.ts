@@ -15,8 +15,8 @@ export const WRONG_SIGN_UP_PASSWORD = "Senha incorreta. Digite a senha que você
 const linkExpired = () => authFailure(400, "link_expired", "Link inválido ou expirado");
 
 /** Whether the confirmation link is still live (the link opens the form; it changes nothing). */
-export function isLiveConfirmationLink(db: Db, token: string): boolean {
-  return findEmailToken(db, token, "email_confirmation").ok;
+export async function isLiveConfirmationLink(db: Db, token: string): Promise<boolean> {
+  return (await findEmailToken(db, token, "email_confirmation")).ok;
 }
 
 /**
@@ -24,16 +24,16 @@ export function isLiveConfirmationLink(db: Db, token: string): boolean {
  * cannot activate a password someone else chose, and nobody is signed in by it.
  */
 export async function confirmEmail(db: Db, input: ConfirmEmailInput, meta: RequestMeta): Promise<AuthResult> {
-  const found = findEmailToken(db, input.token, "email_confirmation");
-  const user = found.ok ? getUserById(db, found.userId) : null;
+  const found = await findEmailToken(db, input.token, "email_confirmation");
+  const user = found.ok ? await getUserById(db, found.userId) : null;
   if (!user) return linkExpired();
   const ip = meta.ipAddress ?? "";
   const attempt = { actionType: "user_email_confirmed", email: user.email, meta } as const;
-  const blockedKey = signInBlockedKey(user.email, ip);
-  if (blockedKey) return refuseRateLimited(db, blockedKey, attempt);
-  beginPasswordAttempt(user.email, ip);
+  const blockedKey = await signInBlockedKey(db, user.email, ip);
+  if (blockedKey) return await refuseRateLimited(db, blockedKey, attempt);
+  await beginPasswordAttempt(db, user.email, ip);
   if (!(await verifyPasswordHash(user.passwordHash, input.password))) {
-    writeAuditLog(db, {
+    await writeAuditLog(db, {
       userId: user.id,
       actionType: attempt.actionType,
       result: "failure",
@@ -42,10 +42,10 @@ export async function confirmEmail(db: Db, input: ConfirmEmailInput, meta: Reque
     });
     return authFailure(401, "invalid_credentials", WRONG_SIGN_UP_PASSWORD);
   }
-  passwordAttemptSucceeded(user.email, ip);
-  const confirmed = db.transaction((tx) => {
-    if (!consumeEmailToken(tx, input.token, "email_confirmation").ok) return false;
-    confirmUserEmail(tx, user.id, meta);
+  await passwordAttemptSucceeded(db, user.email, ip);
+  const confirmed = await db.transaction(async (tx) => {
+    if (!(await consumeEmailToken(tx, input.token, "email_confirmation")).ok) return false;
+    await confirmUserEmail(tx, user.id, meta);
     return true;
   });
   return confirmed ? { ok: true, value: undefined } : linkExpired();
@@ -56,22 +56,22 @@ export async function confirmEmail(db: Db, input: ConfirmEmailInput, meta: Reque
  * password was discarded), or a new reset link for a confirmed one that asked for it. The answer
  * never tells whether the account exists.
  */
-export function resendLink(db: Db, input: ResendLinkInput, meta: RequestMeta): AuthResult {
+export async function resendLink(db: Db, input: ResendLinkInput, meta: RequestMeta): Promise<AuthResult> {
   const email = normalizeEmail(input.email);
   const actionType = input.type === "password-reset" ? "password_reset_request" : "email_confirmation_resend";
   const attempt = { actionType, email, meta } as const;
   const refused =
-    refuseWhenRateLimited(db, [{ key: `mail:email:${email}`, limit: RATE_LIMITS.mailEmail }], attempt) ??
-    refuseUnlessAllowedEmail(db, email, attempt, LINK_EXPIRED_MESSAGES.unauthorized);
+    await refuseWhenRateLimited(db, [{ key: `mail:email:${email}`, limit: RATE_LIMITS.mailEmail }], attempt) ??
+    await refuseUnlessAllowedEmail(db, email, attempt, LINK_EXPIRED_MESSAGES.unauthorized);
   if (refused) return refused;
   // The lookup, audit row, token and mail run after the answer, so its timing cannot tell whether the account exists.
-  setImmediate(() => resendLinkIfAccountExists(db, input.type, email, meta));
+  setImmediate(() => void resendLinkIfAccountExists(db, input.type, email, meta));
   return { ok: true, value: undefined };
 }
 
-function resendLinkIfAccountExists(db: Db, type: ResendLinkInput["type"], email: string, meta: RequestMeta): void {
+async function resendLinkIfAccountExists(db: Db, type: ResendLinkInput["type"], email: string, meta: RequestMeta): Promise<void> {
   try {
-    const user = getUserByEmail(db, email);
+    const user = await getUserByEmail(db, email);
     const send = !user
       ? null
       : user.emailConfirmedAt === null
@@ -82,7 +82,7 @@ function resendLinkIfAccountExists(db: Db, type: ResendLinkInput["type"], email:
           ? () => sendPasswordResetLink(db, user)
           : null;
     const actionType = type === "password-reset" ? "password_reset_request" : "email_confirmation_resend";
-    writeAuditLog(db, { userId: user?.id, actionType, result: "success", details: { email, sent: Boolean(send) }, ...meta });
+    await writeAuditLog(db, { userId: user?.id, actionType, result: "success", details: { email, sent: Boolean(send) }, ...meta });
     send?.().catch((error: unknown) => console.error("[e-mail] falha ao reenviar link", error));
   } catch (error) {
     console.error("[e-mail] falha ao preparar reenvio de link", error);

@@ -19,13 +19,13 @@ function describeAgent(userAgent: string | null): { browser: string; system: str
   return { browser: join(parsed.browser.name, parsed.browser.version), system: join(parsed.os.name, parsed.os.version) };
 }
 
-function userSessions(db: Db, userId: string) {
-  return db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(sessions.lastVerifiedAt)).all();
+async function userSessions(db: Db, userId: string) {
+  return (await db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(sessions.lastVerifiedAt)));
 }
 
 /** The user's sessions, most recently used first, the one making the request marked. */
-export function listMySessions(db: Db, userId: string, currentSessionId: string | null, now = Date.now()): SessionView[] {
-  return userSessions(db, userId)
+export async function listMySessions(db: Db, userId: string, currentSessionId: string | null, now = Date.now()): Promise<SessionView[]> {
+  return (await userSessions(db, userId))
     .filter((row) => row.expiresAt > now)
     .map((row) => ({
       handle: sessionHandle(row.id),
@@ -42,35 +42,36 @@ export interface Actor extends RequestMeta {
 }
 
 /** Ends one of the user's own sessions by its handle; false when it is not theirs (or already gone). */
-export function endMySession(db: Db, actor: Actor, handle: string): boolean {
-  const target = userSessions(db, actor.userId).find((row) => sessionHandle(row.id) === handle);
+export async function endMySession(db: Db, actor: Actor, handle: string): Promise<boolean> {
+  const target = (await userSessions(db, actor.userId)).find((row) => sessionHandle(row.id) === handle);
   if (!target) return false;
-  return db.transaction((tx) => {
-    tx.delete(sessions)
+  return db.transaction(async (tx) => {
+    await tx.delete(sessions)
       .where(and(eq(sessions.id, target.id), eq(sessions.userId, actor.userId)))
-      .run();
-    writeAuditLog(tx, { ...actor, actionType: "session_ended", result: "success", details: { count: 1, ended: "one" } });
+      ;
+    await writeAuditLog(tx, { ...actor, actionType: "session_ended", result: "success", details: { count: 1, ended: "one" } });
     return true;
   });
 }
 
 /** Ends every session of the user except the current one; returns how many ended. */
-export function endMyOtherSessions(db: Db, actor: Actor, currentSessionId: string): number {
-  return db.transaction((tx) => {
-    const ended = tx
+export async function endMyOtherSessions(db: Db, actor: Actor, currentSessionId: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    const ended = await tx
       .delete(sessions)
       .where(and(eq(sessions.userId, actor.userId), ne(sessions.id, currentSessionId)))
-      .run().changes;
-    writeAuditLog(tx, { ...actor, actionType: "session_ended", result: "success", details: { count: ended, ended: "others" } });
+      .returning({ id: sessions.id })
+      .then((rows) => rows.length);
+    await writeAuditLog(tx, { ...actor, actionType: "session_ended", result: "success", details: { count: ended, ended: "others" } });
     return ended;
   });
 }
 
 /** An administrator ends every session of a user (they must sign in again everywhere). */
-export function endAllSessionsOfUser(db: Db, actor: Actor, target: { userId: string; email: string }): number {
-  return db.transaction((tx) => {
-    const ended = tx.delete(sessions).where(eq(sessions.userId, target.userId)).run().changes;
-    writeAuditLog(tx, {
+export async function endAllSessionsOfUser(db: Db, actor: Actor, target: { userId: string; email: string }): Promise<number> {
+  return db.transaction(async (tx) => {
+    const ended = (await tx.delete(sessions).where(eq(sessions.userId, target.userId)).returning({ id: sessions.id })).length;
+    await writeAuditLog(tx, {
       ...actor,
       actionType: "admin_sessions_ended",
       result: "success",

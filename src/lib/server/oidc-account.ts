@@ -41,7 +41,7 @@ export async function upsertSsoAccount(
   const rawEmail = typeof claims.email === "string" ? claims.email : "";
   const email = normalizeEmail(rawEmail);
   if (!email || claims.email_verified !== true) {
-    writeAuditLog(db, {
+    await writeAuditLog(db, {
       actionType: "sso_email_unverified",
       result: "failure",
       details: { email: email || null, sub: claims.sub ?? null },
@@ -50,65 +50,65 @@ export async function upsertSsoAccount(
     return { ok: false, code: "email" };
   }
   if (!isAllowedEmail(email)) {
-    writeAuditLog(db, { actionType: "sso_domain_refused", result: "failure", details: { email, error: "invalid_domain" }, ...meta });
+    await writeAuditLog(db, { actionType: "sso_domain_refused", result: "failure", details: { email, error: "invalid_domain" }, ...meta });
     return { ok: false, code: "domain" };
   }
   const fullName = fullNameFromClaims(claims);
   const wanted = mapRoleClaim(claims[settings.roleClaim], settings.roleMap);
-  const exists = db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+  const exists = (await db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0];
   // SSO accounts get an unknown random password: only a reset link by e-mail can give them one.
   const unusableHash = exists ? null : await hashPassword(randomBytes(32).toString("base64url"));
 
-  return db.transaction((tx) => {
+  return db.transaction(async (tx) => {
     const now = Date.now();
-    let user = tx.select().from(users).where(eq(users.email, email)).get();
+    let user = (await tx.select().from(users).where(eq(users.email, email)))[0];
     const created = !user;
     if (!user) {
-      user = tx
+      user = (await tx
         .insert(users)
         .values({ id: crypto.randomUUID(), email, fullName, passwordHash: unusableHash ?? "", emailConfirmedAt: now })
         .returning()
-        .get();
+        )[0]!;
     } else {
       const changes: Partial<typeof users.$inferInsert> = {};
       if (fullName && fullName !== user.fullName) changes.fullName = fullName;
       // The provider verified the address: a pending password sign-up is confirmed by it.
       if (user.emailConfirmedAt === null) changes.emailConfirmedAt = now;
-      if (Object.keys(changes).length) tx.update(users).set(changes).where(eq(users.id, user.id)).run();
+      if (Object.keys(changes).length) await tx.update(users).set(changes).where(eq(users.id, user.id));
     }
     const userId = user.id;
 
-    const held = tx
+    const held = (await tx
       .select({ roleId: userRoles.roleId, name: roles.name, source: userRoles.source })
       .from(userRoles)
       .innerJoin(roles, eq(roles.id, userRoles.roleId))
       .where(eq(userRoles.userId, userId))
-      .all();
+      );
     const manual = held.filter((role) => role.source === "manual").map((role) => role.name);
     const before = held
       .filter((role) => role.source === "oidc")
       .map((role) => role.name)
       .sort();
-    const known = wanted.length ? tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.name, wanted)).all() : [];
+    const known = wanted.length ? (await tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.name, wanted))) : [];
     const unknown = wanted.filter((name) => !known.some((role) => role.name === name));
     if (unknown.length) console.warn(`[sso] OIDC_ROLE_MAP cita perfis inexistentes: ${unknown.join(", ")}`);
     let target = known.filter((role) => !manual.includes(role.name));
     if (target.length === 0 && manual.length === 0) {
-      target = tx.select({ id: roles.id, name: roles.name }).from(roles).where(eq(roles.name, DEFAULT_SSO_ROLE)).all();
+      target = (await tx.select({ id: roles.id, name: roles.name }).from(roles).where(eq(roles.name, DEFAULT_SSO_ROLE)));
     }
     const after = target.map((role) => role.name).sort();
 
     const dropped = held.filter((role) => role.source === "oidc" && !after.includes(role.name)).map((role) => role.roleId);
     if (dropped.length) {
-      tx.delete(userRoles)
+      await tx.delete(userRoles)
         .where(and(eq(userRoles.userId, userId), eq(userRoles.source, "oidc"), inArray(userRoles.roleId, dropped)))
-        .run();
+        ;
     }
     for (const role of target) {
-      tx.insert(userRoles).values({ userId, roleId: role.id, source: "oidc" }).onConflictDoNothing().run();
+      await tx.insert(userRoles).values({ userId, roleId: role.id, source: "oidc" }).onConflictDoNothing();
     }
     if (before.join(",") !== after.join(",")) {
-      writeAuditLog(tx, {
+      await writeAuditLog(tx, {
         userId,
         actionType: "sso_roles_updated",
         result: "success",
@@ -116,7 +116,7 @@ export async function upsertSsoAccount(
         ...meta,
       });
     }
-    writeAuditLog(tx, {
+    await writeAuditLog(tx, {
       userId,
       actionType: "sso_login_success",
       result: "success",

@@ -24,11 +24,11 @@ function hashState(state: string): string {
   return createHash("sha256").update(state).digest("hex");
 }
 
-export function startSignInAttempt(db: Db, nextPath: string, now = Date.now()): SignInAttempt {
+export async function startSignInAttempt(db: Db, nextPath: string, now = Date.now()): Promise<SignInAttempt> {
   const attempt = { state: client.randomState(), codeVerifier: client.randomPKCECodeVerifier(), nonce: client.randomNonce(), nextPath };
-  db.transaction((tx) => {
-    tx.delete(oidcSignInAttempts).where(lt(oidcSignInAttempts.expiresAt, now)).run();
-    tx.insert(oidcSignInAttempts)
+  await db.transaction(async (tx) => {
+    await tx.delete(oidcSignInAttempts).where(lt(oidcSignInAttempts.expiresAt, now));
+    await tx.insert(oidcSignInAttempts)
       .values({
         stateHash: hashState(attempt.state),
         codeVerifier: attempt.codeVerifier,
@@ -37,22 +37,22 @@ export function startSignInAttempt(db: Db, nextPath: string, now = Date.now()): 
         expiresAt: now + ATTEMPT_TTL_MS,
         createdAt: now,
       })
-      .run();
+      ;
   });
   return attempt;
 }
 
 /** The attempt whose state the provider returned, if it matches this browser's cookie and has not expired; deleted either way. */
-export function consumeSignInAttempt(db: Db, returnedState: string, cookieState: string | null, now = Date.now()): SignInAttempt | null {
+export async function consumeSignInAttempt(db: Db, returnedState: string, cookieState: string | null, now = Date.now()): Promise<SignInAttempt | null> {
   if (!returnedState || !cookieState) return null;
   const returned = Buffer.from(returnedState);
   const kept = Buffer.from(cookieState);
   if (returned.length !== kept.length || !timingSafeEqual(returned, kept)) return null;
-  const row = db
+  const row = (await db
     .delete(oidcSignInAttempts)
     .where(eq(oidcSignInAttempts.stateHash, hashState(returnedState)))
     .returning()
-    .get();
+    )[0]!;
   if (!row || row.expiresAt <= now) return null;
   return { state: returnedState, codeVerifier: row.codeVerifier, nonce: row.nonce, nextPath: row.nextPath };
 }

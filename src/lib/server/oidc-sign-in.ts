@@ -30,23 +30,23 @@ function describeError(error: unknown): Record<string, string> {
   return { error: "unknown" };
 }
 
-function providerError(ctx: SsoContext, step: string, error: unknown): { ok: false; code: SsoErrorCode } {
+async function providerError(ctx: SsoContext, step: string, error: unknown): Promise<{ ok: false; code: SsoErrorCode }> {
   const details = { step, ...describeError(error) };
   console.error("[sso] falha no provedor:", JSON.stringify(details));
-  writeAuditLog(ctx.db, { actionType: "sso_provider_error", result: "failure", details, ...ctx.meta });
+  await writeAuditLog(ctx.db, { actionType: "sso_provider_error", result: "failure", details, ...ctx.meta });
   return { ok: false, code: step === "discovery" ? "unavailable" : "provider" };
 }
 
 /** 'Entrar com a conta corporativa': the provider's authorization URL (code + PKCE + state + nonce) and the state for the cookie. */
 export async function beginSsoSignIn(ctx: SsoContext, next: string | null): Promise<SsoOutcome<{ url: string; state: string }>> {
-  if (!consumeRateLimit(`sso:ip:${ctx.meta.ipAddress ?? ""}`, SSO_START_LIMIT)) return { ok: false, code: "rate" };
+  if (!await consumeRateLimit(ctx.db, `sso:ip:${ctx.meta.ipAddress ?? ""}`, SSO_START_LIMIT)) return { ok: false, code: "rate" };
   let configuration;
   try {
     configuration = await discoverProvider(ctx.settings);
   } catch (error) {
-    return providerError(ctx, "discovery", error);
+    return await providerError(ctx, "discovery", error);
   }
-  const attempt = startSignInAttempt(ctx.db, safeNextPath(next));
+  const attempt = await startSignInAttempt(ctx.db, safeNextPath(next));
   const url = client.buildAuthorizationUrl(configuration, {
     redirect_uri: callbackUrl(ctx.publicUrl),
     scope: "openid email profile",
@@ -66,10 +66,10 @@ export async function completeSsoSignIn(
   cookieState: string | null,
 ): Promise<SsoOutcome<{ session: { token: string; expiresAt: number }; next: string }>> {
   // Bounds the audit rows an anonymous client can cause with forged callbacks.
-  if (!consumeRateLimit(`sso-callback:ip:${ctx.meta.ipAddress ?? ""}`, SSO_START_LIMIT)) return { ok: false, code: "rate" };
-  const attempt = consumeSignInAttempt(ctx.db, query.get("state") ?? "", cookieState);
+  if (!await consumeRateLimit(ctx.db, `sso-callback:ip:${ctx.meta.ipAddress ?? ""}`, SSO_START_LIMIT)) return { ok: false, code: "rate" };
+  const attempt = await consumeSignInAttempt(ctx.db, query.get("state") ?? "", cookieState);
   if (!attempt) {
-    writeAuditLog(ctx.db, {
+    await writeAuditLog(ctx.db, {
       actionType: "sso_invalid_state",
       result: "failure",
       details: { error: cookieState ? "state_mismatch_or_used" : "state_cookie_missing" },
@@ -84,10 +84,10 @@ export async function completeSsoSignIn(
     const currentUrl = new URL(`${callbackUrl(ctx.publicUrl)}?${query.toString()}`);
     claims = await exchangeCode(configuration, currentUrl, attempt, ctx.settings.roleClaim);
   } catch (error) {
-    return providerError(ctx, "callback", error);
+    return await providerError(ctx, "callback", error);
   }
   const account = await upsertSsoAccount(ctx.db, ctx.settings, claims, ctx.meta);
   if (!account.ok) return account;
-  const session = createSession(ctx.db, account.userId, ctx.meta);
+  const session = await createSession(ctx.db, account.userId, ctx.meta);
   return { ok: true, value: { session, next: attempt.nextPath } };
 }

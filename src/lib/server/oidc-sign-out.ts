@@ -21,5 +21,5 @@ export async function ssoSignOutLocation(
   cookieHeader: string | null,
 ): Promise<string | null> {
   if (!settings?.logout || readCookie(cookieHeader, SSO_MARKER_COOKIE) !== "1") return null;
-  return endSessionUrl(settings, publicUrl);
+  return await endSessionUrl(settings, publicUrl);
 }

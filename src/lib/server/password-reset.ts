@@ -14,22 +14,22 @@ import { getUserByEmail, normalizeEmail, setPasswordFromMailbox } from "./user.t
 const linkExpired = () => authFailure(400, "link_expired", "Link inválido ou expirado");
 
 /** Reset request: the same answer whether or not the account exists (no enumeration). */
-export function requestPasswordReset(db: Db, input: ResetRequestInput, meta: RequestMeta): AuthResult {
+export async function requestPasswordReset(db: Db, input: ResetRequestInput, meta: RequestMeta): Promise<AuthResult> {
   const email = normalizeEmail(input.email);
   const attempt = { actionType: "password_reset_request", email, meta } as const;
   const refused =
-    refuseWhenRateLimited(db, [{ key: `mail:email:${email}`, limit: RATE_LIMITS.mailEmail }], attempt) ??
-    refuseUnlessAllowedEmail(db, email, attempt);
+    await refuseWhenRateLimited(db, [{ key: `mail:email:${email}`, limit: RATE_LIMITS.mailEmail }], attempt) ??
+    await refuseUnlessAllowedEmail(db, email, attempt);
   if (refused) return refused;
   // The lookup, audit row, token and mail run after the answer, so its timing cannot tell whether the account exists.
-  setImmediate(() => sendResetLinkIfAccountExists(db, email, meta));
+  setImmediate(() => void sendResetLinkIfAccountExists(db, email, meta));
   return { ok: true, value: undefined };
 }
 
-function sendResetLinkIfAccountExists(db: Db, email: string, meta: RequestMeta): void {
+async function sendResetLinkIfAccountExists(db: Db, email: string, meta: RequestMeta): Promise<void> {
   try {
-    const user = getUserByEmail(db, email);
-    writeAuditLog(db, {
+    const user = await getUserByEmail(db, email);
+    await writeAuditLog(db, {
       userId: user?.id,
       actionType: "password_reset_request",
       result: "success",
@@ -37,7 +37,7 @@ function sendResetLinkIfAccountExists(db: Db, email: string, meta: RequestMeta):
       ...meta,
     });
     if (!user) return;
-    sendPasswordResetLink(db, user).catch((error: unknown) => console.error("[e-mail] falha ao enviar redefinição", error));
+    await sendPasswordResetLink(db, user).catch((error: unknown) => console.error("[e-mail] falha ao enviar redefinição", error));
   } catch (error) {
     console.error("[e-mail] falha ao preparar redefinição", error);
   }
@@ -46,17 +46,16 @@ function sendResetLinkIfAccountExists(db: Db, email: string, meta: RequestMeta):
 /** New password from the reset link: single-use token, password and every session ended in one transaction. */
 export async function updatePassword(db: Db, input: UpdatePasswordRequest, meta: RequestMeta): Promise<AuthResult> {
   // A dead link costs no Argon2; the token is consumed below, in the transaction.
-  if (!findEmailToken(db, input.token, "password_reset").ok) return linkExpired();
+  if (!(await findEmailToken(db, input.token, "password_reset")).ok) return linkExpired();
   const common = refuseCommonPassword(input.password);
   if (common) return common;
   const passwordHash = await hashPassword(input.password);
-  const updated = db.transaction((tx) => {
-    const token = consumeEmailToken(tx, input.token, "password_reset");
+  const updated = await db.transaction(async (tx) => {
+    const token = await consumeEmailToken(tx, input.token, "password_reset");
     if (!token.ok) return false;
-    setPasswordFromMailbox(tx, token.userId, passwordHash);
-    // Same connection, so the sessions end inside this transaction.
-    invalidateUserSessions(db, token.userId);
-    writeAuditLog(tx, { userId: token.userId, actionType: "password_reset_success", result: "success", ...meta });
+    await setPasswordFromMailbox(tx, token.userId, passwordHash);
+    await invalidateUserSessions(tx, token.userId);
+    await writeAuditLog(tx, { userId: token.userId, actionType: "password_reset_success", result: "success", ...meta });
     return true;
   });
   return updated ? { ok: true, value: undefined } : linkExpired();

@@ -1,15 +1,18 @@
 /**
- * Fixed-window counters in memory, per key (e.g. `sign-in:ip:1.2.3.4`). Windows are in
- * milliseconds. Checked before any password hashing so the CPU cannot be exhausted.
+ * Fixed-window counters per key (e.g. `sign-in:ip:1.2.3.4`), kept in the database so every
+ * instance on it counts together and a restart forgets nothing. Windows are in milliseconds.
+ * Checked before any password hashing so the CPU cannot be exhausted.
  */
+import { and, eq, gt, lte, sql } from "drizzle-orm";
+import { rateLimits } from "../../../db/schema/index.ts";
+import type { Db } from "./db.ts";
+
 export interface Limit {
   /** Attempts allowed per window. */
   max: number;
   /** Window length in milliseconds. */
   windowMs: number;
 }
-
-const windows = new Map<string, { count: number; resetAt: number }>();
 
 /** Scales limits for tests/operations: `RATE_LIMIT_MULTIPLIER` (attempts) and `RATE_LIMIT_WINDOW_MS` (window). */
 function effective(limit: Limit): Limit {
@@ -18,56 +21,72 @@ function effective(limit: Limit): Limit {
   return { max: Math.max(1, Math.round(limit.max * multiplier)), windowMs };
 }
 
-function hit(key: string, limit: Limit, now: number): number {
-  let entry = windows.get(key);
-  if (!entry || entry.resetAt <= now) {
-    entry = { count: 0, resetAt: now + effective(limit).windowMs };
-    windows.set(key, entry);
-    if (windows.size > 50_000) pruneRateLimits(now);
-  }
-  entry.count += 1;
-  return entry.count;
+/** One atomic upsert: a new or expired window starts at 1, a current one adds 1. */
+async function hit(db: Db, key: string, limit: Limit, now: number): Promise<number> {
+  const resetAt = now + effective(limit).windowMs;
+  const expired = lte(rateLimits.resetAt, now);
+  const [row] = await db
+    .insert(rateLimits)
+    .values({ key, count: 1, resetAt })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        count: sql`case when ${expired} then 1 else ${rateLimits.count} + 1 end`,
+        resetAt: sql`case when ${expired} then ${resetAt} else ${rateLimits.resetAt} end`,
+      },
+    })
+    .returning({ count: rateLimits.count });
+  return row!.count;
 }
 
 /** Counts one attempt; false when the key is over its limit for the current window. */
-export function consumeRateLimit(key: string, limit: Limit, now = Date.now()): boolean {
-  return hit(key, limit, now) <= effective(limit).max;
+export async function consumeRateLimit(db: Db, key: string, limit: Limit, now = Date.now()): Promise<boolean> {
+  return (await hit(db, key, limit, now)) <= effective(limit).max;
 }
 
 /** Counts one event (e.g. a failed password) without deciding anything. */
-export function recordRateLimitHit(key: string, limit: Limit, now = Date.now()): void {
-  hit(key, limit, now);
+export async function recordRateLimitHit(db: Db, key: string, limit: Limit, now = Date.now()): Promise<void> {
+  await hit(db, key, limit, now);
+}
+
+async function currentWindow(db: Db, key: string, now: number) {
+  const [row] = await db
+    .select({ count: rateLimits.count, resetAt: rateLimits.resetAt })
+    .from(rateLimits)
+    .where(and(eq(rateLimits.key, key), gt(rateLimits.resetAt, now)));
+  return row;
 }
 
 /** Events counted under the key in its current window. */
-export function rateLimitCount(key: string, now = Date.now()): number {
-  const entry = windows.get(key);
-  return entry && entry.resetAt > now ? entry.count : 0;
+export async function rateLimitCount(db: Db, key: string, now = Date.now()): Promise<number> {
+  return (await currentWindow(db, key, now))?.count ?? 0;
 }
 
 /** When the key's current window ends, or null when it has none. */
-export function rateLimitWindowEnd(key: string, now = Date.now()): number | null {
-  const entry = windows.get(key);
-  return entry && entry.resetAt > now ? entry.resetAt : null;
+export async function rateLimitWindowEnd(db: Db, key: string, now = Date.now()): Promise<number | null> {
+  return (await currentWindow(db, key, now))?.resetAt ?? null;
 }
 
 /** True when the key has already used up its limit, without counting anything. */
-export function isRateLimited(key: string, limit: Limit, now = Date.now()): boolean {
-  return rateLimitCount(key, now) >= effective(limit).max;
+export async function isRateLimited(db: Db, key: string, limit: Limit, now = Date.now()): Promise<boolean> {
+  return (await rateLimitCount(db, key, now)) >= effective(limit).max;
 }
 
 /** Takes back one counted event (an attempt counted in advance that turned out fine). */
-export function undoRateLimitHit(key: string): void {
-  const entry = windows.get(key);
-  if (entry && entry.count > 0) entry.count -= 1;
+export async function undoRateLimitHit(db: Db, key: string): Promise<void> {
+  await db
+    .update(rateLimits)
+    .set({ count: sql`${rateLimits.count} - 1` })
+    .where(and(eq(rateLimits.key, key), gt(rateLimits.count, 0)));
 }
 
-export function clearRateLimit(key: string): void {
-  windows.delete(key);
+export async function clearRateLimit(db: Db, key: string): Promise<void> {
+  await db.delete(rateLimits).where(eq(rateLimits.key, key));
 }
 
-export function pruneRateLimits(now = Date.now()): void {
-  for (const [key, entry] of windows) if (entry.resetAt <= now) windows.delete(key);
+/** Deletes windows that have ended (run with the hourly retention pass). */
+export async function pruneRateLimits(db: Db, now = Date.now()): Promise<number> {
+  return (await db.delete(rateLimits).where(lte(rateLimits.resetAt, now)).returning({ key: rateLimits.key })).length;
 }
 
 export const RATE_LIMITS = {

@@ -3,7 +3,7 @@ import { validateSessionToken, type ValidatedSession } from "./session.ts";
 import { readSessionCookie } from "./session-cookie.ts";
 
 /** Resolves the session cookie of a request into a session and principal, or null. */
-export function resolveRequestAuth(cookieHeader: string | null | undefined): ValidatedSession | null {
+export async function resolveRequestAuth(cookieHeader: string | null | undefined): Promise<ValidatedSession | null> {
   const token = readSessionCookie(cookieHeader);
-  return token ? validateSessionToken(getDb(), token) : null;
+  return token ? await validateSessionToken(getDb(), token) : null;
 }

@@ -16,29 +16,29 @@ export function keepGrantablePaths(paths: readonly string[]): string[] {
 }
 
 /** Replaces all page permissions of a role inside the caller's transaction. */
-export function replaceRolePermissions(tx: Tx, roleId: number, paths: readonly string[]): string[] {
+export async function replaceRolePermissions(tx: Tx, roleId: number, paths: readonly string[]): Promise<string[]> {
   const kept = keepGrantablePaths(paths);
-  tx.delete(rolePermissions).where(eq(rolePermissions.roleId, roleId)).run();
+  await tx.delete(rolePermissions).where(eq(rolePermissions.roleId, roleId));
   if (kept.length === 0) return kept;
-  const pageRows = tx.select({ id: pages.id }).from(pages).where(inArray(pages.path, kept)).all();
-  for (const page of pageRows) tx.insert(rolePermissions).values({ roleId, pageId: page.id, canAccess: true }).run();
+  const pageRows = (await tx.select({ id: pages.id }).from(pages).where(inArray(pages.path, kept)));
+  for (const page of pageRows) await tx.insert(rolePermissions).values({ roleId, pageId: page.id, canAccess: true });
   return kept;
 }
 
 export type CreateAdminResult = { ok: true; roleId: number } | { ok: false; error: "name_taken" };
 
 /** Creates a custom (never system) role with its page permissions, audited in the same transaction. */
-export function createCustomRole(
+export async function createCustomRole(
   db: Db,
   input: { name: string; description: string; pagePaths: readonly string[] },
   actor: ChangeAuthor = {},
-): CreateAdminResult {
-  return db.transaction((tx) => {
+): Promise<CreateAdminResult> {
+  return db.transaction(async (tx) => {
     const name = input.name.trim();
-    if (tx.select({ id: roles.id }).from(roles).where(eq(roles.name, name)).get()) return { ok: false, error: "name_taken" } as const;
-    const role = tx.insert(roles).values({ name, description: input.description.trim(), isSystem: false }).returning().get();
-    const granted = replaceRolePermissions(tx, role.id, input.pagePaths);
-    writeAuditLog(tx, {
+    if ((await tx.select({ id: roles.id }).from(roles).where(eq(roles.name, name)))[0]) return { ok: false, error: "name_taken" } as const;
+    const role = (await tx.insert(roles).values({ name, description: input.description.trim(), isSystem: false }).returning())[0]!;
+    const granted = await replaceRolePermissions(tx, role.id, input.pagePaths);
+    await writeAuditLog(tx, {
       ...actor,
       actionType: "admin_custom_role_created",
       result: "success",
@@ -49,38 +49,38 @@ export function createCustomRole(
 }
 
 /** Adds a role to a user by e-mail (CLI and tests); returns false when either is unknown. */
-export function assignRoleByEmail(db: Db, email: string, roleName: string): boolean {
-  return db.transaction((tx) => {
-    const user = tx.select({ id: users.id }).from(users).where(eq(users.email, email.toLowerCase())).get();
-    const role = tx.select({ id: roles.id }).from(roles).where(eq(roles.name, roleName)).get();
+export async function assignRoleByEmail(db: Db, email: string, roleName: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const user = (await tx.select({ id: users.id }).from(users).where(eq(users.email, email.toLowerCase())))[0];
+    const role = (await tx.select({ id: roles.id }).from(roles).where(eq(roles.name, roleName)))[0];
     if (!user || !role) return false;
-    tx.insert(userRoles).values({ userId: user.id, roleId: role.id }).onConflictDoNothing().run();
+    await tx.insert(userRoles).values({ userId: user.id, roleId: role.id }).onConflictDoNothing();
     return true;
   });
 }
 
 /** System roles first, then by name; counts and granted pages come from two grouped reads joined in code. */
-export function listRoles(db: Db): RoleSummary[] {
-  const rows = db
+export async function listRoles(db: Db): Promise<RoleSummary[]> {
+  const rows = (await db
     .select({ id: roles.id, name: roles.name, description: roles.description, isSystem: roles.isSystem })
     .from(roles)
     .orderBy(sql`${roles.isSystem} desc`, roles.name)
-    .all();
+    );
   const userCounts = new Map(
-    db
+    (await db
       .select({ roleId: userRoles.roleId, count: sql<number>`count(*)` })
       .from(userRoles)
       .groupBy(userRoles.roleId)
-      .all()
+      )
       .map((row) => [row.roleId, row.count]),
   );
   const grantedPages = new Map<number, string[]>();
-  const grants = db
+  const grants = (await db
     .select({ roleId: rolePermissions.roleId, path: pages.path })
     .from(rolePermissions)
     .innerJoin(pages, eq(pages.id, rolePermissions.pageId))
     .where(eq(rolePermissions.canAccess, true))
-    .all();
+    );
   for (const grant of grants) grantedPages.set(grant.roleId, [...(grantedPages.get(grant.roleId) ?? []), grant.path]);
   return rows.map((row) => ({
     ...row,
@@ -95,13 +95,13 @@ function isSystemRole(name: string): name is SystemRole {
 }
 
 /** Pages shown in a role's checklist: every non-public page except the admin panel. Ordered system first, then name. */
-export function listChecklistPages(db: Db): ChecklistPage[] {
+export async function listChecklistPages(db: Db): Promise<ChecklistPage[]> {
   const grantable = new Set(grantablePages().map((route) => route.path));
-  return db
+  return (await db
     .select()
     .from(pages)
     .orderBy(sql`${pages.isSystemPage} desc`, pages.name)
-    .all()
+    )
     .flatMap((page) => {
       const route = findRoute(page.path);
       if (!route || route.access.kind === "public" || page.path === "/admin-panel") return [];
@@ -111,36 +111,36 @@ export function listChecklistPages(db: Db): ChecklistPage[] {
     });
 }
 
-export function createRoleAsAdmin(
+export async function createRoleAsAdmin(
   db: Db,
   body: { name: string; description: string; pages: string[] },
   actor: Actor,
-): AdminResult<{ id: number }> {
-  const result = createCustomRole(db, { name: body.name, description: body.description, pagePaths: body.pages }, actor);
+): Promise<AdminResult<{ id: number }>> {
+  const result = await createCustomRole(db, { name: body.name, description: body.description, pagePaths: body.pages }, actor);
   if (!result.ok) return refuse(409, "Já existe um perfil com este nome", "name");
   return { ok: true, value: { id: result.roleId } };
 }
 
 /** Description, name (custom roles only) and a full replacement of the page permissions. */
-export function updateRoleAsAdmin(
+export async function updateRoleAsAdmin(
   db: Db,
   roleId: number,
   body: { name: string; description: string; pages: string[] },
   actor: Actor,
-): AdminResult {
-  return db.transaction((tx) => {
-    const role = tx.select().from(roles).where(eq(roles.id, roleId)).get();
+): Promise<AdminResult> {
+  return db.transaction(async (tx) => {
+    const role = (await tx.select().from(roles).where(eq(roles.id, roleId)))[0];
     if (!role) return refuse(404, "Perfil não encontrado");
     const name = body.name.trim();
     if (role.isSystem && name !== role.name) return refuse(400, "Nome não pode ser alterado em perfis do sistema", "name");
-    if (name !== role.name && tx.select({ id: roles.id }).from(roles).where(eq(roles.name, name)).get()) {
+    if (name !== role.name && (await tx.select({ id: roles.id }).from(roles).where(eq(roles.name, name)))[0]) {
       return refuse(409, "Já existe um perfil com este nome", "name");
     }
-    const before = listRolePages(tx, roleId);
+    const before = await listRolePages(tx, roleId);
     const locked = role.isSystem && isSystemRole(role.name) ? defaultPermissions(role.name) : [];
-    tx.update(roles).set({ name, description: body.description.trim() }).where(eq(roles.id, roleId)).run();
-    const after = replaceRolePermissions(tx, roleId, [...locked, ...body.pages]);
-    writeAuditLog(tx, {
+    await tx.update(roles).set({ name, description: body.description.trim() }).where(eq(roles.id, roleId));
+    const after = await replaceRolePermissions(tx, roleId, [...locked, ...body.pages]);
+    await writeAuditLog(tx, {
       ...actor,
       actionType: "admin_custom_role_updated",
       result: "success",
@@ -153,20 +153,20 @@ export function updateRoleAsAdmin(
   });
 }
 
-export function deleteRoleAsAdmin(db: Db, roleId: number, actor: Actor): AdminResult {
-  return db.transaction((tx) => {
-    const role = tx.select().from(roles).where(eq(roles.id, roleId)).get();
+export async function deleteRoleAsAdmin(db: Db, roleId: number, actor: Actor): Promise<AdminResult> {
+  return db.transaction(async (tx) => {
+    const role = (await tx.select().from(roles).where(eq(roles.id, roleId)))[0];
     if (!role) return refuse(404, "Perfil não encontrado");
     if (role.isSystem) return refuse(400, "Não é possível excluir perfis do sistema");
-    const holders = tx
+    const holders = (await tx
       .select({ email: users.email })
       .from(userRoles)
       .innerJoin(users, eq(users.id, userRoles.userId))
       .where(eq(userRoles.roleId, roleId))
-      .all();
-    const pagesBefore = listRolePages(tx, roleId);
-    tx.delete(roles).where(eq(roles.id, roleId)).run();
-    writeAuditLog(tx, {
+      );
+    const pagesBefore = await listRolePages(tx, roleId);
+    await tx.delete(roles).where(eq(roles.id, roleId));
+    await writeAuditLog(tx, {
       ...actor,
       actionType: "admin_custom_role_deleted",
       result: "success",
@@ -176,13 +176,13 @@ export function deleteRoleAsAdmin(db: Db, roleId: number, actor: Actor): AdminRe
   });
 }
 
-function listRolePages(tx: Tx, roleId: number): string[] {
-  return tx
+async function listRolePages(tx: Tx, roleId: number): Promise<string[]> {
+  return (await tx
     .select({ path: pages.path })
     .from(rolePermissions)
     .innerJoin(pages, eq(pages.id, rolePermissions.pageId))
     .where(eq(rolePermissions.roleId, roleId))
-    .all()
+    )
     .map((row) => row.path)
     .sort();
 }

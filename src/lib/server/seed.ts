@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { ROUTES, SYSTEM_ROLES, defaultPermissions, type SystemRole } from "../routes.ts";
 import { pages, rolePermissions, roles } from "../../../db/schema/index.ts";
+import { lockSeeding } from "./db-dialect.ts";
 import type { Db } from "./db.ts";
 
 const SYSTEM_ROLE_DESCRIPTIONS: Record<SystemRole, string> = {
@@ -15,32 +16,33 @@ const SYSTEM_ROLE_DESCRIPTIONS: Record<SystemRole, string> = {
  * Default permissions are written only when a page first appears, so an admin's later
  * changes to a system role's checklist are never undone by a restart.
  */
-export function seedDatabase(db: Db): void {
-  db.transaction((tx) => {
+export async function seedDatabase(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await lockSeeding(tx);
     for (const name of SYSTEM_ROLES) {
-      tx.insert(roles)
+      await tx.insert(roles)
         .values({ name, description: SYSTEM_ROLE_DESCRIPTIONS[name], isSystem: true })
         .onConflictDoUpdate({ target: roles.name, set: { isSystem: true } })
-        .run();
+        ;
     }
     const roleIds = new Map(
-      tx
+      (await tx
         .select({ id: roles.id, name: roles.name })
         .from(roles)
-        .all()
+        )
         .map((r) => [r.name, r.id]),
     );
     for (const route of ROUTES) {
-      const existing = tx.select({ id: pages.id }).from(pages).where(eq(pages.path, route.path)).get();
+      const existing = (await tx.select({ id: pages.id }).from(pages).where(eq(pages.path, route.path)))[0];
       if (existing) {
-        tx.update(pages).set({ name: route.name, isSystemPage: true }).where(eq(pages.id, existing.id)).run();
+        await tx.update(pages).set({ name: route.name, isSystemPage: true }).where(eq(pages.id, existing.id));
         continue;
       }
-      const page = tx.insert(pages).values({ name: route.name, path: route.path, isSystemPage: true }).returning().get();
+      const page = (await tx.insert(pages).values({ name: route.name, path: route.path, isSystemPage: true }).returning())[0]!;
       for (const role of SYSTEM_ROLES) {
         if (!defaultPermissions(role).includes(route.path)) continue;
         const roleId = roleIds.get(role);
-        if (roleId !== undefined) tx.insert(rolePermissions).values({ roleId, pageId: page.id, canAccess: true }).run();
+        if (roleId !== undefined) await tx.insert(rolePermissions).values({ roleId, pageId: page.id, canAccess: true });
       }
     }
   });

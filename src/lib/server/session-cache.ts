@@ -1,33 +1,53 @@
-import type { Db } from "./db.ts";
+import { sql } from "drizzle-orm";
+import { sqliteClient, type Db } from "./db.ts";
 import { checkSession, isExpired, lookupSession, parseToken, type SessionEntry, type ValidatedSession } from "./session.ts";
 
 /**
+ * A number that changes whenever another writer may have changed sessions, users, roles or
+ * permissions. SQLite: `PRAGMA data_version`, which moves when any other connection commits (the
+ * app's pages and the CLI write through their own connections). PostgreSQL: the `cache_version`
+ * row that statement triggers bump on those tables, whichever instance wrote (one indexed read).
+ */
+function changeCounter(db: Db): () => Promise<number> {
+  const sqlite = sqliteClient(db);
+  if (sqlite) {
+    const dataVersion = sqlite.prepare("PRAGMA data_version").pluck();
+    return async () => dataVersion.get() as number;
+  }
+  const read = db
+    .select({ version: sql<number>`version`.mapWith(Number) })
+    .from(sql`cache_version`)
+    .prepare("cache_version");
+  return async () => (await read.execute())[0]?.version ?? 0;
+}
+
+/**
  * The gate's validator: same rules as validateSessionToken, but the looked-up session is kept
- * in memory until any other connection commits to the database (SQLite's `data_version`
- * changes), so a role, permission or session change by the app, the admin panel or the CLI
- * is seen on the very next request while unchanged data costs one tiny prepared statement.
+ * in memory until the change counter moves, so a role, permission or session change by the app,
+ * the admin panel, the CLI or another instance is seen on the very next request while unchanged
+ * data costs one tiny read.
  */
 export function createSessionValidator(db: Db) {
-  const dataVersion = db.$client.prepare("PRAGMA data_version").pluck();
-  let seen = dataVersion.get();
+  const changes = changeCounter(db);
+  let seen: number | undefined;
   const cache = new Map<string, SessionEntry>();
-  return function validate(token: string, now = Date.now()): ValidatedSession | null {
-    const version = dataVersion.get();
+  return async function validate(token: string, now = Date.now()): Promise<ValidatedSession | null> {
+    const parsed = parseToken(token);
+    if (!parsed) return null;
+    const version = await changes();
     if (version !== seen) {
       cache.clear();
       seen = version;
     }
-    const parsed = parseToken(token);
-    if (!parsed) return null;
     const [id, secret] = parsed;
     let entry = cache.get(id);
     if (!entry) {
-      entry = lookupSession(db, id);
+      entry = await lookupSession(db, id);
       if (!entry) return null;
       if (cache.size >= 10_000) cache.clear();
       cache.set(id, entry);
     }
-    const result = checkSession(db, entry, id, secret, now);
+    const result = await checkSession(db, entry, id, secret, now);
     if (result) entry.verifiedSecret ??= Buffer.from(secret);
     else if (isExpired(entry.row, now)) cache.delete(id);
     return result;

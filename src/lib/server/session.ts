@@ -1,9 +1,10 @@
 import { decodeHex, encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import { eq, sql } from "drizzle-orm";
 import { roles, sessions, userRoles, users, rolePermissions, pages } from "../../../db/schema/index.ts";
-import { twoFactorSecrets } from "../../../db/schema/two-factor.ts";
+import { twoFactorSecrets } from "../../../db/schema/index.ts";
 import type { Principal } from "../routes.ts";
 import type { Db } from "./db.ts";
+import { existsFlag, jsonArrayOf } from "./db-dialect.ts";
 import { config } from "./config.ts";
 import { constantTimeEqual, sha256 } from "./hashing.ts";
 
@@ -37,16 +38,16 @@ export function hashSecret(secret: string): Uint8Array {
 }
 
 /** Creates a session and returns its token `<id>.<secret>`; only the secret's hash is stored. */
-export function createSession(
+export async function createSession(
   db: Db,
   userId: string,
   meta: { ipAddress?: string | null; userAgent?: string | null } = {},
   now = Date.now(),
-): { token: string; expiresAt: number } {
+): Promise<{ token: string; expiresAt: number }> {
   const id = generateSecureRandomString();
   const secret = generateSecureRandomString();
   const expiresAt = now + INACTIVITY_TIMEOUT_MS;
-  db.insert(sessions)
+  await db.insert(sessions)
     .values({
       id,
       secretHash: encodeHexLowerCase(hashSecret(secret)),
@@ -57,15 +58,15 @@ export function createSession(
       ipAddress: meta.ipAddress ?? null,
       userAgent: meta.userAgent?.slice(0, 512) ?? null,
     })
-    .run();
+    ;
   return { token: `${id}.${secret}`, expiresAt };
 }
 
 /**
- * Prepared once per connection: one indexed lookup returns the session, its user, the names of
- * the system roles they hold and the paths their roles' page permissions grant, both as JSON
- * arrays (never a joined string a crafted role name could split). A system role is a row flagged
- * `is_system`, which no admin form can set: a custom role never counts as one, whatever its name.
+ * One indexed lookup returns the session, its user, the names of the system roles they hold and
+ * the paths their roles' page permissions grant, both as JSON arrays (never a joined string a
+ * crafted role name could split). A system role is a row flagged `is_system`, which no admin form
+ * can set: a custom role never counts as one, whatever its name.
  */
 function prepareLookup(db: Db) {
   return db
@@ -78,23 +79,39 @@ function prepareLookup(db: Db) {
       userId: users.id,
       email: users.email,
       fullName: users.fullName,
-      systemRoles: sql<string>`(select json_group_array(${roles.name}) from ${userRoles}
-        join ${roles} on ${roles.id} = ${userRoles.roleId} and ${roles.isSystem} = 1 where ${userRoles.userId} = ${users.id})`,
-      grantedPaths: sql<string>`(select json_group_array(distinct ${pages.path}) from ${userRoles}
-        join ${rolePermissions} on ${rolePermissions.roleId} = ${userRoles.roleId} and ${rolePermissions.canAccess} = 1
-        join ${pages} on ${pages.id} = ${rolePermissions.pageId} where ${userRoles.userId} = ${users.id})`,
-      twoFactorEnrolled: sql<number>`exists(select 1 from ${twoFactorSecrets}
-        where ${twoFactorSecrets.userId} = ${users.id} and ${twoFactorSecrets.confirmedAt} is not null)`,
+      systemRoles: jsonArrayOf({
+        value: sql`${roles.name}`,
+        from: sql`from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId} and ${eq(roles.isSystem, true)}
+          where ${userRoles.userId} = ${users.id}`,
+      }),
+      grantedPaths: jsonArrayOf({
+        distinct: true,
+        value: sql`${pages.path}`,
+        from: sql`from ${userRoles} join ${rolePermissions} on ${rolePermissions.roleId} = ${userRoles.roleId} and ${eq(rolePermissions.canAccess, true)}
+          join ${pages} on ${pages.id} = ${rolePermissions.pageId} where ${userRoles.userId} = ${users.id}`,
+      }),
+      twoFactorEnrolled: existsFlag(
+        sql`select 1 from ${twoFactorSecrets} where ${twoFactorSecrets.userId} = ${users.id} and ${twoFactorSecrets.confirmedAt} is not null`,
+      ),
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.id, sql.placeholder("id")))
-    .prepare();
+    .prepare("session_lookup");
 }
 
 const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
 
-export type LookupRow = NonNullable<ReturnType<ReturnType<typeof prepareLookup>["get"]>>;
+function lookupFor(db: Db) {
+  let lookup = lookups.get(db);
+  if (!lookup) {
+    lookup = prepareLookup(db);
+    lookups.set(db, lookup);
+  }
+  return lookup;
+}
+
+export type LookupRow = Awaited<ReturnType<ReturnType<typeof prepareLookup>["execute"]>>[number];
 
 /** Splits `<id>.<secret>`; null unless both halves are 24 base32 characters. */
 export function parseToken(token: string): [id: string, secret: string] | null {
@@ -110,9 +127,9 @@ function toPrincipal(row: LookupRow): Principal {
     userId: row.userId,
     email: row.email,
     name: row.fullName,
-    roles: JSON.parse(row.systemRoles) as string[],
-    grantedPaths: new Set(JSON.parse(row.grantedPaths) as string[]),
-    twoFactorEnrolled: row.twoFactorEnrolled === 1,
+    roles: row.systemRoles,
+    grantedPaths: new Set(row.grantedPaths),
+    twoFactorEnrolled: row.twoFactorEnrolled,
   };
 }
 
@@ -137,11 +154,11 @@ export function isExpired(row: LookupRow, now: number): boolean {
 }
 
 /** The checks shared by both validators: secret, inactivity and absolute expiry, hourly renewal. */
-export function checkSession(db: Db, entry: SessionEntry, id: string, secret: string, now: number): ValidatedSession | null {
+export async function checkSession(db: Db, entry: SessionEntry, id: string, secret: string, now: number): Promise<ValidatedSession | null> {
   if (!secretMatches(entry, secret)) return null;
   const { row } = entry;
   if (isExpired(row, now)) {
-    invalidateSession(db, id);
+    await invalidateSession(db, id);
     return null;
   }
   let renewed = false;
@@ -149,43 +166,34 @@ export function checkSession(db: Db, entry: SessionEntry, id: string, secret: st
     row.lastVerifiedAt = now;
     // Sliding, but never past the absolute lifetime (the cookie's Max-Age follows).
     row.expiresAt = Math.min(now + INACTIVITY_TIMEOUT_MS, row.createdAt + config().sessionMaxLifetimeMs);
-    db.update(sessions).set({ lastVerifiedAt: now, expiresAt: row.expiresAt }).where(eq(sessions.id, id)).run();
+    await db.update(sessions).set({ lastVerifiedAt: now, expiresAt: row.expiresAt }).where(eq(sessions.id, id));
     renewed = true;
   }
   return { session: { id, expiresAt: row.expiresAt, renewed }, principal: entry.principal };
 }
 
-function lookupFor(db: Db) {
-  let lookup = lookups.get(db);
-  if (!lookup) {
-    lookup = prepareLookup(db);
-    lookups.set(db, lookup);
-  }
-  return lookup;
-}
-
-/** Reads a session by id (one prepared, indexed statement), or undefined when unknown. */
-export function lookupSession(db: Db, id: string): SessionEntry | undefined {
-  const row = lookupFor(db).get({ id });
+/** Reads a session by id (one indexed statement), or undefined when unknown. */
+export async function lookupSession(db: Db, id: string): Promise<SessionEntry | undefined> {
+  const [row] = await lookupFor(db).execute({ id });
   return row && { row, hash: decodeHex(row.secretHash), principal: toPrincipal(row) };
 }
 
 /** Returns the session and principal for a token, or null when forged, unknown or expired. */
-export function validateSessionToken(db: Db, token: string, now = Date.now()): ValidatedSession | null {
+export async function validateSessionToken(db: Db, token: string, now = Date.now()): Promise<ValidatedSession | null> {
   const parsed = parseToken(token);
   if (!parsed) return null;
-  const entry = lookupSession(db, parsed[0]);
-  return entry ? checkSession(db, entry, parsed[0], parsed[1], now) : null;
+  const entry = await lookupSession(db, parsed[0]);
+  return entry ? await checkSession(db, entry, parsed[0], parsed[1], now) : null;
 }
 
-export function invalidateSession(db: Db, sessionId: string): void {
-  db.delete(sessions).where(eq(sessions.id, sessionId)).run();
+export async function invalidateSession(db: Db, sessionId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.id, sessionId));
 }
 
 /** Ends every session of a user, optionally keeping one (e.g. the one changing the password). */
-export function invalidateUserSessions(db: Db, userId: string, keepSessionId?: string): void {
+export async function invalidateUserSessions(db: Db, userId: string, keepSessionId?: string): Promise<void> {
   const filter = keepSessionId ? sql`${sessions.userId} = ${userId} and ${sessions.id} <> ${keepSessionId}` : eq(sessions.userId, userId);
-  db.delete(sessions).where(filter).run();
+  await db.delete(sessions).where(filter);
 }
 
 // Callers written before the cookie code moved to its own module keep working.

@@ -1,3 +1,4 @@
+import type { Db } from "./db.ts";
 import { clearRateLimit, isRateLimited, RATE_LIMITS, rateLimitCount, recordRateLimitHit, undoRateLimitHit } from "./rate-limit.ts";
 
 /**
@@ -12,31 +13,31 @@ const keys = (email: string, ip: string) => ({
 });
 
 /** The key that refuses this IP's sign-ins before its body is read, or null. */
-export function signInBlockedIpKey(ip: string): string | null {
+export async function signInBlockedIpKey(db: Db, ip: string): Promise<string | null> {
   const { ip: key } = keys("", ip);
-  return isRateLimited(key, RATE_LIMITS.signInIpFailures) ? key : null;
+  return (await isRateLimited(db, key, RATE_LIMITS.signInIpFailures)) ? key : null;
 }
 
 /** The key that refuses this client's password for this account, or null. */
-export function signInBlockedKey(email: string, ip: string): string | null {
+export async function signInBlockedKey(db: Db, email: string, ip: string): Promise<string | null> {
   const key = keys(email, ip);
-  if (isRateLimited(key.pair, RATE_LIMITS.signInPairFailures)) return key.pair;
-  if (rateLimitCount(key.pair) > 0 && isRateLimited(key.email, RATE_LIMITS.signInEmailFailures)) return key.email;
-  return signInBlockedIpKey(ip);
+  if (await isRateLimited(db, key.pair, RATE_LIMITS.signInPairFailures)) return key.pair;
+  if ((await rateLimitCount(db, key.pair)) > 0 && (await isRateLimited(db, key.email, RATE_LIMITS.signInEmailFailures))) return key.email;
+  return await signInBlockedIpKey(db, ip);
 }
 
 /** Counts a password attempt as failed before Argon2 runs, so parallel guesses cannot slip past the limits. */
-export function beginPasswordAttempt(email: string, ip: string): void {
+export async function beginPasswordAttempt(db: Db, email: string, ip: string): Promise<void> {
   const key = keys(email, ip);
-  recordRateLimitHit(key.ip, RATE_LIMITS.signInIpFailures);
-  recordRateLimitHit(key.pair, RATE_LIMITS.signInPairFailures);
-  recordRateLimitHit(key.email, RATE_LIMITS.signInEmailFailures);
+  await recordRateLimitHit(db, key.ip, RATE_LIMITS.signInIpFailures);
+  await recordRateLimitHit(db, key.pair, RATE_LIMITS.signInPairFailures);
+  await recordRateLimitHit(db, key.email, RATE_LIMITS.signInEmailFailures);
 }
 
 /** The right password: the attempt was no failure, and this client's failures for the account are forgiven. */
-export function passwordAttemptSucceeded(email: string, ip: string): void {
+export async function passwordAttemptSucceeded(db: Db, email: string, ip: string): Promise<void> {
   const key = keys(email, ip);
-  undoRateLimitHit(key.ip);
-  undoRateLimitHit(key.email);
-  clearRateLimit(key.pair);
+  await undoRateLimitHit(db, key.ip);
+  await undoRateLimitHit(db, key.email);
+  await clearRateLimit(db, key.pair);
 }

@@ -21,10 +21,10 @@ export type SignedIn =
   | { twoFactorChallenge: string; next: string; session?: undefined };
 
 /** The per-IP guard, before the body is read: attempts of any outcome, then failures over every account. */
-export function refuseSignInFromIp(db: Db, meta: RequestMeta): AuthFailure | null {
-  const blockedKey = signInBlockedIpKey(meta.ipAddress ?? "");
-  if (blockedKey) return refuseRateLimited(db, blockedKey, { actionType: "user_login_attempt", meta });
-  return refuseWhenIpRateLimited(db, "sign-in", meta);
+export async function refuseSignInFromIp(db: Db, meta: RequestMeta): Promise<AuthFailure | null> {
+  const blockedKey = await signInBlockedIpKey(db, meta.ipAddress ?? "");
+  if (blockedKey) return await refuseRateLimited(db, blockedKey, { actionType: "user_login_attempt", meta });
+  return await refuseWhenIpRateLimited(db, "sign-in", meta);
 }
 
 /** E-mail and password → a new session, or the refusal the form shows. */
@@ -32,18 +32,18 @@ export async function signIn(db: Db, input: SignInRequest, meta: RequestMeta): P
   const email = normalizeEmail(input.email);
   const ip = meta.ipAddress ?? "";
   const attempt = { actionType: "user_login_attempt", email, meta } as const;
-  const blockedKey = signInBlockedKey(email, ip);
-  const refused = blockedKey ? refuseRateLimited(db, blockedKey, attempt) : refuseUnlessAllowedEmail(db, email, attempt);
+  const blockedKey = await signInBlockedKey(db, email, ip);
+  const refused = blockedKey ? await refuseRateLimited(db, blockedKey, attempt) : await refuseUnlessAllowedEmail(db, email, attempt);
   if (refused) return refused;
-  const user = getUserByEmail(db, email);
-  beginPasswordAttempt(email, ip);
+  const user = await getUserByEmail(db, email);
+  await beginPasswordAttempt(db, email, ip);
   const usableHash = user && hasUsablePassword(user) ? user.passwordHash : null;
   // No account, or one whose password was discarded: checked against the dummy hash, so every path costs the same.
   const matches = await verifyPasswordHash(usableHash ?? (await dummyHash), input.password);
   const valid = usableHash !== null && matches;
-  if (user && valid) passwordAttemptSucceeded(email, ip);
+  if (user && valid) await passwordAttemptSucceeded(db, email, ip);
   if (!user || !valid) {
-    writeAuditLog(db, {
+    await writeAuditLog(db, {
       userId: user?.id,
       actionType: attempt.actionType,
       result: "failure",
@@ -53,7 +53,7 @@ export async function signIn(db: Db, input: SignInRequest, meta: RequestMeta): P
     return authFailure(401, "invalid_credentials", INVALID_CREDENTIALS);
   }
   if (user.emailConfirmedAt === null) {
-    writeAuditLog(db, {
+    await writeAuditLog(db, {
       userId: user.id,
       actionType: attempt.actionType,
       result: "failure",
@@ -62,11 +62,11 @@ export async function signIn(db: Db, input: SignInRequest, meta: RequestMeta): P
     });
     return authFailure(403, "email_not_confirmed", "E-mail não confirmado");
   }
-  if (needsSecondFactor(db, config().twoFactor.key, user.id)) {
-    const challenge = startTwoFactorChallenge(db, user.id, safeNextPath(input.next));
+  if (await needsSecondFactor(db, config().twoFactor.key, user.id)) {
+    const challenge = await startTwoFactorChallenge(db, user.id, safeNextPath(input.next));
     return { ok: true, value: { twoFactorChallenge: challenge.token, next: TWO_FACTOR_PATH } };
   }
-  const session = createSession(db, user.id, meta);
-  writeAuditLog(db, { userId: user.id, actionType: "user_login_success", result: "success", details: { email }, ...meta });
+  const session = await createSession(db, user.id, meta);
+  await writeAuditLog(db, { userId: user.id, actionType: "user_login_success", result: "success", details: { email }, ...meta });
   return { ok: true, value: { session, next: safeNextPath(input.next) } };
 }

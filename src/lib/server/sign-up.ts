@@ -23,16 +23,16 @@ export async function signUp(db: Db, body: unknown, meta: RequestMeta): Promise<
   const { fullName, password } = parsed.data;
   const email = normalizeEmail(parsed.data.email);
   const attempt = { actionType: "user_signup_attempt", email, meta } as const;
-  const refused = refuseUnlessAllowedEmail(db, email, attempt) ?? refuseCommonPassword(password);
+  const refused = await refuseUnlessAllowedEmail(db, email, attempt) ?? refuseCommonPassword(password);
   if (refused) return refused;
-  writeAuditLog(db, { actionType: attempt.actionType, result: "success", details: { email }, ...meta });
+  await writeAuditLog(db, { actionType: attempt.actionType, result: "success", details: { email }, ...meta });
   const created = await createUser(db, { email, fullName, password, roleNames: ["visualizador"], confirmed: false }, (user) => [
     { userId: user.userId, actionType: "user_signup_success", result: "success", details: { email, roles: user.roles }, ...meta },
   ]);
   if (!created.ok) {
-    const pending = getUserByEmail(db, email);
-    if (pending && pending.emailConfirmedAt === null) return handPendingAccountToMailbox(db, pending, meta);
-    writeAuditLog(db, { actionType: attempt.actionType, result: "failure", details: { email, error: created.error }, ...meta });
+    const pending = await getUserByEmail(db, email);
+    if (pending && pending.emailConfirmedAt === null) return await handPendingAccountToMailbox(db, pending, meta);
+    await writeAuditLog(db, { actionType: attempt.actionType, result: "failure", details: { email, error: created.error }, ...meta });
     return authFailure(409, "email_taken", "E-mail já cadastrado");
   }
   try {
@@ -45,10 +45,10 @@ export async function signUp(db: Db, body: unknown, meta: RequestMeta): Promise<
 }
 
 async function handPendingAccountToMailbox(db: Db, user: { id: string; email: string }, meta: RequestMeta): Promise<AuthResult> {
-  db.transaction((tx) => {
-    discardPendingPassword(tx, user.id);
-    deleteUnusedEmailTokens(tx, user.id, "email_confirmation");
-    writeAuditLog(tx, {
+  await db.transaction(async (tx) => {
+    await discardPendingPassword(tx, user.id);
+    await deleteUnusedEmailTokens(tx, user.id, "email_confirmation");
+    await writeAuditLog(tx, {
       userId: user.id,
       actionType: "user_signup_attempt",
       result: "success",

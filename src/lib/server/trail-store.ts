@@ -4,8 +4,8 @@ import type { TrailState } from "../trail.ts";
 import type { Db } from "./db.ts";
 
 /** The trail saved on the user's account, or null. */
-export function readTrail(db: Db, userId: string): TrailState | null {
-  const row = db.select().from(trailProgress).where(eq(trailProgress.userId, userId)).get();
+export async function readTrail(db: Db, userId: string): Promise<TrailState | null> {
+  const row = (await db.select().from(trailProgress).where(eq(trailProgress.userId, userId)))[0];
   if (!row) return null;
   try {
     return { ...(JSON.parse(row.data) as Omit<TrailState, "updatedAt">), updatedAt: row.updatedAt };
@@ -14,10 +14,10 @@ export function readTrail(db: Db, userId: string): TrailState | null {
   }
 }
 
-export function saveTrail(db: Db, userId: string, state: TrailState): void {
+export async function saveTrail(db: Db, userId: string, state: TrailState): Promise<void> {
   const { updatedAt, ...data } = state;
-  db.insert(trailProgress)
+  await db.insert(trailProgress)
     .values({ userId, data: JSON.stringify(data), updatedAt })
     .onConflictDoUpdate({ target: trailProgress.userId, set: { data: JSON.stringify(data), updatedAt } })
-    .run();
+    ;
 }

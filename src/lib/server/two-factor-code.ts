@@ -1,7 +1,7 @@
 import { generateHOTP } from "@oslojs/otp";
 import { encodeHexLowerCase } from "@oslojs/encoding";
 import { and, eq, isNull } from "drizzle-orm";
-import { twoFactorRecoveryCodes, twoFactorSecrets } from "../../../db/schema/two-factor.ts";
+import { twoFactorRecoveryCodes, twoFactorSecrets } from "../../../db/schema/index.ts";
 import type { Db } from "./db.ts";
 import { constantTimeEqual, sha256 } from "./hashing.ts";
 import { decryptTwoFactorSecret } from "./two-factor-secret.ts";
@@ -22,9 +22,9 @@ export function hashRecoveryCode(code: string): string {
  * Checks a 6-digit code against the user's confirmed or pending key, one step of clock drift
  * either way; the accepted step is remembered so the same code (or an older one) never works twice.
  */
-export function acceptTotpCode(db: Db, key: Buffer, userId: string, code: string, now = Date.now()): boolean {
+export async function acceptTotpCode(db: Db, key: Buffer, userId: string, code: string, now = Date.now()): Promise<boolean> {
   if (!/^\d{6}$/.test(code)) return false;
-  const row = db.select().from(twoFactorSecrets).where(eq(twoFactorSecrets.userId, userId)).get();
+  const row = (await db.select().from(twoFactorSecrets).where(eq(twoFactorSecrets.userId, userId)))[0];
   const secret = row && decryptTwoFactorSecret(key, row.secretEncrypted);
   if (!row || !secret) return false;
   const current = Math.floor(now / (TOTP_PERIOD_SECONDS * 1000));
@@ -32,7 +32,7 @@ export function acceptTotpCode(db: Db, key: Buffer, userId: string, code: string
     if (row.lastUsedStep !== null && step <= row.lastUsedStep) continue;
     const expected = generateHOTP(secret, BigInt(step), TOTP_DIGITS);
     if (!constantTimeEqual(Buffer.from(expected), Buffer.from(code))) continue;
-    const updated = db
+    const updated = await db
       .update(twoFactorSecrets)
       .set({ lastUsedStep: step })
       .where(
@@ -41,15 +41,15 @@ export function acceptTotpCode(db: Db, key: Buffer, userId: string, code: string
           row.lastUsedStep === null ? isNull(twoFactorSecrets.lastUsedStep) : eq(twoFactorSecrets.lastUsedStep, row.lastUsedStep),
         ),
       )
-      .run();
-    return updated.changes === 1;
+      .returning({ userId: twoFactorSecrets.userId });
+    return updated.length === 1;
   }
   return false;
 }
 
 /** Marks an unused recovery code of the user as used; false when unknown or already spent. */
-export function consumeRecoveryCode(db: Db, userId: string, code: string, now = Date.now()): boolean {
-  const updated = db
+export async function consumeRecoveryCode(db: Db, userId: string, code: string, now = Date.now()): Promise<boolean> {
+  const updated = await db
     .update(twoFactorRecoveryCodes)
     .set({ usedAt: now })
     .where(
@@ -59,6 +59,6 @@ export function consumeRecoveryCode(db: Db, userId: string, code: string, now = 
         isNull(twoFactorRecoveryCodes.usedAt),
       ),
     )
-    .run();
-  return updated.changes === 1;
+    .returning({ codeHash: twoFactorRecoveryCodes.codeHash });
+  return updated.length === 1;
 }

@@ -1,6 +1,6 @@
 import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
-import { twoFactorChallenges } from "../../../db/schema/two-factor.ts";
+import { twoFactorChallenges } from "../../../db/schema/index.ts";
 import { users } from "../../../db/schema/index.ts";
 import { writeAuditLog, type RequestMeta } from "./audit.ts";
 import { authFailure, type AuthResult } from "./auth-result.ts";
@@ -23,17 +23,17 @@ function hashChallenge(token: string): string {
 }
 
 /** Password accepted for a user with a second factor: a short-lived challenge, not a session. */
-export function needsSecondFactor(db: Db, key: Buffer | null, userId: string): boolean {
-  return key !== null && readTwoFactorStatus(db, userId).enrolled;
+export async function needsSecondFactor(db: Db, key: Buffer | null, userId: string): Promise<boolean> {
+  return key !== null && (await readTwoFactorStatus(db, userId)).enrolled;
 }
 
-export function startTwoFactorChallenge(db: Db, userId: string, nextPath: string, now = Date.now()): { token: string; expiresAt: number } {
+export async function startTwoFactorChallenge(db: Db, userId: string, nextPath: string, now = Date.now()): Promise<{ token: string; expiresAt: number }> {
   const token = encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(20)));
   const expiresAt = now + CHALLENGE_TTL_MS;
-  db.delete(twoFactorChallenges).where(lt(twoFactorChallenges.expiresAt, now)).run();
-  db.insert(twoFactorChallenges)
+  await db.delete(twoFactorChallenges).where(lt(twoFactorChallenges.expiresAt, now));
+  await db.insert(twoFactorChallenges)
     .values({ tokenHash: hashChallenge(token), userId, nextPath, expiresAt })
-    .run();
+    ;
   return { token, expiresAt };
 }
 
@@ -56,17 +56,17 @@ export interface SecondFactorPassed {
 }
 
 /** The code after the password: a 6-digit TOTP code or a recovery code turns the challenge into a session. */
-export function completeTwoFactorSignIn(
+export async function completeTwoFactorSignIn(
   db: Db,
   key: Buffer | null,
   token: string | null,
   code: string,
   meta: RequestMeta,
   now = Date.now(),
-): AuthResult<SecondFactorPassed> {
+): Promise<AuthResult<SecondFactorPassed>> {
   const challenge =
     token && key
-      ? db
+      ? (await db
           .select({
             tokenHash: twoFactorChallenges.tokenHash,
             userId: twoFactorChallenges.userId,
@@ -76,40 +76,40 @@ export function completeTwoFactorSignIn(
           .from(twoFactorChallenges)
           .innerJoin(users, eq(users.id, twoFactorChallenges.userId))
           .where(and(eq(twoFactorChallenges.tokenHash, hashChallenge(token)), gt(twoFactorChallenges.expiresAt, now)))
-          .get()
+          )[0]
       : undefined;
   if (!challenge || !key) return authFailure(401, "challenge_expired", CHALLENGE_EXPIRED_MESSAGE);
   const typed = code.trim();
   const method = /^\d{6}$/.test(typed) ? "totp" : "recovery_code";
   const accepted =
-    method === "totp" ? acceptTotpCode(db, key, challenge.userId, typed, now) : consumeRecoveryCode(db, challenge.userId, typed, now);
+    method === "totp" ? await acceptTotpCode(db, key, challenge.userId, typed, now) : await consumeRecoveryCode(db, challenge.userId, typed, now);
   const audit = { userId: challenge.userId, ...meta };
   if (!accepted) {
-    const failures = db
+    const failures = (await db
       .update(twoFactorChallenges)
       .set({ failures: sql`${twoFactorChallenges.failures} + 1` })
       .where(eq(twoFactorChallenges.tokenHash, challenge.tokenHash))
       .returning({ failures: twoFactorChallenges.failures })
-      .get()?.failures;
-    writeAuditLog(db, { ...audit, actionType: "two_factor_login_failure", result: "failure", details: { email: challenge.email, method } });
+      )[0]!?.failures;
+    await writeAuditLog(db, { ...audit, actionType: "two_factor_login_failure", result: "failure", details: { email: challenge.email, method } });
     if ((failures ?? MAX_FAILURES) >= MAX_FAILURES) {
-      db.delete(twoFactorChallenges).where(eq(twoFactorChallenges.tokenHash, challenge.tokenHash)).run();
+      await db.delete(twoFactorChallenges).where(eq(twoFactorChallenges.tokenHash, challenge.tokenHash));
       return authFailure(401, "challenge_expired", CHALLENGE_EXPIRED_MESSAGE);
     }
     return authFailure(401, "invalid_code", WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
   }
-  db.delete(twoFactorChallenges).where(eq(twoFactorChallenges.tokenHash, challenge.tokenHash)).run();
-  const session = createSession(db, challenge.userId, meta, now);
+  await db.delete(twoFactorChallenges).where(eq(twoFactorChallenges.tokenHash, challenge.tokenHash));
+  const session = await createSession(db, challenge.userId, meta, now);
   if (method === "recovery_code") {
-    const left = readTwoFactorStatus(db, challenge.userId).recoveryCodesLeft;
-    writeAuditLog(db, {
+    const left = (await readTwoFactorStatus(db, challenge.userId)).recoveryCodesLeft;
+    await writeAuditLog(db, {
       ...audit,
       actionType: "two_factor_recovery_code_used",
       result: "success",
       details: { email: challenge.email, left },
     });
   }
-  writeAuditLog(db, {
+  await writeAuditLog(db, {
     ...audit,
     actionType: "user_login_success",
     result: "success",

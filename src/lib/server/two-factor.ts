@@ -2,7 +2,7 @@ import { createTOTPKeyURI } from "@oslojs/otp";
 import { encodeBase32LowerCaseNoPadding, encodeBase32UpperCaseNoPadding } from "@oslojs/encoding";
 import { eq } from "drizzle-orm";
 import { renderSVG } from "uqr";
-import { twoFactorChallenges, twoFactorRecoveryCodes, twoFactorSecrets } from "../../../db/schema/two-factor.ts";
+import { twoFactorChallenges, twoFactorRecoveryCodes, twoFactorSecrets } from "../../../db/schema/index.ts";
 import { writeAuditLog, type RequestMeta } from "./audit.ts";
 import { authFailure, type AuthResult } from "./auth-result.ts";
 import type { Db } from "./db.ts";
@@ -20,34 +20,34 @@ export interface TwoFactorStatus {
   recoveryCodesLeft: number;
 }
 
-export function readTwoFactorStatus(db: Db, userId: string): TwoFactorStatus {
-  const row = db
+export async function readTwoFactorStatus(db: Db, userId: string): Promise<TwoFactorStatus> {
+  const row = (await db
     .select({ confirmedAt: twoFactorSecrets.confirmedAt })
     .from(twoFactorSecrets)
     .where(eq(twoFactorSecrets.userId, userId))
-    .get();
-  const codes = db
+    )[0];
+  const codes = (await db
     .select({ usedAt: twoFactorRecoveryCodes.usedAt })
     .from(twoFactorRecoveryCodes)
     .where(eq(twoFactorRecoveryCodes.userId, userId))
-    .all();
+    );
   return { enrolled: Boolean(row?.confirmedAt), recoveryCodesLeft: codes.filter((code) => code.usedAt === null).length };
 }
 
 /** A new pending key for the user: the QR code (SVG) and the key to type by hand; a confirmed factor is left alone. */
-export function beginTwoFactorEnrolment(
+export async function beginTwoFactorEnrolment(
   db: Db,
   key: Buffer | null,
   user: { userId: string; email: string },
-): AuthResult<{ qrSvg: string; manualKey: string }> {
+): Promise<AuthResult<{ qrSvg: string; manualKey: string }>> {
   if (!key) return authFailure(409, "two_factor_off", TWO_FACTOR_OFF_MESSAGE);
-  if (readTwoFactorStatus(db, user.userId).enrolled) return authFailure(409, "already_enrolled", ALREADY_ENROLLED_MESSAGE);
+  if ((await readTwoFactorStatus(db, user.userId)).enrolled) return authFailure(409, "already_enrolled", ALREADY_ENROLLED_MESSAGE);
   const secret = crypto.getRandomValues(new Uint8Array(20));
   const secretEncrypted = encryptTwoFactorSecret(key, secret);
-  db.insert(twoFactorSecrets)
+  await db.insert(twoFactorSecrets)
     .values({ userId: user.userId, secretEncrypted })
     .onConflictDoUpdate({ target: twoFactorSecrets.userId, set: { secretEncrypted, lastUsedStep: null } })
-    .run();
+    ;
   const uri = createTOTPKeyURI(ISSUER, user.email, secret, TOTP_PERIOD_SECONDS, TOTP_DIGITS);
   const manualKey = encodeBase32UpperCaseNoPadding(secret).replace(/(.{4})(?=.)/g, "$1 ");
   return { ok: true, value: { qrSvg: renderSVG(uri, { ecc: "M", border: 2 }), manualKey } };
@@ -62,25 +62,25 @@ function generateRecoveryCodes(): string[] {
 }
 
 /** The first code from the app confirms the pending key; the answer carries the recovery codes, the only time they are shown. */
-export function confirmTwoFactorEnrolment(
+export async function confirmTwoFactorEnrolment(
   db: Db,
   key: Buffer | null,
   user: { userId: string; email: string },
   code: string,
   meta: RequestMeta,
-): AuthResult<{ recoveryCodes: string[] }> {
+): Promise<AuthResult<{ recoveryCodes: string[] }>> {
   if (!key) return authFailure(409, "two_factor_off", TWO_FACTOR_OFF_MESSAGE);
-  if (readTwoFactorStatus(db, user.userId).enrolled) return authFailure(409, "already_enrolled", ALREADY_ENROLLED_MESSAGE);
-  if (!acceptTotpCode(db, key, user.userId, code.trim()))
+  if ((await readTwoFactorStatus(db, user.userId)).enrolled) return authFailure(409, "already_enrolled", ALREADY_ENROLLED_MESSAGE);
+  if (!await acceptTotpCode(db, key, user.userId, code.trim()))
     return authFailure(400, "invalid_code", WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
   const recoveryCodes = generateRecoveryCodes();
-  db.transaction((tx) => {
-    tx.update(twoFactorSecrets).set({ confirmedAt: Date.now() }).where(eq(twoFactorSecrets.userId, user.userId)).run();
-    tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, user.userId)).run();
-    tx.insert(twoFactorRecoveryCodes)
+  await db.transaction(async (tx) => {
+    await tx.update(twoFactorSecrets).set({ confirmedAt: Date.now() }).where(eq(twoFactorSecrets.userId, user.userId));
+    await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, user.userId));
+    await tx.insert(twoFactorRecoveryCodes)
       .values(recoveryCodes.map((recoveryCode) => ({ codeHash: hashRecoveryCode(recoveryCode), userId: user.userId })))
-      .run();
-    writeAuditLog(tx, {
+      ;
+    await writeAuditLog(tx, {
       userId: user.userId,
       actionType: "two_factor_enabled",
       result: "success",
@@ -92,13 +92,17 @@ export function confirmTwoFactorEnrolment(
 }
 
 /** An administrator removes a user's second factor (lost phone): they enrol again at their next sign-in. */
-export function resetTwoFactor(db: Db, target: { userId: string; email: string }, actor: { userId: string } & RequestMeta): boolean {
-  return db.transaction((tx) => {
-    const removed = tx.delete(twoFactorSecrets).where(eq(twoFactorSecrets.userId, target.userId)).run().changes;
-    tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, target.userId)).run();
-    tx.delete(twoFactorChallenges).where(eq(twoFactorChallenges.userId, target.userId)).run();
+export async function resetTwoFactor(
+  db: Db,
+  target: { userId: string; email: string },
+  actor: { userId: string } & RequestMeta,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const removed = (await tx.delete(twoFactorSecrets).where(eq(twoFactorSecrets.userId, target.userId)).returning({ userId: twoFactorSecrets.userId })).length;
+    await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, target.userId));
+    await tx.delete(twoFactorChallenges).where(eq(twoFactorChallenges.userId, target.userId));
     if (removed === 0) return false;
-    writeAuditLog(tx, {
+    await writeAuditLog(tx, {
       userId: actor.userId,
       actionType: "two_factor_reset",
       result: "success",

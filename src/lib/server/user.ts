@@ -19,18 +19,18 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export function getUserByEmail(db: Db, email: string) {
+export async function getUserByEmail(db: Db, email: string) {
   return (
-    db
+    (await db
       .select()
       .from(users)
       .where(eq(users.email, normalizeEmail(email)))
-      .get() ?? null
+      )[0] ?? null
   );
 }
 
-export function getUserById(db: Pick<Db, "select">, id: string) {
-  return db.select().from(users).where(eq(users.id, id)).get() ?? null;
+export async function getUserById(db: Pick<Db, "select">, id: string) {
+  return (await db.select().from(users).where(eq(users.id, id)))[0] ?? null;
 }
 
 /** What a caller records about a new user; written in the user's own transaction. */
@@ -41,16 +41,16 @@ export async function createUser(db: Db, input: NewUser, audit?: CreationAudit):
   const email = normalizeEmail(input.email);
   const passwordHash = await hashPassword(input.password);
   const wanted = [...new Set(input.roleNames)];
-  return db.transaction((tx) => {
-    if (tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) {
+  return db.transaction(async (tx) => {
+    if ((await tx.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]) {
       return { ok: false, error: "email_taken" } as const;
     }
-    const found = wanted.length ? tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.name, wanted)).all() : [];
+    const found = wanted.length ? (await tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.name, wanted))) : [];
     const missing = wanted.filter((name) => !found.some((role) => role.name === name));
     if (missing.length) return { ok: false, error: "unknown_role", detail: missing.join(", ") } as const;
 
     const userId = crypto.randomUUID();
-    tx.insert(users)
+    await tx.insert(users)
       .values({
         id: userId,
         email,
@@ -58,22 +58,22 @@ export async function createUser(db: Db, input: NewUser, audit?: CreationAudit):
         passwordHash,
         emailConfirmedAt: input.confirmed ? Date.now() : null,
       })
-      .run();
-    for (const role of found) tx.insert(userRoles).values({ userId, roleId: role.id }).run();
+      ;
+    for (const role of found) await tx.insert(userRoles).values({ userId, roleId: role.id });
     const created = { userId, email, fullName: input.fullName.trim(), roles: found.map((role) => role.name) };
-    for (const entry of audit?.(created) ?? []) writeAuditLog(tx, entry);
+    for (const entry of audit?.(created) ?? []) await writeAuditLog(tx, entry);
     return { ok: true, userId } as const;
   });
 }
 
-export function listUsersWithRoles(db: Db) {
-  const rows = db
+export async function listUsersWithRoles(db: Db) {
+  const rows = (await db
     .select({ id: users.id, email: users.email, fullName: users.fullName, createdAt: users.createdAt, role: roles.name })
     .from(users)
     .leftJoin(userRoles, eq(userRoles.userId, users.id))
     .leftJoin(roles, eq(roles.id, userRoles.roleId))
     .orderBy(users.createdAt)
-    .all();
+    );
   const byId = new Map<string, { id: string; email: string; fullName: string; createdAt: number; roles: string[] }>();
   for (const row of rows) {
     const user = byId.get(row.id) ?? { id: row.id, email: row.email, fullName: row.fullName, createdAt: row.createdAt, roles: [] };
@@ -83,21 +83,21 @@ export function listUsersWithRoles(db: Db) {
   return [...byId.values()];
 }
 
-export function deleteUserByEmail(db: Db, email: string): boolean {
-  const result = db
+export async function deleteUserByEmail(db: Db, email: string): Promise<boolean> {
+  const result = await db
     .delete(users)
     .where(eq(users.email, normalizeEmail(email)))
-    .run();
-  return result.changes > 0;
+    .returning({ id: users.id });
+  return result.length > 0;
 }
 
 /** A new password from an e-mailed link; following the link proves the address, so it confirms it too. */
-export function setPasswordFromMailbox(db: Pick<Db, "update">, userId: string, passwordHash: string, now = Date.now()): void {
-  db.update(users).set({ passwordHash }).where(eq(users.id, userId)).run();
-  db.update(users)
+export async function setPasswordFromMailbox(db: Pick<Db, "update">, userId: string, passwordHash: string, now = Date.now()): Promise<void> {
+  await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
+  await db.update(users)
     .set({ emailConfirmedAt: now })
     .where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)))
-    .run();
+    ;
 }
 
 /** Stored instead of a hash when no password may work: it is no PHC string, so verification always fails. */
@@ -108,11 +108,11 @@ export function hasUsablePassword(user: { passwordHash: string }): boolean {
 }
 
 /** Discards the password of an unconfirmed account, so only a link sent to its mailbox can set one. */
-export function discardPendingPassword(db: Pick<Db, "update">, userId: string): boolean {
-  const updated = db
+export async function discardPendingPassword(db: Pick<Db, "update">, userId: string): Promise<boolean> {
+  const updated = await db
     .update(users)
     .set({ passwordHash: NO_PASSWORD })
     .where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)))
-    .run();
-  return updated.changes === 1;
+    .returning({ id: users.id });
+  return updated.length === 1;
 }

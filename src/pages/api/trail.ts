@@ -9,11 +9,11 @@ import { trailBodySchema } from "../../lib/trail-schema";
 export const prerender = false;
 
 /** The signed-in user's trail, so it follows them to another browser. */
-export const GET: APIRoute = ({ locals }) => {
+export const GET: APIRoute = async ({ locals }) => {
   const refused = refuseUnlessAllowed(locals, "/trilha-interativa");
   if (refused) return refused;
   const owner = locals.principal!.userId;
-  return jsonResponse(200, { trail: readTrail(getDb(), owner), owner });
+  return jsonResponse(200, { trail: await readTrail(getDb(), owner), owner });
 };
 
 export const PUT: APIRoute = async ({ locals, request }) => {
@@ -34,6 +34,6 @@ export const PUT: APIRoute = async ({ locals, request }) => {
     projectName: parsed.data.projectName,
     updatedAt: parsed.data.updatedAt,
   };
-  saveTrail(getDb(), locals.principal!.userId, state);
+  await saveTrail(getDb(), locals.principal!.userId, state);
   return jsonResponse(200, { ok: true });
 };

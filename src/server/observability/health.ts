@@ -2,6 +2,8 @@ import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { sql } from "drizzle-orm";
+import type { Db } from "../../lib/server/db.ts";
 
 /** A readiness probe's database check waits at most this long for a lock. */
 const DB_PROBE_TIMEOUT_MS = 250;
@@ -20,7 +22,8 @@ export function isShuttingDown(): boolean {
 }
 
 export interface ReadinessOptions {
-  databasePath: string;
+  /** SQLite: the file, probed with a fresh read-only connection; PostgreSQL: the pool. */
+  database: { engine: "sqlite"; path: string } | { engine: "postgres"; db: Db };
   migrationsDir: string;
   /** True once the prerendered pages are in memory. */
   pagesLoaded: () => boolean;
@@ -52,15 +55,38 @@ function probeDatabase(databasePath: string, expectedMigration: number): string 
   }
 }
 
+/** The same question asked of PostgreSQL through the pool, given up after DB_PROBE_TIMEOUT_MS. */
+async function probePostgres(db: Db, expectedMigration: number): Promise<string | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<string>((resolve) => (timer = setTimeout(() => resolve("banco de dados não responde"), DB_PROBE_TIMEOUT_MS)));
+  const probe = db
+    .execute<{ latest: number | null }>(sql`select max(created_at)::bigint as latest from drizzle.__drizzle_migrations`)
+    .then(({ rows }) => {
+      const latest = rows[0]?.latest ?? null;
+      return latest === null || Number(latest) < expectedMigration ? "migrações pendentes" : null;
+    })
+    .catch(() => "banco de dados não responde");
+  try {
+    return await Promise.race([probe, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Returns null when ready, or a one-line reason. */
-export function createReadinessCheck(options: ReadinessOptions): () => string | null {
+export function createReadinessCheck(options: ReadinessOptions): () => Promise<string | null> {
   const expectedMigration = latestMigrationStamp(options.migrationsDir);
+  const { database } = options;
   let cached: { at: number; reason: string | null } | undefined;
-  return function checkReadiness(): string | null {
+  return async function checkReadiness(): Promise<string | null> {
     if (shuttingDown) return "encerrando";
     const now = Date.now();
     if (cached && now - cached.at < READINESS_CACHE_MS) return cached.reason;
-    const reason = options.pagesLoaded() ? probeDatabase(options.databasePath, expectedMigration) : "páginas não carregadas";
+    const reason = !options.pagesLoaded()
+      ? "páginas não carregadas"
+      : database.engine === "sqlite"
+        ? probeDatabase(database.path, expectedMigration)
+        : await probePostgres(database.db, expectedMigration);
     cached = { at: now, reason };
     return reason;
   };
@@ -83,14 +109,14 @@ export const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
  * Answers `/healthz` (the process answers) and `/readyz` (database, migrations, pages, not shutting
  * down) before the gate: no cookie is read, nothing is audited or personalised.
  */
-export function createHealthResponder(checkReadiness: () => string | null) {
-  return function respondToHealthProbe(req: IncomingMessage, res: ServerResponse, path: string): void {
+export function createHealthResponder(checkReadiness: () => Promise<string | null>) {
+  return async function respondToHealthProbe(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.setHeader("Allow", "GET, HEAD");
       return answer(req, res, 405, "método não permitido");
     }
     if (path === "/healthz") return answer(req, res, 200, "ok");
-    const reason = checkReadiness();
+    const reason = await checkReadiness();
     answer(req, res, reason === null ? 200 : 503, reason === null ? "pronto" : `não pronto: ${reason}`);
   };
 }

@@ -8,7 +8,7 @@ import type { RouteClass } from "./route-class.ts";
 export interface ObservedListenerOptions {
   /** The gate's request listener: everything not answered here goes to it. */
   gate: RequestListener;
-  respondToHealthProbe: (req: IncomingMessage, res: ServerResponse, path: string) => void;
+  respondToHealthProbe: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void>;
   logger: Logger;
   /** Keep a proxy's `X-Request-Id` (only behind a proxy that sets it). */
   trustProxy: boolean;
@@ -78,7 +78,10 @@ export function createObservedListener(options: ObservedListenerOptions): Reques
     const bytesBefore = req.socket.bytesWritten;
     res.once("close", () => finish(req, res, context, bytesBefore, (probe || scrape) && res.statusCode < 400));
     if (probe || scrape) context.path = rawPath;
-    if (probe) return respondToHealthProbe(req, res, rawPath);
+    if (probe) {
+      respondToHealthProbe(req, res, rawPath).catch(() => res.destroy());
+      return;
+    }
     if (scrape) return respondWithMetrics(req, res);
     gate(req, res);
   };

@@ -1,4 +1,6 @@
 import client from "prom-client";
+import { count, gt } from "drizzle-orm";
+import { sessions } from "../../../db/schema/index.ts";
 import type { Db } from "../../lib/server/db.ts";
 import type { PageTemplate } from "../../lib/server/static-files.ts";
 import type { RouteClass } from "./route-class.ts";
@@ -62,13 +64,13 @@ export function createMetrics({ db, pages }: MetricsOptions): Metrics {
     registers,
   });
 
-  const countActiveSessions = db.$client.prepare("select count(*) from sessions where expires_at > ?").pluck();
   new client.Gauge({
     name: "b1_active_sessions",
     help: "Sessões não expiradas no banco (lido a cada coleta).",
     registers,
-    collect() {
-      this.set(countActiveSessions.get(Date.now()) as number);
+    async collect() {
+      const [row] = await db.select({ n: count() }).from(sessions).where(gt(sessions.expiresAt, Date.now()));
+      this.set(row?.n ?? 0);
     },
   });
   new client.Gauge({

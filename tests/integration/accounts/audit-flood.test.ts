@@ -14,12 +14,12 @@ function post(path: string, body: unknown, ip: string) {
   });
 }
 
-function blockedRows(actionType: "user_signup_attempt" | "user_login_attempt", ip: string) {
-  return server.db
+async function blockedRows(actionType: "user_signup_attempt" | "user_login_attempt", ip: string) {
+  return (await server.db
     .select()
     .from(auditLogs)
     .where(and(eq(auditLogs.actionType, actionType), eq(auditLogs.result, "blocked"), eq(auditLogs.ipAddress, ip)))
-    .all()
+    )
     .map((row) => JSON.parse(row.actionDetails ?? "{}") as { count?: number });
 }
 

@@ -20,13 +20,13 @@ function post(path: string, body: unknown, headers: Record<string, string> = {})
   });
 }
 
-const counts = () => ({
-  users: server.db.select().from(users).all().length,
-  tokens: server.db.select().from(emailTokens).all().length,
-  sessions: server.db.select().from(sessions).all().length,
+const counts = async () => ({
+  users: (await server.db.select().from(users)).length,
+  tokens: (await server.db.select().from(emailTokens)).length,
+  sessions: (await server.db.select().from(sessions)).length,
 });
 
-const audits = (action: string) => server.db.select().from(auditLogs).where(eq(auditLogs.actionType, action)).all();
+const audits = (action: string) => (await server.db.select().from(auditLogs).where(eq(auditLogs.actionType, action)));
 
 beforeAll(async () => {
   server = await startBuiltServer({ RATE_LIMIT_MULTIPLIER: "100" });
@@ -80,10 +80,10 @@ describe("server-side validation (browser bypassed)", () => {
       expect(await response.json()).toMatchObject({ error: message, code: "invalid_domain" });
     }
     expect(counts()).toEqual(before);
-    const failures = server.db
+    const failures = (await server.db
       .select()
       .from(auditLogs)
-      .all()
+      )
       .filter((row) => row.actionDetails?.includes('"invalid_domain"'));
     expect(failures.map((row) => row.actionType).sort()).toEqual(["password_reset_request", "user_login_attempt", "user_signup_attempt"]);
     expect(failures.every((row) => row.result === "failure" && row.ipAddress === "127.0.0.1" && row.userAgent === UA)).toBe(true);
@@ -102,7 +102,7 @@ describe("sign-up → confirmation → sign-in", () => {
       confirmPassword: password,
     });
     expect(response.status).toBe(201);
-    const user = server.db.select().from(users).where(eq(users.email, email)).get()!;
+    const user = (await server.db.select().from(users).where(eq(users.email, email)))[0]!;
     expect(user.emailConfirmedAt).toBeNull();
     expect(user.passwordHash).toMatch(/^\$argon2id\$/);
     const early = await post("/api/auth/sign-in", { email, password });
@@ -175,7 +175,7 @@ describe("password reset", () => {
     const newPassword = "Nova@Senha22";
     const response = await post("/api/auth/update-password", { token, password: newPassword, confirmPassword: newPassword });
     expect(response.status).toBe(200);
-    expect(server.db.select().from(sessions).where(eq(sessions.userId, user.id)).all()).toEqual([]);
+    expect((await server.db.select().from(sessions).where(eq(sessions.userId, user.id)))).toEqual([]);
     expect((await post("/api/auth/sign-in", { email: user.email, password: user.password })).status).toBe(401);
     expect((await post("/api/auth/sign-in", { email: user.email, password: newPassword })).status).toBe(200);
     const reuse = await post("/api/auth/update-password", { token, password: "Outra@Senha3", confirmPassword: "Outra@Senha3" });
@@ -188,11 +188,11 @@ describe("password reset", () => {
     const user = await createTestUser(server.db, ["visualizador"]);
     await post("/api/auth/reset-request", { email: user.email });
     const link = await waitForLink(outbox, user.email, "mode=update-password");
-    server.db
+    await server.db
       .update(emailTokens)
       .set({ expiresAt: Date.now() - 1 })
       .where(eq(emailTokens.userId, user.id))
-      .run();
+      ;
     const token = new URL(link).searchParams.get("token")!;
     const response = await post("/api/auth/update-password", { token, password: "Nova@Senha22", confirmPassword: "Nova@Senha22" });
     expect(response.status).toBe(400);

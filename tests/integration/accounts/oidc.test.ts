@@ -26,7 +26,7 @@ async function portalFor(providerIssuer: string | null, extra: Record<string, st
   return { port, url, env: { PORT: String(port), PUBLIC_URL: url, RATE_LIMIT_MULTIPLIER: "100", ...extra, ...ssoEnv(providerIssuer) } };
 }
 
-function ssoEnv(issuer: string | null): Record<string, string> {
+async function ssoEnv(issuer: string | null): Promise<Record<string, string>> {
   if (!issuer) return {};
   return {
     OIDC_ISSUER: issuer,
@@ -37,23 +37,23 @@ function ssoEnv(issuer: string | null): Record<string, string> {
   };
 }
 
-const userByEmail = (email: string) => server.db.select().from(users).where(eq(users.email, email)).get();
-const rolesOf = (userId: string) =>
-  server.db
+const userByEmail = (email: string) => (await server.db.select().from(users).where(eq(users.email, email)))[0];
+const rolesOf = async (userId: string) =>
+  (await server.db
     .select({ name: roles.name, source: userRoles.source })
     .from(userRoles)
     .innerJoin(roles, eq(roles.id, userRoles.roleId))
     .where(eq(userRoles.userId, userId))
-    .all()
+    )
     .sort((a, b) => a.name.localeCompare(b.name));
-const audits = (action: string) =>
-  server.db
+const audits = async (action: string) =>
+  (await server.db
     .select()
     .from(auditLogs)
     .where(eq(auditLogs.actionType, action))
-    .all()
+    )
     .map((row) => ({ ...row, details: JSON.parse(row.actionDetails ?? "null") as Record<string, unknown> | null }));
-const sessionCount = () => server.db.select().from(sessions).all().length;
+const sessionCount = () => (await server.db.select().from(sessions)).length;
 
 /** The whole round trip; returns the portal's final answer to the callback. */
 async function signInAs(login: string, next = "/") {
@@ -84,7 +84,7 @@ describe("corporate sign-in (OpenID Connect, real provider on loopback)", () => 
     const user = userByEmail("ana.sso@b1.example.com")!;
     expect(user.fullName).toBe("Ana Corporativa");
     expect(user.emailConfirmedAt).not.toBeNull();
-    expect(rolesOf(user.id)).toEqual([{ name: "admin", source: "oidc" }]);
+    expect(await rolesOf(user.id)).toEqual([{ name: "admin", source: "oidc" }]);
 
     const page = await fetch(`${server.url}/admin-panel`, { headers: { cookie: `b1_session=${token}` }, redirect: "manual" });
     expect(page.status).toBe(200);
@@ -108,18 +108,18 @@ describe("corporate sign-in (OpenID Connect, real provider on loopback)", () => 
   it("mapped roles are replaced at each sign-in; roles given in the panel are kept, also across a panel edit", async () => {
     await signInAs("bruno");
     const bruno = userByEmail("bruno.sso@b1.example.com")!;
-    expect(rolesOf(bruno.id)).toEqual([{ name: "lider", source: "oidc" }]);
+    expect(await rolesOf(bruno.id)).toEqual([{ name: "lider", source: "oidc" }]);
 
     // An admin renames Bruno and adds 'security' by hand, keeping the mapped 'lider' ticked.
     const admin = userByEmail("ana.sso@b1.example.com")!;
-    const edit = updateUserAsAdmin(
+    const edit = await updateUserAsAdmin(
       server.db,
       bruno.id,
       { fullName: "Bruno (editado)", roles: ["lider", "security"] },
       { userId: admin.id },
     );
     expect(edit.ok).toBe(true);
-    expect(rolesOf(bruno.id)).toEqual([
+    expect(await rolesOf(bruno.id)).toEqual([
       { name: "lider", source: "oidc" },
       { name: "security", source: "manual" },
     ]);
@@ -127,7 +127,7 @@ describe("corporate sign-in (OpenID Connect, real provider on loopback)", () => 
     // Bruno leaves the leaders' group at the provider: 'lider' goes, 'security' stays, no Visualizador added.
     provider.identities.set("bruno", { ...IDENTITIES.bruno, groups: ["sem-mapa"] });
     await signInAs("bruno");
-    expect(rolesOf(bruno.id)).toEqual([{ name: "security", source: "manual" }]);
+    expect(await rolesOf(bruno.id)).toEqual([{ name: "security", source: "manual" }]);
     const change = audits("sso_roles_updated")
       .filter((row) => row.userId === bruno.id)
       .at(-1);
@@ -149,7 +149,7 @@ describe("corporate sign-in (OpenID Connect, real provider on loopback)", () => 
     expect(carla.id).toBe(created.ok ? created.userId : "");
     expect(carla.fullName).toBe("Carla Senha");
     expect(carla.emailConfirmedAt).not.toBeNull();
-    expect(rolesOf(carla.id)).toEqual([{ name: "visualizador", source: "manual" }]);
+    expect(await rolesOf(carla.id)).toEqual([{ name: "visualizador", source: "manual" }]);
   });
 
   it("refuses an unauthorised domain: no user, no session, audited, clear message on /auth", async () => {
@@ -277,7 +277,7 @@ describe("AUTH_PASSWORD=false", () => {
     "answers 403 on /api/auth/%s and changes nothing",
     async (endpoint) => {
       const { email, password } = EMERGENCY;
-      const before = ssoOnly.db.select().from(sessions).all().length;
+      const before = (await ssoOnly.db.select().from(sessions)).length;
       const response = await fetch(`${ssoOnly.url}/api/auth/${endpoint}`, {
         method: "POST",
         headers: { "content-type": "application/json", origin: ssoOnly.url },
@@ -285,8 +285,8 @@ describe("AUTH_PASSWORD=false", () => {
       });
       expect(response.status).toBe(403);
       expect(await response.json()).toMatchObject({ code: "password_auth_disabled", error: expect.stringMatching(/desativado/) });
-      expect(ssoOnly.db.select().from(sessions).all().length).toBe(before);
-      expect(ssoOnly.db.select().from(auditLogs).where(eq(auditLogs.actionType, "user_login_success")).all()).toEqual([]);
+      expect((await ssoOnly.db.select().from(sessions)).length).toBe(before);
+      expect((await ssoOnly.db.select().from(auditLogs).where(eq(auditLogs.actionType, "user_login_success")))).toEqual([]);
     },
   );
 });
@@ -305,7 +305,7 @@ describe("provider unreachable", () => {
     const response = await fetch(`${lonely.url}/api/auth/oidc/login`, { redirect: "manual" });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/auth?sso_error=unavailable");
-    const rows = lonely.db.select().from(auditLogs).where(eq(auditLogs.actionType, "sso_provider_error")).all();
+    const rows = (await lonely.db.select().from(auditLogs).where(eq(auditLogs.actionType, "sso_provider_error")));
     expect(rows).toHaveLength(1);
     expect(JSON.parse(rows[0]!.actionDetails!)).toMatchObject({ step: "discovery" });
     expect(rows[0]!.actionDetails).not.toMatch(/\n\s+at /);

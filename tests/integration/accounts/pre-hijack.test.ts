@@ -18,11 +18,11 @@ function post(path: string, body: unknown, headers: Record<string, string> = {})
   });
 }
 
-const signUp = (email: string, password: string, fullName = "Pessoa Teste") =>
+const signUp = async (email: string, password: string, fullName = "Pessoa Teste") =>
   post("/api/auth/sign-up", { fullName, email, password, confirmPassword: password });
 const signIn = (email: string, password: string) => post("/api/auth/sign-in", { email, password });
 const local = (link: string) => link.replace(/^https?:\/\/[^/]+/, server.url);
-const isConfirmed = (email: string) => server.db.select().from(users).where(eq(users.email, email)).get()?.emailConfirmedAt != null;
+const isConfirmed = (email: string) => (await server.db.select().from(users).where(eq(users.email, email)))[0]?.emailConfirmedAt != null;
 
 beforeAll(async () => {
   server = await startBuiltServer({ RATE_LIMIT_MULTIPLIER: "100" });
@@ -47,7 +47,7 @@ describe("login CSRF through a confirmation link", () => {
     expect(confirmed.status).toBe(200);
     expect(confirmed.headers.get("set-cookie")).toBeNull();
 
-    expect(server.db.select().from(sessions).where(eq(sessions.userId, colleague.id)).all()).toHaveLength(1);
+    expect((await server.db.select().from(sessions).where(eq(sessions.userId, colleague.id)))).toHaveLength(1);
     const page = await fetch(server.url + "/faq", { headers: { cookie }, redirect: "manual" });
     expect(page.status).toBe(200);
   });

@@ -5,12 +5,12 @@ import { consumeRateLimit } from "../../../src/lib/server/rate-limit";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 
 describe("consumeRateLimit", () => {
-  it("allows max attempts per window, measured in milliseconds, then recovers", () => {
+  it("allows max attempts per window, measured in milliseconds, then recovers", async () => {
     const limit = { max: 2, windowMs: 1000 };
-    expect(consumeRateLimit("k", limit, 0)).toBe(true);
-    expect(consumeRateLimit("k", limit, 10)).toBe(true);
-    expect(consumeRateLimit("k", limit, 999)).toBe(false);
-    expect(consumeRateLimit("k", limit, 1000)).toBe(true);
+    expect(await consumeRateLimit("k", limit, 0)).toBe(true);
+    expect(await consumeRateLimit("k", limit, 10)).toBe(true);
+    expect(await consumeRateLimit("k", limit, 999)).toBe(false);
+    expect(await consumeRateLimit("k", limit, 1000)).toBe(true);
   });
 });
 
@@ -35,7 +35,7 @@ describe("sign-in limit over HTTP", () => {
     expect(statuses[8]).toBe(429);
     const blocked = await attempt();
     expect(await blocked.json()).toEqual({ error: "Muitas tentativas. Aguarde alguns minutos e tente novamente.", code: "rate_limited" });
-    const rows = server.db.select().from(auditLogs).where(eq(auditLogs.result, "blocked")).all();
+    const rows = (await server.db.select().from(auditLogs).where(eq(auditLogs.result, "blocked")));
     expect(rows.some((row) => row.actionType === "user_login_attempt")).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 4100));
     expect((await attempt()).status).toBe(401);

@@ -15,13 +15,13 @@ beforeAll(async () => {
   server = await startBuiltServer();
   for (const role of ["admin", "security", "lider"]) who[role] = await createTestUser(server.db, [role]);
   for (let i = 0; i < 130; i++) {
-    writeAuditLog(server.db, {
+    await writeAuditLog(server.db, {
       actionType: i % 2 ? "user_login_success" : "user_logout",
       result: i % 3 ? "success" : "failure",
       details: { i },
     });
   }
-  // A type this version does not know (e.g. written by a newer one) goes straight into the table.
+  // A type this version does not know (e.g. written by a newer one) goes straight into the await table.
   server.db
     .insert(auditLogs)
     .values({
@@ -30,7 +30,7 @@ beforeAll(async () => {
       result: "blocked",
       actionDetails: JSON.stringify({ motivo: 'teste; com vírgula, e "aspas"' }),
     })
-    .run();
+    ;
 });
 afterAll(() => server?.stop());
 
@@ -97,7 +97,7 @@ describe("audit log API", () => {
     });
     if (!created.ok) throw new Error(created.error);
     const attacker = { id: created.userId };
-    writeAuditLog(server.db, {
+    await writeAuditLog(server.db, {
       userId: attacker.id,
       actionType: "user_login_attempt",
       result: "failure",
@@ -105,10 +105,10 @@ describe("audit log API", () => {
       userAgent: "=cmd|' /C calc'!A0",
       details: { tab: "\tx" },
     });
-    writeAuditLog(server.db, { actionType: "user_login_attempt", result: "failure", userAgent: "@SUM(1+1)" });
-    writeAuditLog(server.db, { actionType: "user_login_attempt", result: "failure", userAgent: "-2+3" });
-    writeAuditLog(server.db, { actionType: "user_login_attempt", result: "failure", userAgent: "\tcalc" });
-    writeAuditLog(server.db, { actionType: "user_login_attempt", result: "failure", userAgent: "\rcalc" });
+    await writeAuditLog(server.db, { actionType: "user_login_attempt", result: "failure", userAgent: "@SUM(1+1)" });
+    await writeAuditLog(server.db, { actionType: "user_login_attempt", result: "failure", userAgent: "-2+3" });
+    await writeAuditLog(server.db, { actionType: "user_login_attempt", result: "failure", userAgent: "\tcalc" });
+    await writeAuditLog(server.db, { actionType: "user_login_attempt", result: "failure", userAgent: "\rcalc" });
     const csv = await (await get("/api/audit-logs/export.csv?action=user_login_attempt", who.admin!)).text();
     // Every cell that a spreadsheet would evaluate starts with a quote inside a quoted field.
     expect(csv).toContain(`"'=cmd|' /C calc'!A0"`);

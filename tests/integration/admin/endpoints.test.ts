@@ -8,7 +8,7 @@ let server: RunningServer;
 let admin: TestUser;
 const personas: Record<string, TestUser> = {};
 
-function call(method: string, path: string, who: TestUser | null, body?: unknown) {
+async function call(method: string, path: string, who: TestUser | null, body?: unknown) {
   const headers: Record<string, string> = { origin: server.url, "content-type": "application/json" };
   if (who) headers.cookie = `b1_session=${who.token}`;
   return fetch(server.url + path, {
@@ -18,8 +18,8 @@ function call(method: string, path: string, who: TestUser | null, body?: unknown
   });
 }
 
-const snapshot = () => JSON.stringify([server.db.select().from(users).all(), server.db.select().from(roles).all()]);
-const roleId = (name: string) => server.db.select().from(roles).where(eq(roles.name, name)).get()!.id;
+const snapshot = () => JSON.stringify([(await server.db.select().from(users)), (await server.db.select().from(roles))]);
+const roleId = (name: string) => (await server.db.select().from(roles).where(eq(roles.name, name)))[0]!.id;
 
 beforeAll(async () => {
   server = await startBuiltServer();
@@ -92,7 +92,7 @@ describe("users", () => {
     });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
-    const row = server.db.select().from(users).where(eq(users.id, id)).get()!;
+    const row = (await server.db.select().from(users).where(eq(users.id, id)))[0]!;
     expect(row.email).toBe("carla@b1.example.com");
     expect(row.emailConfirmedAt).not.toBeNull();
 
@@ -101,7 +101,7 @@ describe("users", () => {
 
     const updated = await call("PUT", `/api/admin/users/${id}`, admin, { fullName: "Carla Dias Souza", roles: ["security"] });
     expect(updated.status).toBe(200);
-    const audit = server.db.select().from(auditLogs).where(eq(auditLogs.userId, admin.id)).all();
+    const audit = (await server.db.select().from(auditLogs).where(eq(auditLogs.userId, admin.id)));
     const update = audit.find((a) => a.actionType === "admin_user_updated")!;
     expect(JSON.parse(update.actionDetails!)).toMatchObject({
       before: { full_name: "Carla Dias", roles: ["lider", "visualizador"] },
@@ -111,8 +111,8 @@ describe("users", () => {
     expect(audit.filter((a) => a.actionType === "admin_role_assigned").length).toBeGreaterThanOrEqual(3);
 
     expect((await call("DELETE", `/api/admin/users/${id}`, admin)).status).toBe(200);
-    expect(server.db.select().from(users).where(eq(users.id, id)).get()).toBeUndefined();
-    expect(server.db.select().from(auditLogs).where(eq(auditLogs.actionType, "admin_user_deleted")).all()).toHaveLength(1);
+    expect((await server.db.select().from(users).where(eq(users.id, id)))[0]).toBeUndefined();
+    expect((await server.db.select().from(auditLogs).where(eq(auditLogs.actionType, "admin_user_deleted")))).toHaveLength(1);
   });
 
   it("refuses a duplicate e-mail, an unknown role and an unauthorised domain", async () => {
@@ -274,7 +274,7 @@ describe("roles", () => {
     const after = await page();
     expect(after.status).toBe(302);
     expect(after.headers.get("location")).toBe("/acesso-negado");
-    const deleted = server.db.select().from(auditLogs).where(eq(auditLogs.actionType, "admin_custom_role_deleted")).get()!;
+    const deleted = (await server.db.select().from(auditLogs).where(eq(auditLogs.actionType, "admin_custom_role_deleted")))[0]!;
     expect(JSON.parse(deleted.actionDetails!)).toMatchObject({ name: "convidados-comite", pages: ["/comite-ia"], holders: [holder.email] });
   });
 });

@@ -26,18 +26,18 @@ beforeAll(async () => {
   server = await startBuiltServer();
   admin = await createTestUser(server.db, ["admin"], "admin-lista");
   // 10,000 people through the real schema, in one transaction; every tenth is a líder.
-  const roleId = (name: string) => server.db.select().from(roles).where(eq(roles.name, name)).get()!.id;
+  const roleId = (name: string) => (await server.db.select().from(roles).where(eq(roles.name, name)))[0]!.id;
   const [viewer, leader] = [roleId("visualizador"), roleId("lider")];
-  server.db.transaction((tx) => {
+  server.db.transaction(async (tx) => {
     for (let i = 0; i < PEOPLE; i++) {
       const id = `pessoa-${i}`;
       const fullName = i === 4242 ? "João Conceição" : `Pessoa Número ${i}`;
-      tx.insert(users)
+      await tx.insert(users)
         .values({ id, email: `pessoa${i}@b1.example.com`, fullName, passwordHash: "x", emailConfirmedAt: 1 })
-        .run();
-      tx.insert(userRoles)
+        ;
+      await tx.insert(userRoles)
         .values({ userId: id, roleId: i % 10 === 0 ? leader : viewer })
-        .run();
+        ;
     }
   });
 }, 120_000);

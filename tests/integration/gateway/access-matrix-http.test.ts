@@ -30,14 +30,14 @@ beforeAll(async () => {
   server = await startBuiltServer();
   for (const role of ROLE_PERSONAS) people[role] = await createTestUser(server.db, [role]);
   people.none = await createTestUser(server.db, []);
-  const created = createCustomRole(server.db, {
+  const created = await createCustomRole(server.db, {
     name: "convidado-comite",
     description: "Convidados",
     pagePaths: ["/comite-ia", "/audit-logs"],
   });
   if (!created.ok) throw new Error("custom role");
   people.custom = await createTestUser(server.db, []);
-  assignRoleByEmail(server.db, people.custom.email, "convidado-comite");
+  await assignRoleByEmail(server.db, people.custom.email, "convidado-comite");
   const response = await fetch(server.url + "/api/admin/access-matrix", { headers: { cookie: `b1_session=${people.admin.token}` } });
   matrix = (await response.json()) as AccessMatrix;
 });

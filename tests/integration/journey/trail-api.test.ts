@@ -34,15 +34,15 @@ describe("/api/trail", () => {
   });
 
   it("refuses a save sent by a page that was opened for another account", async () => {
-    const before = JSON.stringify(server.db.select().from(trailProgress).all());
+    const before = JSON.stringify((await server.db.select().from(trailProgress)));
     const response = await call("PUT", { ...state, projectName: "De outra pessoa", owner: "outra-conta" });
     expect(response.status).toBe(409);
     expect(((await response.json()) as { error: string }).error).toMatch(/outra conta/);
-    expect(JSON.stringify(server.db.select().from(trailProgress).all())).toBe(before);
+    expect(JSON.stringify((await server.db.select().from(trailProgress)))).toBe(before);
   });
 
   it("rejects unknown phases, bad indexes and oversized answers without changing anything", async () => {
-    const before = JSON.stringify(server.db.select().from(trailProgress).all());
+    const before = JSON.stringify((await server.db.select().from(trailProgress)));
     for (const bad of [
       { ...state, completed: ["fase-falsa"] },
       { ...state, answers: { ideacao: { "7": "x" } } },
@@ -53,6 +53,6 @@ describe("/api/trail", () => {
       expect(response.status).toBe(400);
       expect(((await response.json()) as { error: string }).error).toMatch(/[a-zà-ú]/i);
     }
-    expect(JSON.stringify(server.db.select().from(trailProgress).all())).toBe(before);
+    expect(JSON.stringify((await server.db.select().from(trailProgress)))).toBe(before);
   });
 });

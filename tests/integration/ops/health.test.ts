@@ -10,7 +10,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const auditCount = (running: RunningServer) => running.db.select().from(auditLogs).all().length;
+const auditCount = (running: RunningServer) => (await running.db.select().from(auditLogs)).length;
 
 async function probe(running: RunningServer, path: string, headers: Record<string, string> = {}) {
   const response = await fetch(running.url + path, { headers });

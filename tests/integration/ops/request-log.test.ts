@@ -58,7 +58,7 @@ describe("request log", () => {
     expect(failed.status).toBe(401);
     expect(await lineFor(failed)).toMatchObject({ path: "/api/auth/sign-in", status: 401 });
 
-    const resetToken = createEmailToken(server.db, user.id, "password_reset");
+    const resetToken = await createEmailToken(server.db, user.id, "password_reset");
     const resetPage = await fetch(`${server.url}/auth?mode=update-password&token=${resetToken}`);
     expect(await lineFor(resetPage)).toMatchObject({ path: "/auth", status: 200 });
     const newPassword = "Senha@Nova123";

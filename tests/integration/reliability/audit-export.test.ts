@@ -13,7 +13,7 @@ beforeAll(async () => {
   admin = await createTestUser(server.db, ["admin"]);
   viewer = await createTestUser(server.db, ["visualizador"]);
   const people = await insertScaleUsers(server.db, 50);
-  insertAuditRows(server.db, ROWS, people);
+  await insertAuditRows(server.db, ROWS, people);
 }, 120_000);
 afterAll(() => server?.stop());
 
@@ -43,7 +43,7 @@ describe("audit export on a large table", () => {
       .trimEnd()
       .split("\r\n");
     // Header + every audit row (the seeded ones and those the test users' creation wrote).
-    const total = server.db.$client.prepare("select count(*) as n from audit_logs").get() as { n: number };
+    const total = (await server.db.$client.prepare("select count(*) as n from audit_logs"))[0] as { n: number };
     expect(total.n).toBeGreaterThanOrEqual(ROWS);
     expect(lines.length).toBe(total.n + 1);
   });

@@ -42,9 +42,9 @@ describe("crash safety", () => {
         expect(run.output).not.toMatch(/SQLITE_BUSY|database is locked/);
         expect(run.code, run.output).toBe(0);
       }
-      expect(getUserByEmail(server.db, emails[0]!)).toBeNull();
-      expect(getUserByEmail(server.db, emails[1]!)?.fullName).toBe("Pela CLI");
-      expect(verifyLoad(server.db, cast, result)).toEqual([]);
+      expect(await getUserByEmail(server.db, emails[0]!)).toBeNull();
+      expect(await getUserByEmail(server.db, emails[1]!)?.fullName).toBe("Pela CLI");
+      expect(await verifyLoad(server.db, cast, result)).toEqual([]);
     } finally {
       await server.stop();
     }
@@ -59,12 +59,12 @@ describe("crash safety", () => {
       const controller = new AbortController();
       const load = runLoad({ baseUrl: first.url, cast, durationMs: 60_000, signal: controller.signal });
       // Kill once a fair number of writes has been committed (each edit's audit row is in its transaction), with more in flight.
-      const committed = () =>
-        first.db.$client
+      const committed = async () =>
+        (await first.db.$client
           .prepare(
             "select (select count(*) from trail_progress) as trails, (select count(*) from audit_logs where action_type = 'admin_user_updated') as edits",
           )
-          .get() as { trails: number; edits: number };
+          )[0] as { trails: number; edits: number };
       await expect.poll(() => committed().trails === 4 && committed().edits >= 8, { timeout: 60_000 }).toBe(true);
       process.kill(first.pid, "SIGKILL");
       expect(await first.exited).toBe("SIGKILL");
@@ -78,7 +78,7 @@ describe("crash safety", () => {
         // At most one request per loop is in flight at the kill, so at least 4 of the 8 committed edits were answered.
         expect(result.stats["admin-edit"].ok).toBeGreaterThanOrEqual(4);
         expect(result.stats.trail.status5xx + result.stats["admin-edit"].status5xx).toBe(0);
-        expect(verifyLoad(second.db, cast, result)).toEqual([]);
+        expect(await verifyLoad(second.db, cast, result)).toEqual([]);
         // The restarted server serves the same people.
         const response = await fetch(`${second.url}/api/trail`, { headers: { cookie: `b1_session=${cast.people[0]!.token}` } });
         expect(response.status).toBe(200);

@@ -16,9 +16,9 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 /** Everything a refusal must leave untouched (audit rows and session touch times excluded: refusals are audited). */
-function snapshot(): string {
+async function snapshot(): Promise<string> {
   const tables = ["users", "roles", "user_roles", "role_permissions", "pages", "trail_progress", "email_tokens"];
-  const data = tables.map((table) => server.db.$client.prepare(`select * from ${table} order by rowid`).all());
+  const data = tables.map((table) => (await server.db.$client.prepare(`select * from ${table} order by rowid`)));
   return createHash("sha256").update(JSON.stringify(data)).digest("hex");
 }
 

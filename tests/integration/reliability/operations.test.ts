@@ -31,17 +31,17 @@ describe("operations", () => {
       // Bounded by time, not aborted: every request of the load gets its answer.
       const load = runLoad({ baseUrl: server.url, cast, durationMs: 8_000 });
       await expect
-        .poll(() => (server.db.$client.prepare("select count(*) as n from trail_progress").get() as { n: number }).n, { timeout: 30_000 })
+        .poll(() => ((await server.db.$client.prepare("select count(*) as n from trail_progress"))[0] as { n: number }).n, { timeout: 30_000 })
         .toBe(3);
-      const trailsBefore = JSON.stringify(server.db.$client.prepare("select user_id from trail_progress order by user_id").all());
+      const trailsBefore = JSON.stringify((await server.db.$client.prepare("select user_id from trail_progress order by user_id")));
       const backup = await npmScript("scripts/db-backup.ts", [backupFile], databasePath);
       const result = await load;
       expect(backup.code, backup.output).toBe(0);
       expect(backup.output).toContain("integridade ok");
       expect(result.stats.trail.status5xx + result.stats["admin-edit"].status5xx).toBe(0);
-      const copy = openDatabase(backupFile);
+      const copy = await openDatabase(backupFile);
       expect(copy.$client.pragma("integrity_check", { simple: true })).toBe("ok");
-      expect(JSON.stringify(copy.$client.prepare("select user_id from trail_progress order by user_id").all())).toBe(trailsBefore);
+      expect(JSON.stringify((await copy.$client.prepare("select user_id from trail_progress order by user_id")))).toBe(trailsBefore);
       copy.$client.close();
 
       expect((await npmScript("scripts/db-backup.ts", [backupFile], databasePath)).output).toContain("já existe");
@@ -78,8 +78,8 @@ describe("operations", () => {
   it("SIGTERM during a long export lets it finish, refuses new connections, then exits cleanly", { timeout: 120_000 }, async () => {
     const server = await startBuiltServer();
     const admin = await createTestUser(server.db, ["admin"]);
-    insertAuditRows(server.db, 30_000, []);
-    const total = (server.db.$client.prepare("select count(*) as n from audit_logs").get() as { n: number }).n;
+    await insertAuditRows(server.db, 30_000, []);
+    const total = ((await server.db.$client.prepare("select count(*) as n from audit_logs"))[0] as { n: number }).n;
     const response = await fetch(`${server.url}/api/audit-logs/export.csv`, { headers: { cookie: `b1_session=${admin.token}` } });
     const reader = response.body!.getReader();
     let text = new TextDecoder().decode((await reader.read()).value);

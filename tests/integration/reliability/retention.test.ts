@@ -11,7 +11,7 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 it("the running server prunes audit rows past AUDIT_RETENTION_DAYS periodically and keeps the rest", async () => {
-  insertAuditRows(server.db, 2000, []);
+  await insertAuditRows(server.db, 2000, []);
   const count = (where: string) =>
     (server.db.$client.prepare(`select count(*) as n from audit_logs where ${where}`).get(Date.now() - 30 * DAY) as { n: number }).n;
   const recent = count("created_at >= ?");

@@ -41,12 +41,12 @@ async function servedText(user: TestUser, files: string[]): Promise<string> {
 beforeAll(async () => {
   server = await startBuiltServer();
   for (const role of ["visualizador", "lider", "admin"]) who[role] = await createTestUser(server.db, [role]);
-  createCustomRole(server.db, { name: "convidado-comite", description: "", pagePaths: ["/comite-ia"] });
+  await createCustomRole(server.db, { name: "convidado-comite", description: "", pagePaths: ["/comite-ia"] });
   who.custom = await createTestUser(server.db, []);
-  assignRoleByEmail(server.db, who.custom.email, "convidado-comite");
-  createCustomRole(server.db, { name: "auditor", description: "", pagePaths: ["/audit-logs"] });
+  await assignRoleByEmail(server.db, who.custom.email, "convidado-comite");
+  await createCustomRole(server.db, { name: "auditor", description: "", pagePaths: ["/audit-logs"] });
   who.auditor = await createTestUser(server.db, []);
-  assignRoleByEmail(server.db, who.auditor.email, "auditor");
+  await assignRoleByEmail(server.db, who.auditor.email, "auditor");
 });
 afterAll(() => server?.stop());
 

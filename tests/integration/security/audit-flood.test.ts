@@ -13,12 +13,12 @@ beforeAll(async () => {
 });
 afterAll(() => server?.stop());
 
-const deniedRows = () =>
-  server.db
+const deniedRows = async () =>
+  (await server.db
     .select()
     .from(auditLogs)
     .where(and(eq(auditLogs.userId, visitor.id), eq(auditLogs.actionType, "page_access_denied")))
-    .all();
+    );
 
 describe("a signed-in user floods the audit log by hammering pages they may not open", () => {
   it("100 denied requests to /admin-panel and 100 to its API /api/admin/users write one row", async () => {

@@ -25,11 +25,11 @@ const HIDDEN = ["\u001f", "\u0000", "\n", "\u200b", "\u200e", "\u202e", "\u2066"
 
 describe("an admin names a role Leitor<U+001F>admin to smuggle in the admin role", () => {
   it.each(HIDDEN.map((c) => [JSON.stringify(c), c]))("a role name with %s is refused with a Portuguese message", async (_label, hidden) => {
-    const before = server.db.select().from(roles).all().length;
+    const before = (await server.db.select().from(roles)).length;
     const response = await call("POST", "/api/admin/roles", admin, { name: `Leitor${hidden}admin`, description: "", pages: [] });
     expect(response.status).toBe(400);
     expect((await response.json()).error).toBe("Nome do perfil não pode conter caracteres de controle ou invisíveis");
-    expect(server.db.select().from(roles).all().length).toBe(before);
+    expect((await server.db.select().from(roles)).length).toBe(before);
   });
 
   it("a role description with a bidi override is refused; a line break is kept", async () => {
@@ -42,10 +42,10 @@ describe("an admin names a role Leitor<U+001F>admin to smuggle in the admin role
 
   it("a role renamed to Revisor<U+001F>admin behind the form's back grants neither /admin-panel nor /api/admin/*", async () => {
     const holder = await createTestUser(server.db, [], "leitor");
-    const created = createCustomRole(server.db, { name: "Revisor", description: "", pagePaths: ["/comite-ia"] });
+    const created = await createCustomRole(server.db, { name: "Revisor", description: "", pagePaths: ["/comite-ia"] });
     expect(created.ok).toBe(true);
-    expect(assignRoleByEmail(server.db, holder.email, "Revisor")).toBe(true);
-    server.db.update(roles).set({ name: "Revisor\u001fadmin" }).where(eq(roles.name, "Revisor")).run();
+    expect(await assignRoleByEmail(server.db, holder.email, "Revisor")).toBe(true);
+    await server.db.update(roles).set({ name: "Revisor\u001fadmin" }).where(eq(roles.name, "Revisor"));
 
     const panel = await call("GET", "/admin-panel", holder);
     expect(panel.status).toBe(302);
@@ -83,6 +83,6 @@ describe("someone signs up or is created with an invisible character in the full
     });
     expect(response.status).toBe(400);
     expect((await response.json()).error).toBe("Nome não pode conter caracteres de controle ou invisíveis");
-    expect(server.db.select().from(users).where(eq(users.email, email)).get()).toBeUndefined();
+    expect((await server.db.select().from(users).where(eq(users.email, email)))[0]).toBeUndefined();
   });
 });

@@ -43,14 +43,14 @@ describe("Minhas sessões", () => {
 
   it("'all others' ends every other session, keeps this one, and is audited", async () => {
     const user = await createTestUser(server.db, ["visualizador"]);
-    const second = createSession(server.db, user.id).token;
-    const third = createSession(server.db, user.id).token;
+    const second = (await createSession(server.db, user.id)).token;
+    const third = (await createSession(server.db, user.id)).token;
     const response = await call("/api/conta/sessoes", user.token, "DELETE");
     expect(await response.json()).toMatchObject({ ended: 2 });
     expect((await call("/faq", second)).status).toBe(302);
     expect((await call("/faq", third)).status).toBe(302);
     expect((await call("/faq", user.token)).status).toBe(200);
-    const rows = server.db.select().from(auditLogs).where(eq(auditLogs.userId, user.id)).all();
+    const rows = (await server.db.select().from(auditLogs).where(eq(auditLogs.userId, user.id)));
     expect(rows.map((row) => row.actionType)).toContain("session_ended");
   });
 
@@ -63,7 +63,7 @@ describe("Minhas sessões", () => {
     const response = await call(`/api/admin/users/${target.id}/sessions`, admin.token, "DELETE");
     expect(await response.json()).toMatchObject({ ended: 1 });
     expect((await call("/faq", target.token)).status).toBe(302);
-    const row = server.db.select().from(auditLogs).where(eq(auditLogs.actionType, "admin_sessions_ended")).all().at(-1)!;
+    const row = (await server.db.select().from(auditLogs).where(eq(auditLogs.actionType, "admin_sessions_ended"))).at(-1)!;
     expect(row.userId).toBe(admin.id);
     expect(JSON.parse(row.actionDetails!)).toMatchObject({ targetUserId: target.id, count: 1 });
   });

@@ -26,10 +26,10 @@ afterAll(() => {
 describe("sessions (Lucia guide)", () => {
   it("issues <id>.<secret> tokens of 120 bits each and stores only the secret's SHA-256", async () => {
     const user = await createTestUser(db, []);
-    const { token } = createSession(db, user.id, {}, 1_000);
+    const { token } = await createSession(db, user.id, {}, 1_000);
     expect(token).toMatch(/^[a-z2-7]{24}\.[a-z2-7]{24}$/);
     const [id, secret] = token.split(".") as [string, string];
-    const row = db.select().from(sessions).where(eq(sessions.id, id)).get()!;
+    const row = (await db.select().from(sessions).where(eq(sessions.id, id)))[0]!;
     expect(row.secretHash).toBe(encodeHexLowerCase(hashSecret(secret)));
     expect(JSON.stringify(row)).not.toContain(secret);
   });
@@ -37,29 +37,29 @@ describe("sessions (Lucia guide)", () => {
   it("validates, then renews at most once per activity interval (sliding expiry)", async () => {
     const user = await createTestUser(db, ["lider"]);
     const t0 = 10_000_000;
-    const { token } = createSession(db, user.id, {}, t0);
-    const first = validateSessionToken(db, token, t0 + 1000)!;
+    const { token } = await createSession(db, user.id, {}, t0);
+    const first = await validateSessionToken(db, token, t0 + 1000)!;
     expect(first.session.renewed).toBe(false);
     expect(first.principal.roles).toEqual(["lider"]);
-    const later = validateSessionToken(db, token, t0 + ACTIVITY_CHECK_INTERVAL_MS)!;
+    const later = await validateSessionToken(db, token, t0 + ACTIVITY_CHECK_INTERVAL_MS)!;
     expect(later.session.renewed).toBe(true);
     expect(later.session.expiresAt).toBe(t0 + ACTIVITY_CHECK_INTERVAL_MS + INACTIVITY_TIMEOUT_MS);
     // Still alive past the original expiry because it was used.
-    expect(validateSessionToken(db, token, t0 + INACTIVITY_TIMEOUT_MS + 1000)).not.toBeNull();
+    expect(await validateSessionToken(db, token, t0 + INACTIVITY_TIMEOUT_MS + 1000)).not.toBeNull();
   });
 
   it("expires after inactivity and deletes the row", async () => {
     const user = await createTestUser(db, []);
     const t0 = 50_000_000;
-    const { token } = createSession(db, user.id, {}, t0);
-    expect(validateSessionToken(db, token, t0 + INACTIVITY_TIMEOUT_MS)).toBeNull();
+    const { token } = await createSession(db, user.id, {}, t0);
+    expect(await validateSessionToken(db, token, t0 + INACTIVITY_TIMEOUT_MS)).toBeNull();
     const id = token.split(".")[0]!;
-    expect(db.select().from(sessions).where(eq(sessions.id, id)).get()).toBeUndefined();
+    expect((await db.select().from(sessions).where(eq(sessions.id, id)))[0]).toBeUndefined();
   });
 
   it("rejects forged, malformed and foreign tokens", async () => {
     const user = await createTestUser(db, []);
-    const { token } = createSession(db, user.id);
+    const { token } = await createSession(db, user.id);
     const [id, secret] = token.split(".") as [string, string];
     const flipped = secret.slice(0, -1) + (secret.endsWith("a") ? "b" : "a");
     for (const bad of [
@@ -71,18 +71,18 @@ describe("sessions (Lucia guide)", () => {
       "",
       `${id.toUpperCase()}.${secret}`,
     ]) {
-      expect(validateSessionToken(db, bad), bad).toBeNull();
+      expect(await validateSessionToken(db, bad), bad).toBeNull();
     }
-    expect(validateSessionToken(db, token)).not.toBeNull();
+    expect(await validateSessionToken(db, token)).not.toBeNull();
   });
 
   it("ends every session of a user, optionally keeping one", async () => {
     const user = await createTestUser(db, []);
-    const a = createSession(db, user.id).token;
-    const b = createSession(db, user.id).token;
-    invalidateUserSessions(db, user.id, a.split(".")[0]);
-    expect(validateSessionToken(db, a)).not.toBeNull();
-    expect(validateSessionToken(db, b)).toBeNull();
+    const a = (await createSession(db, user.id)).token;
+    const b = (await createSession(db, user.id)).token;
+    await invalidateUserSessions(db, user.id, a.split(".")[0]);
+    expect(await validateSessionToken(db, a)).not.toBeNull();
+    expect(await validateSessionToken(db, b)).toBeNull();
   });
 });
 
@@ -91,14 +91,14 @@ describe("the gate's cached validator", () => {
     const { createSessionValidator } = await import("../../../src/lib/server/session-cache");
     const { openDatabase } = await import("../../../src/lib/server/db");
     const { assignRoleByEmail } = await import("../../../src/lib/server/roles");
-    const other = openDatabase(path.join(dir, "db.sqlite"));
+    const other = await openDatabase(path.join(dir, "db.sqlite"));
     const user = await createTestUser(db, ["visualizador"]);
-    const { token } = createSession(db, user.id);
+    const { token } = await createSession(db, user.id);
     const validate = createSessionValidator(db);
     expect(validate(token)!.principal.roles).toEqual(["visualizador"]);
-    assignRoleByEmail(other, user.email, "lider");
+    await assignRoleByEmail(other, user.email, "lider");
     expect([...validate(token)!.principal.roles].sort()).toEqual(["lider", "visualizador"]);
-    invalidateUserSessions(other, user.id);
+    await invalidateUserSessions(other, user.id);
     expect(validate(token)).toBeNull();
     other.$client.close();
   });
@@ -106,7 +106,7 @@ describe("the gate's cached validator", () => {
   it("still rejects a forged secret for a cached session", async () => {
     const { createSessionValidator } = await import("../../../src/lib/server/session-cache");
     const user = await createTestUser(db, []);
-    const { token } = createSession(db, user.id);
+    const { token } = await createSession(db, user.id);
     const validate = createSessionValidator(db);
     expect(validate(token)).not.toBeNull();
     const [id, secret] = token.split(".") as [string, string];

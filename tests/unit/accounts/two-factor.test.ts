@@ -83,7 +83,7 @@ describe("secrets at rest", () => {
   it("the database never holds the key in clear", async () => {
     const user = await createTestUser(server.db, ["visualizador"]);
     const manualKey = await enrol(user);
-    const row = server.db.select().from(twoFactorSecrets).where(eq(twoFactorSecrets.userId, user.id)).get()!;
+    const row = (await server.db.select().from(twoFactorSecrets).where(eq(twoFactorSecrets.userId, user.id)))[0]!;
     expect(row.secretEncrypted).not.toContain(manualKey.replace(/\s/g, ""));
   });
 });
@@ -123,7 +123,7 @@ describe("an administrator resets a user's second factor", () => {
     await enrol(user);
     const reset = await call(`/api/admin/users/${user.id}/two-factor`, { method: "DELETE", token: admin.token });
     expect(reset.status).toBe(200);
-    const row = server.db.select().from(auditLogs).where(eq(auditLogs.actionType, "two_factor_reset")).all().at(-1)!;
+    const row = (await server.db.select().from(auditLogs).where(eq(auditLogs.actionType, "two_factor_reset"))).at(-1)!;
     expect(row.userId).toBe(admin.id);
     expect(JSON.parse(row.actionDetails!).targetUserId).toBe(user.id);
     const signIn = await call("/api/auth/sign-in", { method: "POST", body: { email: user.email, password: user.password } });

@@ -21,7 +21,7 @@ it("the audit page's chain state: intact for admins, the broken row after an edi
   expect(intact).toMatchObject({ ok: true });
   expect(intact.count).toBeGreaterThan(0);
   expect((await chain(security)).status).toBe(403);
-  const first = server.db.$client.prepare("select min(id) as id from audit_logs where hash is not null").get() as { id: number };
+  const first = (await server.db.$client.prepare("select min(id) as id from audit_logs where hash is not null"))[0] as { id: number };
   server.db.$client.prepare("update audit_logs set result = 'failure' where id = ?").run(first.id);
   expect(await (await chain(admin)).json()).toMatchObject({ ok: false, brokenId: first.id });
 });

@@ -25,8 +25,8 @@ function auditVerify() {
 }
 
 function writeRows(count: number, start = 0): number[] {
-  return Array.from({ length: count }, (_, index) =>
-    writeAuditLog(db, {
+  return Array.from({ length: count }, async (_, index) =>
+    await writeAuditLog(db, {
       userId: `u${start + index}`,
       actionType: "user_login_success",
       result: "success",
@@ -71,9 +71,9 @@ describe("npm run audit:verify", () => {
     expect(result.output).toContain(`quebrada no registro #${ids[3]}`);
   });
 
-  it("stays intact while repeated rate-limited attempts add to a row's count", () => {
+  it("stays intact while repeated rate-limited attempts add to a row's count", async () => {
     const [id] = writeRows(1);
-    for (let i = 0; i < 3; i++) expect(incrementAuditCount(db, id!)).toBe(true);
+    for (let i = 0; i < 3; i++) expect(await incrementAuditCount(db, id!)).toBe(true);
     writeRows(2, 1);
     expect(auditVerify().status).toBe(0);
   });
@@ -89,11 +89,11 @@ describe("npm run audit:verify", () => {
     expect(result.status).toBe(0);
   });
 
-  it("keeps one chain when two connections append in turn", () => {
+  it("keeps one chain when two connections append in turn", async () => {
     const other = openTestDatabase(file);
     for (let i = 0; i < 5; i++) {
-      writeAuditLog(db, { actionType: "user_logout", result: "success" });
-      writeAuditLog(other, { actionType: "user_logout", result: "success" });
+      await writeAuditLog(db, { actionType: "user_logout", result: "success" });
+      await writeAuditLog(other, { actionType: "user_logout", result: "success" });
     }
     other.$client.close();
     expect(auditVerify().output).toContain("10 registros verificados");

@@ -21,13 +21,13 @@ const STAMPS = [
   "2026-07-01T23:00:00.000Z",
 ];
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-tz-"));
-  db = openDatabase(path.join(dir, "db.sqlite"), { migrate: true });
+  db = await openDatabase(path.join(dir, "db.sqlite"), { migrate: true });
   for (const stamp of STAMPS) {
-    db.insert(auditLogs)
+    await db.insert(auditLogs)
       .values({ createdAt: at(stamp), actionType: "tz_probe", result: "success", actionDetails: JSON.stringify({ stamp }) })
-      .run();
+      ;
   }
 });
 afterAll(() => {
@@ -35,9 +35,9 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function stampsBetween(from: string, to: string, timeZone: string): string[] {
+async function stampsBetween(from: string, to: string, timeZone: string): Promise<string[]> {
   const filter = auditFilterSchema.parse({ action: "tz_probe", from, to });
-  return queryAuditLogs(db, filter, timeZone)
+  return await queryAuditLogs(db, filter, timeZone)
     .rows.map((row) => new Date(row.createdAt).toISOString())
     .sort();
 }

@@ -14,10 +14,10 @@ let db: Db;
 
 const count = (sql: string, ...params: unknown[]) => (db.$client.prepare(sql).get(...params) as { n: number }).n;
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-retention-"));
-  db = openDatabase(path.join(dir, "db.sqlite"), { migrate: true });
-  insertAuditRows(db, 3650, [], NOW);
+  db = await openDatabase(path.join(dir, "db.sqlite"), { migrate: true });
+  await insertAuditRows(db, 3650, [], NOW);
 });
 afterAll(() => {
   db.$client.close();
@@ -39,7 +39,7 @@ describe("audit retention", () => {
     const old = count("select count(*) as n from audit_logs where created_at < ?", NOW - 30 * DAY);
     expect(old).toBeGreaterThan(3000);
     let otherWorkRan = false;
-    const pruning = pruneAuditLogs(db, 30, NOW, 100);
+    const pruning = await pruneAuditLogs(db, 30, NOW, 100);
     setImmediate(() => (otherWorkRan = true));
     const deleted = await pruning;
     expect(otherWorkRan).toBe(true);

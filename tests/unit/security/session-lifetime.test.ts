@@ -16,16 +16,16 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe("a stolen session cookie kept alive by a request every few days", () => {
+describe("a stolen session cookie kept alive by a request every few days", async () => {
   const validators = {
-    validateSessionToken: (token: string, now: number) => validateSessionToken(db, token, now),
+    validateSessionToken: (token: string, now: number) => await validateSessionToken(db, token, now),
     "the gate's cached validator": createSessionValidator(db),
   };
 
   it.each(Object.entries(validators))("dies 30 days after sign-in whatever the activity (%s)", async (_name, validate) => {
     const user = await createTestUser(db, ["visualizador"]);
     const t0 = Date.now();
-    const { token } = createSession(db, user.id, {}, t0);
+    const { token } = await createSession(db, user.id, {}, t0);
     for (let day = 6; day < 30; day += 6) {
       const alive = validate(token, t0 + day * DAY);
       expect(alive, `dia ${day}`).not.toBeNull();
@@ -34,11 +34,11 @@ describe("a stolen session cookie kept alive by a request every few days", () =>
     }
     expect(validate(token, t0 + 30 * DAY)).toBeNull();
     expect(
-      db
+      (await db
         .select()
         .from(sessions)
         .where(eq(sessions.id, token.split(".")[0]!))
-        .get(),
+        )[0],
     ).toBeUndefined();
   });
 });

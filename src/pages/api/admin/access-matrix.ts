@@ -7,8 +7,8 @@ import { jsonResponse } from "../../../lib/server/http";
 export const prerender = false;
 
 /** 'Quem acessa o quê': pages × roles and each user's pages, from the gate's own rule. */
-export const GET: APIRoute = ({ locals }) => {
+export const GET: APIRoute = async ({ locals }) => {
   const refused = refuseUnlessAllowed(locals, "/admin-panel");
   if (refused) return refused;
-  return jsonResponse(200, buildAccessMatrix(getDb()));
+  return jsonResponse(200, await buildAccessMatrix(getDb()));
 };

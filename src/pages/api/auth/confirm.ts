@@ -9,16 +9,16 @@ import { refuseSignInFromIp } from "../../../lib/server/sign-in";
 export const prerender = false;
 
 /** The link in the confirmation e-mail opens the form that asks for the sign-up password; it changes nothing. */
-export const GET: APIRoute = ({ url }) => {
+export const GET: APIRoute = async ({ url }) => {
   const token = url.searchParams.get("token") ?? "";
-  const location = isLiveConfirmationLink(getDb(), token) ? `/auth?mode=confirm&token=${token}` : "/link-expired?type=email-confirmation";
+  const location = await isLiveConfirmationLink(getDb(), token) ? `/auth?mode=confirm&token=${token}` : "/link-expired?type=email-confirmation";
   return new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });
 };
 
 /** Link token + sign-up password → address confirmed; never a session (the person then signs in). */
 export const POST: APIRoute = async ({ request, locals }) => {
   const meta = requestMeta(locals, request);
-  const refused = refuseSignInFromIp(getDb(), meta);
+  const refused = await refuseSignInFromIp(getDb(), meta);
   if (refused) return failureResponse(refused);
   const parsed = await parseJsonBody(request, confirmEmailSchema);
   if (!parsed.ok) return parsed.response;

@@ -13,10 +13,10 @@ export const POST: APIRoute = async ({ request, locals }) => {
   const passwordOff = refuseWhenPasswordAuthDisabled();
   if (passwordOff) return passwordOff;
   const meta = requestMeta(locals, request);
-  const refused = refuseWhenIpRateLimited(getDb(), "resend-link", meta);
+  const refused = await refuseWhenIpRateLimited(getDb(), "resend-link", meta);
   if (refused) return failureResponse(refused);
   const parsed = await parseJsonBody(request, resendLinkSchema);
   if (!parsed.ok) return parsed.response;
-  const result = resendLink(getDb(), parsed.data, meta);
+  const result = await resendLink(getDb(), parsed.data, meta);
   return result.ok ? jsonResponse(200, { ok: true, type: parsed.data.type }) : failureResponse(result);
 };

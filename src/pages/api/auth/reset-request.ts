@@ -13,10 +13,10 @@ export const POST: APIRoute = async ({ request, locals }) => {
   const passwordOff = refuseWhenPasswordAuthDisabled();
   if (passwordOff) return passwordOff;
   const meta = requestMeta(locals, request);
-  const refused = refuseWhenIpRateLimited(getDb(), "reset-request", meta);
+  const refused = await refuseWhenIpRateLimited(getDb(), "reset-request", meta);
   if (refused) return failureResponse(refused);
   const parsed = await parseJsonBody(request, resetRequestSchema);
   if (!parsed.ok) return parsed.response;
-  const result = requestPasswordReset(getDb(), parsed.data, meta);
+  const result = await requestPasswordReset(getDb(), parsed.data, meta);
   return result.ok ? jsonResponse(200, { ok: true }) : failureResponse(result);
 };

@@ -15,7 +15,7 @@ export const POST: APIRoute = async ({ request, locals }) => {
   const passwordOff = refuseWhenPasswordAuthDisabled();
   if (passwordOff) return passwordOff;
   const meta = requestMeta(locals, request);
-  const refused = refuseSignInFromIp(getDb(), meta);
+  const refused = await refuseSignInFromIp(getDb(), meta);
   if (refused) return failureResponse(refused);
   const parsed = await parseJsonBody(request, signInRequestSchema);
   if (!parsed.ok) return parsed.response;

@@ -11,8 +11,8 @@ export const prerender = false;
 export const POST: APIRoute = async ({ locals, request }) => {
   const db = getDb();
   if (locals.sessionId && locals.principal) {
-    invalidateSession(db, locals.sessionId);
-    writeAuditLog(db, {
+    await invalidateSession(db, locals.sessionId);
+    await writeAuditLog(db, {
       userId: locals.principal.userId,
       actionType: "user_logout",
       result: "success",

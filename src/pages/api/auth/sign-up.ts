@@ -13,7 +13,7 @@ export const POST: APIRoute = async ({ request, locals }) => {
   const passwordOff = refuseWhenPasswordAuthDisabled();
   if (passwordOff) return passwordOff;
   const meta = requestMeta(locals, request);
-  const refused = refuseWhenIpRateLimited(getDb(), "sign-up", meta);
+  const refused = await refuseWhenIpRateLimited(getDb(), "sign-up", meta);
   if (refused) return failureResponse(refused);
   // The domain validates the fields itself, so a weak password gets its own code.
   const parsed = await parseJsonBody(request, z.unknown());

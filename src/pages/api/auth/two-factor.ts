@@ -13,13 +13,13 @@ export const prerender = false;
 /** The code after the password: the pending challenge (cookie) + a TOTP or recovery code → a session. */
 export const POST: APIRoute = async ({ request, locals }) => {
   const meta = requestMeta(locals, request);
-  const refused = refuseSignInFromIp(getDb(), meta);
+  const refused = await refuseSignInFromIp(getDb(), meta);
   if (refused) return failureResponse(refused);
   const parsed = await parseJsonBody(request, twoFactorCodeSchema);
   if (!parsed.ok) return parsed.response;
   const { twoFactor, secureCookies } = config();
   const token = readChallengeCookie(request.headers.get("cookie"));
-  const result = completeTwoFactorSignIn(getDb(), twoFactor.key, token, parsed.data.code, meta);
+  const result = await completeTwoFactorSignIn(getDb(), twoFactor.key, token, parsed.data.code, meta);
   if (!result.ok) {
     const response = failureResponse(result);
     if (result.code === "challenge_expired") response.headers.append("Set-Cookie", clearChallengeCookieHeader(secureCookies));

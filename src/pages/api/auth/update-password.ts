@@ -13,7 +13,7 @@ export const POST: APIRoute = async ({ request, locals }) => {
   const passwordOff = refuseWhenPasswordAuthDisabled();
   if (passwordOff) return passwordOff;
   const meta = requestMeta(locals, request);
-  const refused = refuseWhenIpRateLimited(getDb(), "update-password", meta);
+  const refused = await refuseWhenIpRateLimited(getDb(), "update-password", meta);
   if (refused) return failureResponse(refused);
   const parsed = await parseJsonBody(request, updatePasswordRequestSchema);
   if (!parsed.ok) return parsed.response;

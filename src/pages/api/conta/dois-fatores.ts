@@ -20,10 +20,10 @@ export const GET: APIRoute = ({ locals }) => {
 };
 
 /** Starts enrolment: a new key as a QR code (SVG) and as text. */
-export const POST: APIRoute = ({ locals }) => {
+export const POST: APIRoute = async ({ locals }) => {
   const user = signedIn(locals);
   if (!user) return jsonResponse(401, { error: "Não autenticado" });
-  const result = beginTwoFactorEnrolment(getDb(), config().twoFactor.key, user);
+  const result = await beginTwoFactorEnrolment(getDb(), config().twoFactor.key, user);
   return result.ok ? jsonResponse(200, result.value) : failureResponse(result);
 };
 
@@ -33,6 +33,6 @@ export const PUT: APIRoute = async ({ locals, request }) => {
   if (!user) return jsonResponse(401, { error: "Não autenticado" });
   const parsed = await parseJsonBody(request, twoFactorCodeSchema);
   if (!parsed.ok) return parsed.response;
-  const result = confirmTwoFactorEnrolment(getDb(), config().twoFactor.key, user, parsed.data.code, requestMeta(locals, request));
+  const result = await confirmTwoFactorEnrolment(getDb(), config().twoFactor.key, user, parsed.data.code, requestMeta(locals, request));
   return result.ok ? jsonResponse(200, result.value) : failureResponse(result);
 };

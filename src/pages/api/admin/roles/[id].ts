@@ -17,15 +17,15 @@ export const PUT: APIRoute = async ({ locals, request, params }) => {
   if (refused) return refused;
   const parsed = await parseJsonBody(request, roleSchema);
   if (!parsed.ok) return parsed.response;
-  const result = updateRoleAsAdmin(getDb(), roleId(params.id), parsed.data, actorOf(locals, request));
+  const result = await updateRoleAsAdmin(getDb(), roleId(params.id), parsed.data, actorOf(locals, request));
   if (!result.ok) return jsonResponse(result.status, refusalBody(result));
   return jsonResponse(200, { message: "Perfil atualizado com sucesso" });
 };
 
-export const DELETE: APIRoute = ({ locals, request, params }) => {
+export const DELETE: APIRoute = async ({ locals, request, params }) => {
   const refused = refuseUnlessAllowed(locals, "/admin-panel");
   if (refused) return refused;
-  const result = deleteRoleAsAdmin(getDb(), roleId(params.id), actorOf(locals, request));
+  const result = await deleteRoleAsAdmin(getDb(), roleId(params.id), actorOf(locals, request));
   if (!result.ok) return jsonResponse(result.status, refusalBody(result));
   return jsonResponse(200, { message: "Perfil excluído com sucesso" });
 };

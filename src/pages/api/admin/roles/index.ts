@@ -8,11 +8,11 @@ import { createRoleAsAdmin, listChecklistPages, listRoles } from "../../../../li
 
 export const prerender = false;
 
-export const GET: APIRoute = ({ locals }) => {
+export const GET: APIRoute = async ({ locals }) => {
   const refused = refuseUnlessAllowed(locals, "/admin-panel");
   if (refused) return refused;
   const db = getDb();
-  return jsonResponse(200, { roles: listRoles(db), pages: listChecklistPages(db) });
+  return jsonResponse(200, { roles: await listRoles(db), pages: await listChecklistPages(db) });
 };
 
 export const POST: APIRoute = async ({ locals, request }) => {
@@ -20,7 +20,7 @@ export const POST: APIRoute = async ({ locals, request }) => {
   if (refused) return refused;
   const parsed = await parseJsonBody(request, roleSchema);
   if (!parsed.ok) return parsed.response;
-  const result = createRoleAsAdmin(getDb(), parsed.data, actorOf(locals, request));
+  const result = await createRoleAsAdmin(getDb(), parsed.data, actorOf(locals, request));
   if (!result.ok) return jsonResponse(result.status, refusalBody(result));
   return jsonResponse(201, { id: result.value.id, message: "Perfil criado com sucesso" });
 };

@@ -13,15 +13,15 @@ export const PUT: APIRoute = async ({ locals, request, params }) => {
   if (refused) return refused;
   const parsed = await parseJsonBody(request, updateUserSchema);
   if (!parsed.ok) return parsed.response;
-  const result = updateUserAsAdmin(getDb(), params.id ?? "", parsed.data, actorOf(locals, request));
+  const result = await updateUserAsAdmin(getDb(), params.id ?? "", parsed.data, actorOf(locals, request));
   if (!result.ok) return jsonResponse(result.status, refusalBody(result));
   return jsonResponse(200, { message: "Usuário atualizado com sucesso" });
 };
 
-export const DELETE: APIRoute = ({ locals, request, params }) => {
+export const DELETE: APIRoute = async ({ locals, request, params }) => {
   const refused = refuseUnlessAllowed(locals, "/admin-panel");
   if (refused) return refused;
-  const result = deleteUserAsAdmin(getDb(), params.id ?? "", actorOf(locals, request));
+  const result = await deleteUserAsAdmin(getDb(), params.id ?? "", actorOf(locals, request));
   if (!result.ok) return jsonResponse(result.status, refusalBody(result));
   return jsonResponse(200, { message: "Usuário excluído com sucesso" });
 };

@@ -6,9 +6,9 @@ import { endMySession } from "../../../../lib/server/my-sessions";
 export const prerender = false;
 
 /** Ends one of the person's own sessions; another person's handle is simply not found. */
-export const DELETE: APIRoute = ({ locals, request, params }) => {
+export const DELETE: APIRoute = async ({ locals, request, params }) => {
   if (!locals.principal) return jsonResponse(401, { error: "Não autenticado" });
-  const ended = endMySession(getDb(), { userId: locals.principal.userId, ...requestMeta(locals, request) }, params.handle ?? "");
+  const ended = await endMySession(getDb(), { userId: locals.principal.userId, ...requestMeta(locals, request) }, params.handle ?? "");
   if (!ended) return jsonResponse(404, { error: "Sessão não encontrada ou já encerrada." });
   return jsonResponse(200, { message: "Sessão encerrada." });
 };

@@ -7,14 +7,14 @@ import { endMyOtherSessions, listMySessions } from "../../../../lib/server/my-se
 export const prerender = false;
 
 /** 'Minhas sessões': every active session of the signed-in person. */
-export const GET: APIRoute = ({ locals }) => {
+export const GET: APIRoute = async ({ locals }) => {
   if (!locals.principal) return jsonResponse(401, { error: "Não autenticado" });
-  return jsonResponse(200, { sessions: listMySessions(getDb(), locals.principal.userId, locals.sessionId), timeZone: config().tzDisplay });
+  return jsonResponse(200, { sessions: await listMySessions(getDb(), locals.principal.userId, locals.sessionId), timeZone: config().tzDisplay });
 };
 
 /** 'Encerrar todas as outras': every session but this one ends. */
-export const DELETE: APIRoute = ({ locals, request }) => {
+export const DELETE: APIRoute = async ({ locals, request }) => {
   if (!locals.principal || !locals.sessionId) return jsonResponse(401, { error: "Não autenticado" });
-  const ended = endMyOtherSessions(getDb(), { userId: locals.principal.userId, ...requestMeta(locals, request) }, locals.sessionId);
+  const ended = await endMyOtherSessions(getDb(), { userId: locals.principal.userId, ...requestMeta(locals, request) }, locals.sessionId);
   return jsonResponse(200, { message: ended === 1 ? "1 sessão encerrada." : `${ended} sessões encerradas.`, ended });
 };

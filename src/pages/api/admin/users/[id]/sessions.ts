@@ -8,11 +8,11 @@ import { getUserById } from "../../../../../lib/server/user";
 export const prerender = false;
 
 /** An administrator ends every session of a user. */
-export const DELETE: APIRoute = ({ locals, request, params }) => {
+export const DELETE: APIRoute = async ({ locals, request, params }) => {
   const refused = refuseUnlessAllowed(locals, "/admin-panel");
   if (refused) return refused;
-  const user = getUserById(getDb(), params.id ?? "");
+  const user = await getUserById(getDb(), params.id ?? "");
   if (!user) return jsonResponse(404, { error: "Usuário não encontrado" });
-  const ended = endAllSessionsOfUser(getDb(), actorOf(locals, request), { userId: user.id, email: user.email });
+  const ended = await endAllSessionsOfUser(getDb(), actorOf(locals, request), { userId: user.id, email: user.email });
   return jsonResponse(200, { message: ended === 1 ? "1 sessão encerrada." : `${ended} sessões encerradas.`, ended });
 };

@@ -1,0 +1,69 @@
+/**
+ * The few places where SQLite and PostgreSQL need different SQL, each written once. Everything
+ * else in the portal is the same drizzle query on both engines (see db.ts).
+ */
+import { sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { ENGINE } from "../../../db/schema/index.ts";
+import type { Tx } from "./db.ts";
+
+const onPostgres = ENGINE === "postgres";
+
+/** A JSON array of the values a correlated subquery yields (`[]` when none), read as a JS array. */
+export function jsonArrayOf(select: { value: SQL; from: SQL; distinct?: boolean }): SQL<string[]> {
+  const distinct = select.distinct ? sql`distinct ` : sql``;
+  return onPostgres
+    ? sql<string[]>`(select coalesce(json_agg(${distinct}${select.value}), '[]'::json) ${select.from})`
+    : sql<string[]>`(select json_group_array(${distinct}${select.value}) ${select.from})`.mapWith((text: string) => JSON.parse(text) as string[]);
+}
+
+/** `exists (subquery)` read as a boolean (SQLite answers 0/1, PostgreSQL true/false). */
+export function existsFlag(subquery: SQL): SQL<boolean> {
+  return sql<boolean>`exists(${subquery})`.mapWith((value: unknown) => value === true || value === 1);
+}
+
+/** Adds one to `count` in a JSON-object text column (starting from 1 when absent). */
+export function incrementJsonCount(column: AnyColumn): SQL {
+  return onPostgres
+    ? sql`jsonb_set(coalesce(${column}::jsonb, '{}'::jsonb), '{count}', to_jsonb(coalesce((${column}::jsonb ->> 'count')::integer, 1) + 1))::text`
+    : sql`json_set(coalesce(${column}, '{}'), '$.count', coalesce(json_extract(${column}, '$.count'), 1) + 1)`;
+}
+
+/**
+ * Inside a transaction, waits until no other writer is appending to the audit chain. SQLite
+ * transactions already run one at a time (BEGIN IMMEDIATE); on PostgreSQL, instances and pooled
+ * connections take a transaction-scoped advisory lock.
+ */
+export async function lockAuditAppend(tx: Tx): Promise<void> {
+  if (onPostgres) await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`);
+}
+const AUDIT_CHAIN_LOCK = 4_010_001;
+
+/**
+ * A column in a comparison the planner should not use an index for (SQLite's unary `+`), so it
+ * picks the (filter, created_at, id) index the ORDER BY walks. PostgreSQL's planner costs both.
+ */
+export function withoutIndex(column: AnyColumn): SQL {
+  return onPostgres ? sql`${column}` : sql`+${column}`;
+}
+
+/** The current time in UTC milliseconds, computed by the database. */
+export const nowMillis: SQL<number> = onPostgres
+  ? sql<number>`(floor(extract(epoch from clock_timestamp()) * 1000))::bigint`
+  : sql<number>`cast(unixepoch('subsec') * 1000 as integer)`;
+
+export { onPostgres };
+
+/**
+ * Inside a transaction, waits until no other transaction is changing who is an admin, so the
+ * last-admin rule holds when two admins act at once (SQLite already runs one writer at a time).
+ */
+export async function lockAdminChanges(tx: Tx): Promise<void> {
+  if (onPostgres) await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_CHANGES_LOCK})`);
+}
+const ADMIN_CHANGES_LOCK = 4_010_002;
+
+/** Inside a transaction, waits until no other instance is seeding (two starting at once would both insert a new page). */
+export async function lockSeeding(tx: Tx): Promise<void> {
+  if (onPostgres) await tx.execute(sql`select pg_advisory_xact_lock(${SEEDING_LOCK})`);
+}
+const SEEDING_LOCK = 4_010_003;
