@@ -50,12 +50,12 @@ function shapeOf(config: TableConfig) {
 
 const sqliteTables = new Map(
   Object.values(sqliteSchema)
-    .filter((value): value is SQLiteTable => is(value, SQLiteTable))
+    .flatMap((value): SQLiteTable[] => (is(value, SQLiteTable) ? [value] : []))
     .map((table) => [getTableName(table), sqliteTableConfig(table)] as const),
 );
 const pgTables = new Map(
   Object.values(pgSchema)
-    .filter((value): value is PgTable => is(value, PgTable))
+    .flatMap((value): PgTable[] => (is(value, PgTable) ? [value] : []))
     .map((table) => [getTableName(table), pgTableConfig(table)] as const),
 );
 
