@@ -1,3 +1,4 @@
+// Over 200 lines: one fixture (a SQLite portal with rows in every table) built once for the three behaviours of the copy.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
