@@ -1,13 +1,16 @@
-// `npm test`: build once, run vitest then Playwright, and print one summary line CI can read.
+// `npm test`: build once, run vitest then Playwright on SQLite, then the database-facing vitest
+// suites again on a throw-away PostgreSQL, and print one summary line CI can read.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
+import { findBinDir, startCluster } from "./pg-cluster.mjs";
 
 const results = "test-results";
 fs.mkdirSync(results, { recursive: true });
 
-function run(command, args) {
+function run(command, args, env = {}) {
   console.log(`\n==> ${command} ${args.join(" ")}`);
-  return spawnSync(command, args, { stdio: "inherit", shell: process.platform === "win32" }).status ?? 1;
+  return spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env }, shell: process.platform === "win32" }).status ?? 1;
 }
 
 function readJson(file) {
@@ -18,25 +21,79 @@ function readJson(file) {
   }
 }
 
+/** Unit test files that open a database: with tests/integration, the suites the PostgreSQL pass repeats. */
+function databaseUnitFiles() {
+  const found = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (entry.name.endsWith(".test.ts") && /openDatabase|openTestDatabase|getDb/.test(fs.readFileSync(file, "utf8")))
+        found.push(file);
+    }
+  };
+  walk("tests/unit");
+  return found.sort();
+}
+
+function vitestArgs(report, files = []) {
+  return ["vitest", "run", ...files, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`];
+}
+
+/** Runs the database-facing suites on PostgreSQL; null when no server can be started here (and CI is unset). */
+async function runPostgresPass(report) {
+  fs.rmSync(report, { force: true });
+  if (!process.env.CI && !findBinDir()) {
+    console.log("\n==> PostgreSQL não encontrado: a passada no PostgreSQL foi pulada (o CI a exige)");
+    return null;
+  }
+  let cluster;
+  try {
+    cluster = await startCluster();
+  } catch (error) {
+    console.log(`\n==> PostgreSQL não iniciou: ${error.message}`);
+    // Where a server should exist (CI), not starting one fails the run instead of hiding the pass.
+    return process.env.CI ? 1 : null;
+  }
+  try {
+    return run("npx", vitestArgs(report, ["tests/integration", ...databaseUnitFiles()]), {
+      TEST_DATABASE: "postgres",
+      TEST_PG_URL: cluster.url,
+      DATABASE_URL: cluster.url,
+    });
+  } finally {
+    await cluster.stop();
+  }
+}
+
 if (run("npm", ["run", "build"]) !== 0) {
   console.log("\n0 passed, 1 failed (build)");
   process.exit(1);
 }
 
-const vitestStatus = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${results}/vitest.json`]);
+const vitestStatus = run("npx", vitestArgs(`${results}/vitest.json`));
 const playwrightStatus = run("npx", ["playwright", "test"]);
+const postgresStatus = await runPostgresPass(`${results}/vitest-pg.json`);
 
 const vitest = readJson(`${results}/vitest.json`);
 const playwright = readJson(`${results}/playwright.json`);
-let passed = (vitest?.numPassedTests ?? 0) + (playwright?.stats?.expected ?? 0) + (playwright?.stats?.flaky ?? 0);
-let failed = (vitest?.numFailedTests ?? 0) + (playwright?.stats?.unexpected ?? 0);
-const skipped = (vitest?.numPendingTests ?? 0) + (playwright?.stats?.skipped ?? 0);
+const vitestPg = postgresStatus === null ? null : readJson(`${results}/vitest-pg.json`);
+
+const passed =
+  (vitest?.numPassedTests ?? 0) + (playwright?.stats?.expected ?? 0) + (playwright?.stats?.flaky ?? 0) + (vitestPg?.numPassedTests ?? 0);
+let failed = (vitest?.numFailedTests ?? 0) + (playwright?.stats?.unexpected ?? 0) + (vitestPg?.numFailedTests ?? 0);
+const skipped = (vitest?.numPendingTests ?? 0) + (playwright?.stats?.skipped ?? 0) + (vitestPg?.numPendingTests ?? 0);
 // A runner that died without a report still fails the run.
 if (vitestStatus !== 0 && !vitest?.numFailedTests) failed += 1;
 if (playwrightStatus !== 0 && !playwright?.stats?.unexpected) failed += 1;
+if (postgresStatus !== null && postgresStatus !== 0 && !vitestPg?.numFailedTests) failed += 1;
 
+console.log(`\nvitest (SQLite): ${vitest?.numPassedTests ?? 0} passed, ${vitest?.numFailedTests ?? 0} failed`);
+console.log(`playwright: ${playwright?.stats?.expected ?? 0} passed, ${playwright?.stats?.unexpected ?? 0} failed`);
 console.log(
-  `\nvitest: ${vitest?.numPassedTests ?? 0} passed, ${vitest?.numFailedTests ?? 0} failed · playwright: ${playwright?.stats?.expected ?? 0} passed, ${playwright?.stats?.unexpected ?? 0} failed`,
+  postgresStatus === null
+    ? "vitest (PostgreSQL): pulado, nenhum servidor PostgreSQL pôde ser iniciado aqui"
+    : `vitest (PostgreSQL): ${vitestPg?.numPassedTests ?? 0} passed, ${vitestPg?.numFailedTests ?? 0} failed`,
 );
 console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 ? 1 : 0);
