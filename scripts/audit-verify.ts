@@ -3,9 +3,11 @@
  * matches; exit 1 naming the first row that does not (edited, inserted or deleted around it).
  */
 import { verifyAuditChain } from "../src/lib/server/audit-chain.ts";
-import { getDb } from "../src/lib/server/db.ts";
+import { closeDatabase, getDb } from "../src/lib/server/db.ts";
 
-const state = await verifyAuditChain(getDb(), async () => {});
+const db = getDb();
+const state = await verifyAuditChain(db, async () => {});
+await closeDatabase(db);
 if (state.ok) {
   const before = state.unchained ? ` (${state.unchained} registros anteriores à cadeia não verificados)` : "";
   console.log(`OK: cadeia de auditoria íntegra, ${state.count} registros verificados${before}.`);

@@ -18,6 +18,7 @@ import { closeDatabase, openDatabase, type Db } from "../src/lib/server/db.ts";
 import { createSession } from "../src/lib/server/session.ts";
 import { seedDatabase } from "../src/lib/server/seed.ts";
 import { createUser } from "../src/lib/server/user.ts";
+import { benchEngines } from "./bench-postgres.ts";
 import { benchScale, scaleTargets, type ScaleFigures } from "./bench-scale.ts";
 import { chromiumLaunchOptions } from "./chromium.ts";
 import { FULL_SCALE, seedScale } from "./seed-scale.ts";
@@ -27,6 +28,7 @@ const duration = Number(args[args.indexOf("--duration") + 1]) || 10;
 const skipBuild = args.includes("--skip-build");
 const option = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const skipScale = args.includes("--skip-scale");
+const skipPostgres = args.includes("--skip-postgres");
 const scaleSizes = {
   users: option("--users", FULL_SCALE.users),
   audit: option("--audit-rows", FULL_SCALE.audit),
@@ -197,6 +199,8 @@ async function main() {
       headers: { "content-type": "application/json", origin: gateUrl },
       body: JSON.stringify({ email: user.email, password: user.password }),
     });
+    log("cenário SQLite × PostgreSQL: página conectada e uma API que lê o banco …");
+    const engines = skipPostgres ? null : await benchEngines({ gateUrl, token: user.token }, (url, options) => load(url, options));
     let scale: ScaleFigures | null = null;
     if (!skipScale) {
       log("cenários de escala: filtros da auditoria, busca de usuários, página durante exportação …");
@@ -232,6 +236,7 @@ async function main() {
       "GET /faq anônimo (302)": anonRedirect,
       "POST /api/auth/sign-in": signIn,
     });
+    if (engines) console.table(engines);
     console.log(
       `Razão gate/estático: ${ratio}× com Accept-Encoding de navegador, ${identityRatio}× sem compressão   Argon2id: ${ARGON2_PARAMS.memoryCost} KiB, t=${ARGON2_PARAMS.timeCost}, p=${ARGON2_PARAMS.parallelism}`,
     );
@@ -274,6 +279,7 @@ async function main() {
           anonAuth,
           anonRedirect,
           signIn,
+          engines,
           argon2: ARGON2_PARAMS,
           weights,
           search,

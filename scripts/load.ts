@@ -148,42 +148,28 @@ export async function verifyLoad(db: Db, cast: LoadCast, result: LoadResult): Pr
     const stored = row ? Number(/projeto (\d+)/.exec(row.data)?.[1] ?? 0) : 0;
     if (stored < acked) problems.push(`trilha de ${person.email}: confirmada ${acked}, gravada ${stored}`);
   }
-  const roleNames = new Map(
-    (await db
-      .select()
-      .from(roles)
-      )
-      .map((role) => [role.id, role.name]),
-  );
+  const roleNames = new Map((await db.select().from(roles)).map((role) => [role.id, role.name]));
   for (const target of cast.targets) {
     const acked = result.ackedEdits.get(target.id) ?? 0;
     const user = (await db.select().from(users).where(eq(users.id, target.id)))[0];
     const stored = Number(/Alvo (\d+)/.exec(user?.fullName ?? "")?.[1] ?? 0);
     if (stored < acked) problems.push(`edição de ${target.id}: confirmada ${acked}, gravada ${stored}`);
     if (stored > 0) {
-      const held = (await db
-        .select({ roleId: userRoles.roleId })
-        .from(userRoles)
-        .where(eq(userRoles.userId, target.id))
-        )
+      const held = (await db.select({ roleId: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, target.id)))
         .map((link) => roleNames.get(link.roleId))
         .sort();
       if (JSON.stringify(held) !== JSON.stringify(EDIT_ROLES[stored % 2]))
         problems.push(`edição ${stored} de ${target.id} pela metade: perfis ${held.join(",")}`);
     }
-    const audited = (await db
-      .select({ details: auditLogs.actionDetails })
-      .from(auditLogs)
-      .where(eq(auditLogs.actionType, "admin_user_updated"))
-      )
-      .filter((row) => row.details?.includes(`"${target.email}"`) && row.details.includes(`"after":{"full_name":"Alvo ${stored}"`)).length;
+    const audited = (
+      await db.select({ details: auditLogs.actionDetails }).from(auditLogs).where(eq(auditLogs.actionType, "admin_user_updated"))
+    ).filter((row) => row.details?.includes(`"${target.email}"`) && row.details.includes(`"after":{"full_name":"Alvo ${stored}"`)).length;
     if (stored > 0 && audited === 0) problems.push(`edição ${stored} de ${target.id} sem registro de auditoria`);
   }
-  const logins = (await db
+  const logins = await db
     .select({ details: auditLogs.actionDetails, userId: auditLogs.userId })
     .from(auditLogs)
-    .where(eq(auditLogs.actionType, "user_login_success"))
-    );
+    .where(eq(auditLogs.actionType, "user_login_success"));
   for (const person of cast.people) {
     const acked = result.ackedSignIns.get(person.email) ?? 0;
     const stored = logins.filter((row) => row.userId === person.id).length;

@@ -93,7 +93,14 @@ export async function insertSessions(db: Db, count: number, userIds: readonly st
   for (let index = 0; index < count; index += ROWS_PER_INSERT) {
     const batch = [];
     for (let i = index; i < Math.min(count, index + ROWS_PER_INSERT); i++) {
-      batch.push(await createSession(db, userIds[i % userIds.length]!, { ipAddress: "10.1.0.1", userAgent: "seed-scale" }, now - Math.floor(next() * YEAR_MS)));
+      batch.push(
+        createSession(
+          db,
+          userIds[i % userIds.length]!,
+          { ipAddress: "10.1.0.1", userAgent: "seed-scale" },
+          now - Math.floor(next() * YEAR_MS),
+        ),
+      );
     }
     await Promise.all(batch);
   }

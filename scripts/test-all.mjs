@@ -28,7 +28,10 @@ function databaseUnitFiles() {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const file = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(file);
-      else if (entry.name.endsWith(".test.ts") && /openDatabase|openTestDatabase|getDb/.test(fs.readFileSync(file, "utf8")))
+      else if (
+        entry.name.endsWith(".test.ts") &&
+        /openDatabase|openTestDatabase|openOwnTestDatabase|startBuiltServer|getDb/.test(fs.readFileSync(file, "utf8"))
+      )
         found.push(file);
     }
   };
@@ -71,6 +74,8 @@ if (run("npm", ["run", "build"]) !== 0) {
   process.exit(1);
 }
 
+// A promise nobody awaits is a query that never runs or runs after its transaction: checked first.
+const lintStatus = run("npx", ["eslint", "src", "scripts", "tests", "db"]);
 const vitestStatus = run("npx", vitestArgs(`${results}/vitest.json`));
 const playwrightStatus = run("npx", ["playwright", "test"]);
 const postgresStatus = await runPostgresPass(`${results}/vitest-pg.json`);
@@ -84,6 +89,7 @@ const passed =
 let failed = (vitest?.numFailedTests ?? 0) + (playwright?.stats?.unexpected ?? 0) + (vitestPg?.numFailedTests ?? 0);
 const skipped = (vitest?.numPendingTests ?? 0) + (playwright?.stats?.skipped ?? 0) + (vitestPg?.numPendingTests ?? 0);
 // A runner that died without a report still fails the run.
+if (lintStatus !== 0) failed += 1;
 if (vitestStatus !== 0 && !vitest?.numFailedTests) failed += 1;
 if (playwrightStatus !== 0 && !playwright?.stats?.unexpected) failed += 1;
 if (postgresStatus !== null && postgresStatus !== 0 && !vitestPg?.numFailedTests) failed += 1;

@@ -7,7 +7,7 @@
 import { parseArgs } from "node:util";
 import { emailField, passwordField, fullNameField, MESSAGES } from "../src/lib/auth-schemas.ts";
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "../src/lib/server/common-passwords.ts";
-import { getDb } from "../src/lib/server/db.ts";
+import { closeDatabase, getDb, getMigratedDb } from "../src/lib/server/db.ts";
 import { seedDatabase } from "../src/lib/server/seed.ts";
 import { createUser, deleteUserByEmail, listUsersWithRoles } from "../src/lib/server/user.ts";
 
@@ -33,7 +33,7 @@ async function main(argv: string[]) {
     },
     strict: true,
   });
-  const db = getDb();
+  const db = await getMigratedDb();
   await seedDatabase(db);
 
   if (command === "add") {
@@ -65,7 +65,7 @@ async function main(argv: string[]) {
   }
   if (command === "remove") {
     if (!values.email) fail("informe --email");
-    if (!await deleteUserByEmail(db, values.email)) fail(`usuário não encontrado: ${values.email}`);
+    if (!(await deleteUserByEmail(db, values.email))) fail(`usuário não encontrado: ${values.email}`);
     console.log(`Usuário removido: ${values.email}`);
     return;
   }
@@ -73,6 +73,8 @@ async function main(argv: string[]) {
   process.exit(2);
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  fail(error instanceof Error ? error.message : String(error));
-});
+main(process.argv.slice(2))
+  .then(() => closeDatabase(getDb()))
+  .catch((error: unknown) => {
+    fail(error instanceof Error ? error.message : String(error));
+  });

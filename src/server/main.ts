@@ -9,7 +9,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { scheduleAuditRetention } from "../lib/server/audit-retention.ts";
 import { config } from "../lib/server/config.ts";
-import { closeDatabase, engineOfDb, getDb, migrateDatabase, MIGRATIONS_DIR, PG_MIGRATIONS_DIR } from "../lib/server/db.ts";
+import { closeDatabase, engineOfDb, getMigratedDb, MIGRATIONS_DIR, PG_MIGRATIONS_DIR } from "../lib/server/db.ts";
 import { logger } from "../lib/server/logger.ts";
 import { seedDatabase } from "../lib/server/seed.ts";
 import { removePidFile, writePidFile } from "../lib/server/server-pid.ts";
@@ -32,11 +32,10 @@ if (!observability.ok) {
   process.exit(1);
 }
 const { shutdownDrainMs, metricsToken, metricsPort } = observability.settings;
-const db = getDb();
-const engine = engineOfDb(db);
 // Every instance migrates and seeds at start; both are idempotent and, on PostgreSQL, serialised
-// by the migrator's and the seed's transactions.
-if (engine === "postgres") await migrateDatabase(db);
+// (the migrator's lock, the seed's advisory lock).
+const db = await getMigratedDb();
+const engine = engineOfDb(db);
 await seedDatabase(db);
 
 const { handler } = (await import(pathToFileURL(path.join(dist, "server", "entry.mjs")).href)) as { handler: AppHandler };

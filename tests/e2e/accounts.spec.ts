@@ -119,8 +119,7 @@ test("an expired link lands on /link-expired, which sends a new one", async ({ p
   await e2eDb()
     .update(emailTokens)
     .set({ expiresAt: Date.now() - 1000 })
-    .where(eq(emailTokens.userId, user.id))
-    ;
+    .where(eq(emailTokens.userId, user.id));
   await page.goto(toLocal(link, baseURL!));
   await expect(page).toHaveURL(/\/link-expired/);
   await expect(page.getByRole("heading", { name: "Link Expirado" })).toBeVisible();

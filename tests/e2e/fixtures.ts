@@ -1,13 +1,13 @@
 import { test as base, expect } from "@playwright/test";
 import { SESSION_COOKIE } from "../../src/lib/server/session";
-import type { Db } from "../../src/lib/server/db";
-import { createTestUser, openTestDatabase, type TestUser } from "../support/users";
+import { connectDatabase, type Db } from "../../src/lib/server/db";
+import { createTestUser, type TestUser } from "../support/users";
 
 let db: Db | undefined;
 
-/** The database of the server under test (see playwright.config.ts). */
+/** The database of the server under test (see playwright.config.ts), migrated and seeded by its start. */
 export function e2eDb(): Db {
-  db ??= openTestDatabase(process.env.E2E_DATABASE_PATH!);
+  db ??= connectDatabase(process.env.E2E_DATABASE_PATH!);
   return db;
 }
 

@@ -75,19 +75,18 @@ test.describe("corporate sign-in in Chromium", () => {
 
     const user = (await portal.db.select().from(users).where(eq(users.email, IDENTITIES.ana.email)))[0]!;
     expect(user.fullName).toBe("Ana Navegador");
-    const held = (await portal.db
+    const held = await portal.db
       .select({ name: roles.name, source: userRoles.source })
       .from(userRoles)
       .innerJoin(roles, eq(roles.id, userRoles.roleId))
-      .where(eq(userRoles.userId, user.id))
-      );
+      .where(eq(userRoles.userId, user.id));
     expect(held).toEqual([{ name: "admin", source: "oidc" }]);
-    const actions = (await portal.db
-      .select({ action: auditLogs.actionType, result: auditLogs.result })
-      .from(auditLogs)
-      .where(eq(auditLogs.userId, user.id))
-      )
-      .map((row) => `${row.action}:${row.result}`);
+    const actions = (
+      await portal.db
+        .select({ action: auditLogs.actionType, result: auditLogs.result })
+        .from(auditLogs)
+        .where(eq(auditLogs.userId, user.id))
+    ).map((row) => `${row.action}:${row.result}`);
     expect(actions).toEqual(expect.arrayContaining(["sso_roles_updated:success", "sso_login_success:success"]));
 
     // The audit log shows the new actions with their Portuguese labels.
@@ -109,7 +108,7 @@ test.describe("corporate sign-in in Chromium", () => {
     await signInAtProvider(page, "intrusa");
     await expect(page).toHaveURL(`${portal.url}/auth?sso_error=domain`);
     await expect(page.getByRole("alert").filter({ hasText: "domínio não autorizado" })).toBeVisible();
-    expect((await portal.db.select().from(users).where(eq(users.email, IDENTITIES.intrusa.email)))[0]).toBeUndefined();
+    expect((await portal.db.select().from(users).where(eq(users.email, IDENTITIES.intrusa.email)))[0]!).toBeUndefined();
   });
 
   test("a state that does not match this browser's is refused with a clear message", async ({ page, context }) => {

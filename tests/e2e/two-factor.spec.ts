@@ -74,11 +74,10 @@ test.describe.serial("two-factor sign-in in Chromium", () => {
     await page.getByRole("button", { name: "Verificar" }).click();
     await expect(page.getByRole("alert")).toContainText("Código inválido ou expirado");
     await expect(page.getByLabel("Conta")).toHaveCount(0);
-    const failures = (await portal.db
+    const failures = await portal.db
       .select()
       .from(auditLogs)
-      .where(and(eq(auditLogs.userId, admin.id), eq(auditLogs.actionType, "two_factor_login_failure")))
-      );
+      .where(and(eq(auditLogs.userId, admin.id), eq(auditLogs.actionType, "two_factor_login_failure")));
     expect(failures).toHaveLength(1);
 
     await page.getByLabel("Código de verificação").fill(right);

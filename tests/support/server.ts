@@ -4,6 +4,8 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Db } from "../../src/lib/server/db";
+import { closeDatabase } from "../../src/lib/server/db";
+import { freshDatabaseUrl } from "./pg";
 import { openTestDatabase } from "./users";
 
 export interface RunningServer {
@@ -11,6 +13,8 @@ export interface RunningServer {
   /** The server process id (memory read from /proc; crash and shutdown tests signal it). */
   pid: number;
   db: Db;
+  /** DATABASE_PATH (and DATABASE_URL in the PostgreSQL pass) for a script run against this server's database. */
+  databaseEnv: Record<string, string>;
   dataDir: string;
   output: () => string;
   /** Resolves with the exit code (or signal name) once the process has ended. */
@@ -45,7 +49,11 @@ export async function startBuiltServer(env: Record<string, string> = {}, options
   const port = await freePort();
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "b1-test-"));
   const databasePath = path.join(dataDir, "db.sqlite");
-  const db = openTestDatabase(databasePath);
+  // PostgreSQL pass: one database per data folder, remembered in it so a restart finds it again.
+  const urlFile = path.join(dataDir, "database-url");
+  const databaseUrl = fs.existsSync(urlFile) ? fs.readFileSync(urlFile, "utf8") : await freshDatabaseUrl();
+  if (databaseUrl) fs.writeFileSync(urlFile, databaseUrl);
+  const db = await openTestDatabase(databaseUrl ?? databasePath);
   let log = "";
   const child: ChildProcess = spawn(process.execPath, ["dist/gate/main.mjs"], {
     cwd,
@@ -56,6 +64,8 @@ export async function startBuiltServer(env: Record<string, string> = {}, options
       HOST: "127.0.0.1",
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATABASE_PATH: databasePath,
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       AUTH_ALLOWED_DOMAINS: "b1.example.com",
       ...env,
     },
@@ -79,13 +89,14 @@ export async function startBuiltServer(env: Record<string, string> = {}, options
     url,
     pid: child.pid!,
     db,
+    databaseEnv: { DATABASE_PATH: databasePath, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
     dataDir,
     output: () => log,
     exited,
     stop: async () => {
       child.kill("SIGTERM");
       await exited;
-      db.$client.close();
+      await closeDatabase(db);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,4 +1,5 @@
 import { openDatabase, type Db } from "../../src/lib/server/db";
+import { freshDatabaseUrl } from "./pg";
 import { seedDatabase } from "../../src/lib/server/seed";
 import { createSession } from "../../src/lib/server/session";
 import { createUser } from "../../src/lib/server/user";
@@ -26,9 +27,18 @@ export async function createTestUser(db: Db, roles: string[], prefix = roles.joi
   return { id: result.userId, email, password, fullName, token };
 }
 
-/** A database as the server prepares it at start: migrated, then seeded. */
+/** A database as the server prepares it at start: migrated, then seeded (`file`: SQLite path or postgres URL). */
 export async function openTestDatabase(file: string): Promise<Db> {
   const db = await openDatabase(file, { migrate: true });
   await seedDatabase(db);
   return db;
+}
+
+/**
+ * A test's own database: a fresh PostgreSQL database in the PostgreSQL pass of `npm test`, else
+ * the SQLite file at `sqlitePath`; migrated and seeded. Returns where it is and the handle.
+ */
+export async function openOwnTestDatabase(sqlitePath: string): Promise<{ target: string; db: Db }> {
+  const target = (await freshDatabaseUrl()) ?? sqlitePath;
+  return { target, db: await openTestDatabase(target) };
 }

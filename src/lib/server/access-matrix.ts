@@ -17,15 +17,14 @@ interface RoleGrant {
 
 async function readRoleGrants(db: Db): Promise<Map<number, RoleGrant>> {
   const grants = new Map<number, RoleGrant>();
-  for (const role of (await db.select().from(roles).orderBy(roles.id))) {
+  for (const role of await db.select().from(roles).orderBy(roles.id)) {
     grants.set(role.id, { name: role.name, isSystem: role.isSystem, paths: new Set() });
   }
-  const granted = (await db
+  const granted = await db
     .select({ roleId: rolePermissions.roleId, path: pages.path })
     .from(rolePermissions)
     .innerJoin(pages, eq(pages.id, rolePermissions.pageId))
-    .where(eq(rolePermissions.canAccess, true))
-    );
+    .where(eq(rolePermissions.canAccess, true));
   for (const { roleId, path } of granted) grants.get(roleId)?.paths.add(path);
   return grants;
 }
@@ -66,20 +65,17 @@ export async function buildAccessMatrix(db: Db): Promise<AccessMatrix> {
     },
   }));
   const heldByUser = new Map<string, RoleGrant[]>();
-  for (const link of (await db.select().from(userRoles))) {
+  for (const link of await db.select().from(userRoles)) {
     const grant = grants.get(link.roleId);
     if (grant) heldByUser.set(link.userId, [...(heldByUser.get(link.userId) ?? []), grant]);
   }
-  const userRows = (await db
-    .select({ id: users.id, email: users.email, fullName: users.fullName })
-    .from(users)
-    .orderBy(users.email)
-    )
-    .map((user) => {
+  const userRows = (await db.select({ id: users.id, email: users.email, fullName: users.fullName }).from(users).orderBy(users.email)).map(
+    (user) => {
       const held = heldByUser.get(user.id) ?? [];
       const principal = principalHolding(held);
       const open = ROUTES.filter((route) => decideAccess(route, principal) === "allow");
       return { ...user, pages: open.map((route) => ({ path: route.path, name: route.name, via: viaFor(route, held) })) };
-    });
+    },
+  );
   return { columns, rows, users: userRows };
 }

@@ -40,7 +40,7 @@ type Row = { id: string; email: string; fullName: string; createdAt: number };
 
 export async function listUsersPage(db: Db, query: UserListQuery): Promise<UserListPage> {
   const needle = normalizeForSearch(query.search.trim());
-  const allRoles = (await db.select({ id: roles.id, name: roles.name }).from(roles));
+  const allRoles = await db.select({ id: roles.id, name: roles.name }).from(roles);
   const roleName = new Map(allRoles.map((role) => [role.id, role.name]));
   const roleId = query.role ? (allRoles.find((role) => role.name === query.role)?.id ?? -1) : null;
   const matched = needle ? await searchUsers(db, needle, allRoles) : null;
@@ -75,35 +75,36 @@ export async function listUsersPage(db: Db, query: UserListQuery): Promise<UserL
 
   const holdsRole =
     roleId === null ? undefined : sql`exists (select 1 from user_roles ur where ur.user_id = users.id and ur.role_id = ${roleId})`;
-  const everyone = (await db
-    .select({ n: sql<number>`count(*)` })
-    .from(users)
-    )[0]!.n;
+  const everyone = (await db.select({ n: sql<number>`count(*)` }).from(users))[0]!.n;
   const total =
     roleId === null
       ? everyone
-      : (await db
-          .select({ n: sql<number>`count(*)` })
-          .from(users)
-          .where(holdsRole)
-          )[0]!.n;
+      : (
+          await db
+            .select({ n: sql<number>`count(*)` })
+            .from(users)
+            .where(holdsRole)
+        )[0]!.n;
   const counts = new Map(
-    (await db
-      .select({ id: userRoles.roleId, n: sql<number>`count(*)` })
-      .from(userRoles)
-      .groupBy(userRoles.roleId)
-      )
-      .map((row) => [row.id, row.n] as const),
+    (
+      await db
+        .select({ id: userRoles.roleId, n: sql<number>`count(*)` })
+        .from(userRoles)
+        .groupBy(userRoles.roleId)
+    ).map((row) => [row.id, row.n] as const),
   );
-  return pick(total, counts, everyone, async (offset) =>
-    (await db
-      .select({ id: users.id, email: users.email, fullName: users.fullName, createdAt: users.createdAt })
-      .from(users)
-      .where(holdsRole)
-      .orderBy(asc(users.createdAt), asc(users.id))
-      .limit(USERS_PER_PAGE)
-      .offset(offset)
-      ),
+  return pick(
+    total,
+    counts,
+    everyone,
+    async (offset) =>
+      await db
+        .select({ id: users.id, email: users.email, fullName: users.fullName, createdAt: users.createdAt })
+        .from(users)
+        .where(holdsRole)
+        .orderBy(asc(users.createdAt), asc(users.id))
+        .limit(USERS_PER_PAGE)
+        .offset(offset),
   );
 }
 
@@ -133,12 +134,11 @@ async function searchUsers(db: Db, needle: string, allRoles: { id: number; name:
 async function rolesOf(db: Db, userIds: string[]): Promise<Map<string, string[]>> {
   const held = new Map<string, string[]>();
   if (!userIds.length) return held;
-  const rows = (await db
+  const rows = await db
     .select({ userId: userRoles.userId, name: roles.name })
     .from(userRoles)
     .innerJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(inArray(userRoles.userId, userIds))
-    );
+    .where(inArray(userRoles.userId, userIds));
   for (const { userId, name } of rows) held.set(userId, [...(held.get(userId) ?? []), name]);
   return held;
 }

@@ -12,21 +12,23 @@ import { createUser, normalizeEmail } from "./user.ts";
 const DEFAULT_ROLES = ["visualizador"];
 
 async function adminCount(tx: Tx): Promise<number> {
-  return (await tx
-    .select({ n: sql<number>`count(*)` })
-    .from(userRoles)
-    .innerJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(eq(roles.name, "admin"))
-    )[0]!.n;
+  return (
+    await tx
+      .select({ n: sql<number>`count(*)` })
+      .from(userRoles)
+      .innerJoin(roles, eq(roles.id, userRoles.roleId))
+      .where(eq(roles.name, "admin"))
+  )[0]!.n;
 }
 
 async function rolesOf(tx: Tx, userId: string): Promise<string[]> {
-  return (await tx
-    .select({ name: roles.name })
-    .from(userRoles)
-    .innerJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(eq(userRoles.userId, userId))
-    )
+  return (
+    await tx
+      .select({ name: roles.name })
+      .from(userRoles)
+      .innerJoin(roles, eq(roles.id, userRoles.roleId))
+      .where(eq(userRoles.userId, userId))
+  )
     .map((row) => row.name)
     .sort();
 }
@@ -79,30 +81,24 @@ export async function updateUserAsAdmin(db: Db, userId: string, body: UpdateUser
     const user = (await tx.select().from(users).where(eq(users.id, userId)))[0];
     if (!user) return fail(404, "Usuário não encontrado");
     const wanted = [...new Set(body.roles)].sort();
-    const found = wanted.length ? (await tx.select().from(roles).where(inArray(roles.name, wanted))) : [];
+    const found = wanted.length ? await tx.select().from(roles).where(inArray(roles.name, wanted)) : [];
     const missing = wanted.filter((name) => !found.some((role) => role.name === name));
     if (missing.length) return fail(400, `Perfil desconhecido: ${missing.join(", ")}`, "roles");
     const before = await rolesOf(tx, userId);
     const losesAdmin = before.includes("admin") && !wanted.includes("admin");
     if (losesAdmin && userId === actor.userId) return fail(400, "Você não pode remover o seu próprio perfil de administrador", "roles");
-    if (losesAdmin && await adminCount(tx) <= 1) return fail(400, "O último administrador não pode perder o perfil de administrador", "roles");
+    if (losesAdmin && (await adminCount(tx)) <= 1)
+      return fail(400, "O último administrador não pode perder o perfil de administrador", "roles");
 
     await tx.update(users).set({ fullName: body.fullName }).where(eq(users.id, userId));
     const added = wanted.filter((role) => !before.includes(role));
     const removed = before.filter((role) => !wanted.includes(role));
     // Only the difference is written, so a kept role keeps its source (a role mapped by SSO stays `oidc`).
     const removedIds = removed.length
-      ? (await tx
-          .select({ id: roles.id })
-          .from(roles)
-          .where(inArray(roles.name, removed))
-          )
-          .map((role) => role.id)
+      ? (await tx.select({ id: roles.id }).from(roles).where(inArray(roles.name, removed))).map((role) => role.id)
       : [];
     if (removedIds.length) {
-      await tx.delete(userRoles)
-        .where(and(eq(userRoles.userId, userId), inArray(userRoles.roleId, removedIds)))
-        ;
+      await tx.delete(userRoles).where(and(eq(userRoles.userId, userId), inArray(userRoles.roleId, removedIds)));
     }
     for (const role of found) if (added.includes(role.name)) await tx.insert(userRoles).values({ userId, roleId: role.id });
     await writeAuditLog(tx, {
@@ -128,10 +124,8 @@ export async function deleteUserAsAdmin(db: Db, userId: string, actor: Actor): P
     if (!user) return fail(404, "Usuário não encontrado");
     if (userId === actor.userId) return fail(400, "Você não pode excluir a sua própria conta");
     const held = await rolesOf(tx, userId);
-    if (held.includes("admin") && await adminCount(tx) <= 1) return fail(400, "O último administrador não pode ser excluído");
-    await tx.delete(users)
-      .where(and(eq(users.id, userId)))
-      ;
+    if (held.includes("admin") && (await adminCount(tx)) <= 1) return fail(400, "O último administrador não pode ser excluído");
+    await tx.delete(users).where(and(eq(users.id, userId)));
     await writeAuditLog(tx, {
       ...actor,
       actionType: "admin_user_deleted",

@@ -44,13 +44,9 @@ type Reader = Pick<Db, "select">;
 
 /** The hash the next row chains onto: the last row's, else the last pruning checkpoint's, else genesis. */
 export async function previousHashBefore(db: Reader, id: number): Promise<string> {
-  const previous = (await db
-    .select({ hash: auditLogs.hash })
-    .from(auditLogs)
-    .where(lt(auditLogs.id, id))
-    .orderBy(desc(auditLogs.id))
-    .limit(1)
-    )[0];
+  const previous = (
+    await db.select({ hash: auditLogs.hash }).from(auditLogs).where(lt(auditLogs.id, id)).orderBy(desc(auditLogs.id)).limit(1)
+  )[0];
   if (previous) return previous.hash ?? GENESIS_HASH;
   return (await latestCheckpoint(db))?.lastPrunedHash ?? GENESIS_HASH;
 }
@@ -73,7 +69,7 @@ export async function verifyAuditChain(
   let unchained = 0;
   let chainStarted = previous !== GENESIS_HASH;
   for (;;) {
-    const rows = (await db.select().from(auditLogs).where(gt(auditLogs.id, lastId)).orderBy(asc(auditLogs.id)).limit(VERIFY_CHUNK));
+    const rows = await db.select().from(auditLogs).where(gt(auditLogs.id, lastId)).orderBy(asc(auditLogs.id)).limit(VERIFY_CHUNK);
     for (const row of rows) {
       lastId = row.id;
       if (row.hash === null) {

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { auditLogs, users } from "../../../db/schema/index.ts";
 import type { AuditResult } from "../audit-actions.ts";
 import { isDateBound, parseDateBound } from "../date-bound.ts";
+import { inJsonList, withoutIndex } from "./db-dialect.ts";
 import type { Db } from "./db.ts";
 
 const DATE_MESSAGE = "Data inválida: use o formato AAAA-MM-DD.";
@@ -52,12 +53,12 @@ const PER_USER_RANGES_MAX = 200;
 /** Ids of the users whose e-mail or name contains `needle` (case-insensitive). */
 async function matchingUserIds(db: Db, needle: string): Promise<string[]> {
   const like = `%${needle.toLowerCase().replace(/[%_\\]/g, "")}%`;
-  return (await db
-    .select({ id: users.id })
-    .from(users)
-    .where(sql`lower(${users.email}) like ${like} or lower(${users.fullName}) like ${like}`)
-    )
-    .map((user) => user.id);
+  return (
+    await db
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) like ${like} or lower(${users.fullName}) like ${like}`)
+  ).map((user) => user.id);
 }
 
 /**
@@ -65,19 +66,22 @@ async function matchingUserIds(db: Db, needle: string): Promise<string[]> {
  * so a page is one index range read, never a sort of the whole table. The user filter is
  * resolved to user ids first.
  */
-export async function queryAuditLogs(db: Db, filter: AuditFilter, timeZone: string): Promise<{ rows: AuditRow[]; nextCursor: string | null }> {
+export async function queryAuditLogs(
+  db: Db,
+  filter: AuditFilter,
+  timeZone: string,
+): Promise<{ rows: AuditRow[]; nextCursor: string | null }> {
   const conditions: SQL[] = [];
   const ids = filter.user ? await matchingUserIds(db, filter.user) : undefined;
   if (ids?.length === 0) return { rows: [], nextCursor: null };
   const perUser = ids !== undefined && ids.length <= PER_USER_RANGES_MAX;
   // A unary + keeps a term off the indexes, so SQLite reads the range we know is narrowest:
   // the few users' own ranges, or the time-ordered index for a filter matching many users.
-  if (filter.action) conditions.push(perUser ? sql`+${auditLogs.actionType} = ${filter.action}` : eq(auditLogs.actionType, filter.action));
-  if (filter.result) conditions.push(perUser ? sql`+${auditLogs.result} = ${filter.result}` : eq(auditLogs.result, filter.result));
-  if (ids) {
-    const idList = sql`(select value from json_each(${JSON.stringify(ids)}))`;
-    conditions.push(perUser ? sql`${auditLogs.userId} in ${idList}` : sql`+${auditLogs.userId} in ${idList}`);
-  }
+  if (filter.action)
+    conditions.push(perUser ? sql`${withoutIndex(auditLogs.actionType)} = ${filter.action}` : eq(auditLogs.actionType, filter.action));
+  if (filter.result)
+    conditions.push(perUser ? sql`${withoutIndex(auditLogs.result)} = ${filter.result}` : eq(auditLogs.result, filter.result));
+  if (ids) conditions.push(inJsonList(perUser ? auditLogs.userId : withoutIndex(auditLogs.userId), ids));
   const from = filter.from ? parseDateBound(filter.from, timeZone, "start") : undefined;
   const to = filter.to ? parseDateBound(filter.to, timeZone, "end") : undefined;
   if (from !== undefined) conditions.push(gte(auditLogs.createdAt, from));
@@ -87,7 +91,7 @@ export async function queryAuditLogs(db: Db, filter: AuditFilter, timeZone: stri
     // A row-value comparison is one index range; the OR form is not.
     conditions.push(sql`(${auditLogs.createdAt}, ${auditLogs.id}) < (${createdAt}, ${id})`);
   }
-  const rows = (await db
+  const rows = await db
     .select({
       id: auditLogs.id,
       createdAt: auditLogs.createdAt,
@@ -104,8 +108,7 @@ export async function queryAuditLogs(db: Db, filter: AuditFilter, timeZone: stri
     .leftJoin(users, eq(users.id, auditLogs.userId))
     .where(conditions.length ? and(...conditions) : undefined)
     .orderBy(desc(auditLogs.createdAt), desc(auditLogs.id))
-    .limit(filter.limit + 1)
-    );
+    .limit(filter.limit + 1);
   const page = rows.slice(0, filter.limit);
   const last = page.at(-1);
   return { rows: page, nextCursor: rows.length > filter.limit && last ? `${last.createdAt}_${last.id}` : null };

@@ -1,7 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import type { AuditFilter, AuditRow } from "./audit-query.ts";
+import { AUDIT_CSV_HEADER, CSV_BOM, auditCsvLine } from "./audit-export-csv.ts";
+import { queryAuditLogs, type AuditFilter, type AuditRow } from "./audit-query.ts";
+import { getDb } from "./db.ts";
+import { onPostgres } from "./db-dialect.ts";
 
 export interface AuditPage {
   rows: AuditRow[];
@@ -58,8 +61,12 @@ function pagesWorkerFor(databasePath: string, timeZone: string): Worker {
   return worker;
 }
 
-/** One page of the audit log, read on the worker thread. */
+/**
+ * One page of the audit log: on a worker thread with SQLite (its queries are synchronous); on
+ * PostgreSQL the query already waits off the event loop, so it runs here on the pool.
+ */
 export function readAuditPage(filter: AuditFilter, databasePath: string, timeZone: string): Promise<AuditPage> {
+  if (onPostgres) return queryAuditLogs(getDb(), filter, timeZone);
   const worker = pagesWorkerFor(databasePath, timeZone);
   const id = nextRequestId++;
   return new Promise((resolve, reject) => {
@@ -82,6 +89,7 @@ export function streamAuditCsv(
 ): ReadableStream<Uint8Array> | null {
   if (activeExports >= MAX_CONCURRENT_EXPORTS) return null;
   activeExports++;
+  if (onPostgres) return streamFromPool(filter, timeZone, clientDrained);
   const job: AuditReaderJob = { kind: "export", databasePath, timeZone, filter, rowsPerChunk: ROWS_PER_CHUNK };
   // A small young generation keeps the worker's heap (and the process RSS) near one chunk's size.
   const worker = new Worker(workerFile(), {
@@ -120,6 +128,41 @@ export function streamAuditCsv(
         worker.once("error", onError);
         worker.postMessage("next");
       });
+    },
+    cancel: finish,
+  });
+}
+
+/** PostgreSQL: the same chunks, read in keyset pages through the pool (each query awaits, nothing blocks). */
+function streamFromPool(filter: AuditFilter, timeZone: string, clientDrained: () => Promise<void>): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let cursor: string | undefined;
+  let started = false;
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    activeExports--;
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      await clientDrained();
+      if (finished) return;
+      try {
+        const page = await queryAuditLogs(getDb(), { ...filter, cursor, limit: ROWS_PER_CHUNK }, timeZone);
+        let chunk = started ? "" : CSV_BOM + AUDIT_CSV_HEADER;
+        started = true;
+        for (const row of page.rows) chunk += auditCsvLine(row, timeZone);
+        cursor = page.nextCursor ?? undefined;
+        if (chunk) controller.enqueue(encoder.encode(chunk));
+        if (!cursor) {
+          finish();
+          controller.close();
+        }
+      } catch (error) {
+        finish();
+        controller.error(error);
+      }
     },
     cancel: finish,
   });

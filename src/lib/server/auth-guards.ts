@@ -82,7 +82,12 @@ export async function refuseUnlessAllowedEmail(
   if (isAllowListEmpty()) return refuseForEmptyAllowList(attempt);
   if (isAllowedEmail(email)) return null;
   if (attempt.actionType) {
-    await writeAuditLog(db, { actionType: attempt.actionType, result: "failure", details: { email, error: "invalid_domain" }, ...attempt.meta });
+    await writeAuditLog(db, {
+      actionType: attempt.actionType,
+      result: "failure",
+      details: { email, error: "invalid_domain" },
+      ...attempt.meta,
+    });
   }
   return authFailure(400, "invalid_domain", message);
 }

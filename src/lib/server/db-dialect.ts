@@ -13,7 +13,9 @@ export function jsonArrayOf(select: { value: SQL; from: SQL; distinct?: boolean 
   const distinct = select.distinct ? sql`distinct ` : sql``;
   return onPostgres
     ? sql<string[]>`(select coalesce(json_agg(${distinct}${select.value}), '[]'::json) ${select.from})`
-    : sql<string[]>`(select json_group_array(${distinct}${select.value}) ${select.from})`.mapWith((text: string) => JSON.parse(text) as string[]);
+    : sql<string[]>`(select json_group_array(${distinct}${select.value}) ${select.from})`.mapWith(
+        (text: string) => JSON.parse(text) as string[],
+      );
 }
 
 /** `exists (subquery)` read as a boolean (SQLite answers 0/1, PostgreSQL true/false). */
@@ -44,6 +46,14 @@ const AUDIT_CHAIN_LOCK = 4_010_001;
  */
 export function withoutIndex(column: AnyColumn): SQL {
   return onPostgres ? sql`${column}` : sql`+${column}`;
+}
+
+/** `column in (…ids)` with the list as one JSON parameter, however long (no limit on bound values). */
+export function inJsonList(column: SQL | AnyColumn, ids: readonly string[]): SQL {
+  const list = JSON.stringify(ids);
+  return onPostgres
+    ? sql`${column} in (select json_array_elements_text(${list}::json))`
+    : sql`${column} in (select value from json_each(${list}))`;
 }
 
 /** The current time in UTC milliseconds, computed by the database. */

@@ -40,12 +40,18 @@ interface Handle {
   /** Runs `work` as the holder of the SQLite connection (drizzle's migrator opens its own transaction). */
   owning?: <T>(work: () => T) => T;
 }
-const handles = new WeakMap<object, Handle>();
+// Kept on the object under a global symbol (not in a module-level map): the gate's bundle and the
+// Astro server's bundle each hold a copy of this module but share one database (see getDb).
+const HANDLE = Symbol.for("b1.db.handle");
 
 function handleOf(db: Db): Handle {
-  const handle = handles.get(db);
+  const handle = (db as unknown as { [HANDLE]?: Handle })[HANDLE];
   if (!handle) throw new Error("banco de dados desconhecido");
   return handle;
+}
+
+function setHandle(db: Db, handle: Handle): void {
+  Object.defineProperty(db, HANDLE, { value: handle });
 }
 
 /** Which engine this handle talks to (for the few places where the engines differ: db-dialect.ts). */
@@ -112,7 +118,7 @@ function connectSqlite(file: string, options: { readonly?: boolean } = {}): Db {
     sqlite.pragma("synchronous = NORMAL");
   }
   const db = drizzleSqlite(sqlite, { schema: sqliteSchema }) as unknown as Db;
-  handles.set(db, { engine: "sqlite", sqlite, owning: sqliteTransactions(db, sqlite) });
+  setHandle(db, { engine: "sqlite", sqlite, owning: sqliteTransactions(db, sqlite) });
   return db;
 }
 
@@ -129,7 +135,7 @@ function connectPostgres(url: string): Db {
   // An idle client that loses its server (restart, failover) must not crash the process.
   pool.on("error", () => undefined);
   const db = drizzlePg(pool, { schema: pgSchema }) as unknown as Db;
-  handles.set(db, { engine: "postgres", pool });
+  setHandle(db, { engine: "postgres", pool });
   return db;
 }
 
@@ -141,13 +147,23 @@ export function connectDatabase(target: string): Db {
   return engineOf(target) === "postgres" ? connectPostgres(target) : connectSqlite(target);
 }
 
+const MIGRATION_LOCK = 4_010_000;
+
 /** Applies the engine's migrations (db/migrations or db/migrations-pg); safe to run at every start. */
 export async function migrateDatabase(db: Db): Promise<void> {
   const handle = handleOf(db);
   if (handle.engine === "sqlite") {
     handle.owning!(() => migrateSqlite(db as never, { migrationsFolder: MIGRATIONS_DIR }));
   } else {
-    await migratePg(db as never, { migrationsFolder: PG_MIGRATIONS_DIR });
+    // Instances starting together take turns: the second finds the first's migrations applied.
+    const lock = await handle.pool!.connect();
+    try {
+      await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+      await migratePg(db as never, { migrationsFolder: PG_MIGRATIONS_DIR });
+    } finally {
+      await lock.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
+      lock.release();
+    }
   }
 }
 
@@ -173,20 +189,30 @@ export async function closeDatabase(db: Db): Promise<void> {
   if (handle.pool) await handle.pool.end();
 }
 
-let shared: Db | undefined;
+const SHARED = Symbol.for("b1.db.shared");
+type Shared = { [SHARED]?: Db };
 
 /**
- * The process-wide database, connected on first use (never at build time). SQLite is migrated
- * here (synchronously); PostgreSQL by the start-up (`prepareDatabase` in main.ts) or `db:migrate`.
+ * The process-wide database, connected on first use (never at build time), one per process: the
+ * gate and the Astro server (two bundles, two copies of this module) use the same connection or
+ * pool, so SQLite's transactions queue in one place. SQLite is migrated here (synchronously);
+ * PostgreSQL by the start-up (main.ts) or `db:migrate`.
  */
 export function getDb(): Db {
-  if (!shared) {
-    shared = connectDatabase(config().databaseUrl);
-    const db = shared;
-    const handle = handleOf(db);
-    if (handle.owning) handle.owning(() => migrateSqlite(db as never, { migrationsFolder: MIGRATIONS_DIR }));
+  const holder = globalThis as Shared;
+  if (!holder[SHARED]) {
+    const db = connectDatabase(config().databaseUrl);
+    handleOf(db).owning?.(() => migrateSqlite(db as never, { migrationsFolder: MIGRATIONS_DIR }));
+    holder[SHARED] = db;
   }
-  return shared;
+  return holder[SHARED];
 }
 
 export { pgSchema, sqliteSchema };
+
+/** The process-wide database, migrated on either engine (entry points: the server, the CLI scripts). */
+export async function getMigratedDb(): Promise<Db> {
+  const db = getDb();
+  if (engineOfDb(db) === "postgres") await migrateDatabase(db);
+  return db;
+}

@@ -23,9 +23,9 @@ export async function createEmailToken(db: Db, userId: string, purpose: TokenPur
   const token = encodeBase32LowerCaseNoPadding(bytes);
   await db.transaction(async (tx) => {
     await deleteUnusedEmailTokens(tx, userId, purpose);
-    await tx.insert(emailTokens)
-      .values({ tokenHash: hashToken(token), userId, purpose, expiresAt: now + TOKEN_TTL_MS[purpose], createdAt: now })
-      ;
+    await tx
+      .insert(emailTokens)
+      .values({ tokenHash: hashToken(token), userId, purpose, expiresAt: now + TOKEN_TTL_MS[purpose], createdAt: now });
   });
   return token;
 }
@@ -33,13 +33,19 @@ export async function createEmailToken(db: Db, userId: string, purpose: TokenPur
 export type ConsumeResult = { ok: true; userId: string } | { ok: false; reason: "invalid" | "expired" | "used" };
 
 /** The user of a live token, without using it up (e.g. to ask for a password before consuming it). */
-export async function findEmailToken(db: Pick<Db, "select">, token: string, purpose: TokenPurpose, now = Date.now()): Promise<ConsumeResult> {
+export async function findEmailToken(
+  db: Pick<Db, "select">,
+  token: string,
+  purpose: TokenPurpose,
+  now = Date.now(),
+): Promise<ConsumeResult> {
   if (!/^[a-z2-7]{32}$/.test(token)) return { ok: false, reason: "invalid" };
-  const row = (await db
-    .select()
-    .from(emailTokens)
-    .where(and(eq(emailTokens.tokenHash, hashToken(token)), eq(emailTokens.purpose, purpose)))
-    )[0];
+  const row = (
+    await db
+      .select()
+      .from(emailTokens)
+      .where(and(eq(emailTokens.tokenHash, hashToken(token)), eq(emailTokens.purpose, purpose)))
+  )[0];
   if (!row) return { ok: false, reason: "invalid" };
   if (row.usedAt !== null) return { ok: false, reason: "used" };
   if (row.expiresAt <= now) return { ok: false, reason: "expired" };
@@ -66,7 +72,5 @@ export async function consumeEmailToken(
 
 /** Kills a user's unused links of one purpose (their holder no longer speaks for the account). */
 export async function deleteUnusedEmailTokens(db: Pick<Db, "delete">, userId: string, purpose: TokenPurpose): Promise<void> {
-  await db.delete(emailTokens)
-    .where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt)))
-    ;
+  await db.delete(emailTokens).where(and(eq(emailTokens.userId, userId), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt)));
 }

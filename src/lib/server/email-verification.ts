@@ -61,8 +61,8 @@ export async function resendLink(db: Db, input: ResendLinkInput, meta: RequestMe
   const actionType = input.type === "password-reset" ? "password_reset_request" : "email_confirmation_resend";
   const attempt = { actionType, email, meta } as const;
   const refused =
-    await refuseWhenRateLimited(db, [{ key: `mail:email:${email}`, limit: RATE_LIMITS.mailEmail }], attempt) ??
-    await refuseUnlessAllowedEmail(db, email, attempt, LINK_EXPIRED_MESSAGES.unauthorized);
+    (await refuseWhenRateLimited(db, [{ key: `mail:email:${email}`, limit: RATE_LIMITS.mailEmail }], attempt)) ??
+    (await refuseUnlessAllowedEmail(db, email, attempt, LINK_EXPIRED_MESSAGES.unauthorized));
   if (refused) return refused;
   // The lookup, audit row, token and mail run after the answer, so its timing cannot tell whether the account exists.
   setImmediate(() => void resendLinkIfAccountExists(db, input.type, email, meta));

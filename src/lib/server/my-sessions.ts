@@ -20,7 +20,7 @@ function describeAgent(userAgent: string | null): { browser: string; system: str
 }
 
 async function userSessions(db: Db, userId: string) {
-  return (await db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(sessions.lastVerifiedAt)));
+  return await db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(sessions.lastVerifiedAt));
 }
 
 /** The user's sessions, most recently used first, the one making the request marked. */
@@ -46,9 +46,7 @@ export async function endMySession(db: Db, actor: Actor, handle: string): Promis
   const target = (await userSessions(db, actor.userId)).find((row) => sessionHandle(row.id) === handle);
   if (!target) return false;
   return db.transaction(async (tx) => {
-    await tx.delete(sessions)
-      .where(and(eq(sessions.id, target.id), eq(sessions.userId, actor.userId)))
-      ;
+    await tx.delete(sessions).where(and(eq(sessions.id, target.id), eq(sessions.userId, actor.userId)));
     await writeAuditLog(tx, { ...actor, actionType: "session_ended", result: "success", details: { count: 1, ended: "one" } });
     return true;
   });

@@ -64,11 +64,12 @@ export async function upsertSsoAccount(
     let user = (await tx.select().from(users).where(eq(users.email, email)))[0];
     const created = !user;
     if (!user) {
-      user = (await tx
-        .insert(users)
-        .values({ id: crypto.randomUUID(), email, fullName, passwordHash: unusableHash ?? "", emailConfirmedAt: now })
-        .returning()
-        )[0]!;
+      user = (
+        await tx
+          .insert(users)
+          .values({ id: crypto.randomUUID(), email, fullName, passwordHash: unusableHash ?? "", emailConfirmedAt: now })
+          .returning()
+      )[0]!;
     } else {
       const changes: Partial<typeof users.$inferInsert> = {};
       if (fullName && fullName !== user.fullName) changes.fullName = fullName;
@@ -78,31 +79,28 @@ export async function upsertSsoAccount(
     }
     const userId = user.id;
 
-    const held = (await tx
+    const held = await tx
       .select({ roleId: userRoles.roleId, name: roles.name, source: userRoles.source })
       .from(userRoles)
       .innerJoin(roles, eq(roles.id, userRoles.roleId))
-      .where(eq(userRoles.userId, userId))
-      );
+      .where(eq(userRoles.userId, userId));
     const manual = held.filter((role) => role.source === "manual").map((role) => role.name);
     const before = held
       .filter((role) => role.source === "oidc")
       .map((role) => role.name)
       .sort();
-    const known = wanted.length ? (await tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.name, wanted))) : [];
+    const known = wanted.length ? await tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.name, wanted)) : [];
     const unknown = wanted.filter((name) => !known.some((role) => role.name === name));
     if (unknown.length) console.warn(`[sso] OIDC_ROLE_MAP cita perfis inexistentes: ${unknown.join(", ")}`);
     let target = known.filter((role) => !manual.includes(role.name));
     if (target.length === 0 && manual.length === 0) {
-      target = (await tx.select({ id: roles.id, name: roles.name }).from(roles).where(eq(roles.name, DEFAULT_SSO_ROLE)));
+      target = await tx.select({ id: roles.id, name: roles.name }).from(roles).where(eq(roles.name, DEFAULT_SSO_ROLE));
     }
     const after = target.map((role) => role.name).sort();
 
     const dropped = held.filter((role) => role.source === "oidc" && !after.includes(role.name)).map((role) => role.roleId);
     if (dropped.length) {
-      await tx.delete(userRoles)
-        .where(and(eq(userRoles.userId, userId), eq(userRoles.source, "oidc"), inArray(userRoles.roleId, dropped)))
-        ;
+      await tx.delete(userRoles).where(and(eq(userRoles.userId, userId), eq(userRoles.source, "oidc"), inArray(userRoles.roleId, dropped)));
     }
     for (const role of target) {
       await tx.insert(userRoles).values({ userId, roleId: role.id, source: "oidc" }).onConflictDoNothing();

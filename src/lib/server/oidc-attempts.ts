@@ -28,31 +28,35 @@ export async function startSignInAttempt(db: Db, nextPath: string, now = Date.no
   const attempt = { state: client.randomState(), codeVerifier: client.randomPKCECodeVerifier(), nonce: client.randomNonce(), nextPath };
   await db.transaction(async (tx) => {
     await tx.delete(oidcSignInAttempts).where(lt(oidcSignInAttempts.expiresAt, now));
-    await tx.insert(oidcSignInAttempts)
-      .values({
-        stateHash: hashState(attempt.state),
-        codeVerifier: attempt.codeVerifier,
-        nonce: attempt.nonce,
-        nextPath,
-        expiresAt: now + ATTEMPT_TTL_MS,
-        createdAt: now,
-      })
-      ;
+    await tx.insert(oidcSignInAttempts).values({
+      stateHash: hashState(attempt.state),
+      codeVerifier: attempt.codeVerifier,
+      nonce: attempt.nonce,
+      nextPath,
+      expiresAt: now + ATTEMPT_TTL_MS,
+      createdAt: now,
+    });
   });
   return attempt;
 }
 
 /** The attempt whose state the provider returned, if it matches this browser's cookie and has not expired; deleted either way. */
-export async function consumeSignInAttempt(db: Db, returnedState: string, cookieState: string | null, now = Date.now()): Promise<SignInAttempt | null> {
+export async function consumeSignInAttempt(
+  db: Db,
+  returnedState: string,
+  cookieState: string | null,
+  now = Date.now(),
+): Promise<SignInAttempt | null> {
   if (!returnedState || !cookieState) return null;
   const returned = Buffer.from(returnedState);
   const kept = Buffer.from(cookieState);
   if (returned.length !== kept.length || !timingSafeEqual(returned, kept)) return null;
-  const row = (await db
-    .delete(oidcSignInAttempts)
-    .where(eq(oidcSignInAttempts.stateHash, hashState(returnedState)))
-    .returning()
-    )[0]!;
+  const row = (
+    await db
+      .delete(oidcSignInAttempts)
+      .where(eq(oidcSignInAttempts.stateHash, hashState(returnedState)))
+      .returning()
+  )[0]!;
   if (!row || row.expiresAt <= now) return null;
   return { state: returnedState, codeVerifier: row.codeVerifier, nonce: row.nonce, nextPath: row.nextPath };
 }

@@ -39,7 +39,7 @@ async function providerError(ctx: SsoContext, step: string, error: unknown): Pro
 
 /** 'Entrar com a conta corporativa': the provider's authorization URL (code + PKCE + state + nonce) and the state for the cookie. */
 export async function beginSsoSignIn(ctx: SsoContext, next: string | null): Promise<SsoOutcome<{ url: string; state: string }>> {
-  if (!await consumeRateLimit(ctx.db, `sso:ip:${ctx.meta.ipAddress ?? ""}`, SSO_START_LIMIT)) return { ok: false, code: "rate" };
+  if (!(await consumeRateLimit(ctx.db, `sso:ip:${ctx.meta.ipAddress ?? ""}`, SSO_START_LIMIT))) return { ok: false, code: "rate" };
   let configuration;
   try {
     configuration = await discoverProvider(ctx.settings);
@@ -66,7 +66,7 @@ export async function completeSsoSignIn(
   cookieState: string | null,
 ): Promise<SsoOutcome<{ session: { token: string; expiresAt: number }; next: string }>> {
   // Bounds the audit rows an anonymous client can cause with forged callbacks.
-  if (!await consumeRateLimit(ctx.db, `sso-callback:ip:${ctx.meta.ipAddress ?? ""}`, SSO_START_LIMIT)) return { ok: false, code: "rate" };
+  if (!(await consumeRateLimit(ctx.db, `sso-callback:ip:${ctx.meta.ipAddress ?? ""}`, SSO_START_LIMIT))) return { ok: false, code: "rate" };
   const attempt = await consumeSignInAttempt(ctx.db, query.get("state") ?? "", cookieState);
   if (!attempt) {
     await writeAuditLog(ctx.db, {

@@ -18,8 +18,8 @@ export async function requestPasswordReset(db: Db, input: ResetRequestInput, met
   const email = normalizeEmail(input.email);
   const attempt = { actionType: "password_reset_request", email, meta } as const;
   const refused =
-    await refuseWhenRateLimited(db, [{ key: `mail:email:${email}`, limit: RATE_LIMITS.mailEmail }], attempt) ??
-    await refuseUnlessAllowedEmail(db, email, attempt);
+    (await refuseWhenRateLimited(db, [{ key: `mail:email:${email}`, limit: RATE_LIMITS.mailEmail }], attempt)) ??
+    (await refuseUnlessAllowedEmail(db, email, attempt));
   if (refused) return refused;
   // The lookup, audit row, token and mail run after the answer, so its timing cannot tell whether the account exists.
   setImmediate(() => void sendResetLinkIfAccountExists(db, email, meta));

@@ -20,7 +20,7 @@ export async function replaceRolePermissions(tx: Tx, roleId: number, paths: read
   const kept = keepGrantablePaths(paths);
   await tx.delete(rolePermissions).where(eq(rolePermissions.roleId, roleId));
   if (kept.length === 0) return kept;
-  const pageRows = (await tx.select({ id: pages.id }).from(pages).where(inArray(pages.path, kept)));
+  const pageRows = await tx.select({ id: pages.id }).from(pages).where(inArray(pages.path, kept));
   for (const page of pageRows) await tx.insert(rolePermissions).values({ roleId, pageId: page.id, canAccess: true });
   return kept;
 }
@@ -61,26 +61,24 @@ export async function assignRoleByEmail(db: Db, email: string, roleName: string)
 
 /** System roles first, then by name; counts and granted pages come from two grouped reads joined in code. */
 export async function listRoles(db: Db): Promise<RoleSummary[]> {
-  const rows = (await db
+  const rows = await db
     .select({ id: roles.id, name: roles.name, description: roles.description, isSystem: roles.isSystem })
     .from(roles)
-    .orderBy(sql`${roles.isSystem} desc`, roles.name)
-    );
+    .orderBy(sql`${roles.isSystem} desc`, roles.name);
   const userCounts = new Map(
-    (await db
-      .select({ roleId: userRoles.roleId, count: sql<number>`count(*)` })
-      .from(userRoles)
-      .groupBy(userRoles.roleId)
-      )
-      .map((row) => [row.roleId, row.count]),
+    (
+      await db
+        .select({ roleId: userRoles.roleId, count: sql<number>`count(*)` })
+        .from(userRoles)
+        .groupBy(userRoles.roleId)
+    ).map((row) => [row.roleId, row.count]),
   );
   const grantedPages = new Map<number, string[]>();
-  const grants = (await db
+  const grants = await db
     .select({ roleId: rolePermissions.roleId, path: pages.path })
     .from(rolePermissions)
     .innerJoin(pages, eq(pages.id, rolePermissions.pageId))
-    .where(eq(rolePermissions.canAccess, true))
-    );
+    .where(eq(rolePermissions.canAccess, true));
   for (const grant of grants) grantedPages.set(grant.roleId, [...(grantedPages.get(grant.roleId) ?? []), grant.path]);
   return rows.map((row) => ({
     ...row,
@@ -97,18 +95,18 @@ function isSystemRole(name: string): name is SystemRole {
 /** Pages shown in a role's checklist: every non-public page except the admin panel. Ordered system first, then name. */
 export async function listChecklistPages(db: Db): Promise<ChecklistPage[]> {
   const grantable = new Set(grantablePages().map((route) => route.path));
-  return (await db
-    .select()
-    .from(pages)
-    .orderBy(sql`${pages.isSystemPage} desc`, pages.name)
-    )
-    .flatMap((page) => {
-      const route = findRoute(page.path);
-      if (!route || route.access.kind === "public" || page.path === "/admin-panel") return [];
-      return [
-        { id: page.id, name: page.name, path: page.path, kind: grantable.has(page.path) ? ("grantable" as const) : ("signed-in" as const) },
-      ];
-    });
+  return (
+    await db
+      .select()
+      .from(pages)
+      .orderBy(sql`${pages.isSystemPage} desc`, pages.name)
+  ).flatMap((page) => {
+    const route = findRoute(page.path);
+    if (!route || route.access.kind === "public" || page.path === "/admin-panel") return [];
+    return [
+      { id: page.id, name: page.name, path: page.path, kind: grantable.has(page.path) ? ("grantable" as const) : ("signed-in" as const) },
+    ];
+  });
 }
 
 export async function createRoleAsAdmin(
@@ -158,12 +156,11 @@ export async function deleteRoleAsAdmin(db: Db, roleId: number, actor: Actor): P
     const role = (await tx.select().from(roles).where(eq(roles.id, roleId)))[0];
     if (!role) return refuse(404, "Perfil não encontrado");
     if (role.isSystem) return refuse(400, "Não é possível excluir perfis do sistema");
-    const holders = (await tx
+    const holders = await tx
       .select({ email: users.email })
       .from(userRoles)
       .innerJoin(users, eq(users.id, userRoles.userId))
-      .where(eq(userRoles.roleId, roleId))
-      );
+      .where(eq(userRoles.roleId, roleId));
     const pagesBefore = await listRolePages(tx, roleId);
     await tx.delete(roles).where(eq(roles.id, roleId));
     await writeAuditLog(tx, {
@@ -177,12 +174,13 @@ export async function deleteRoleAsAdmin(db: Db, roleId: number, actor: Actor): P
 }
 
 async function listRolePages(tx: Tx, roleId: number): Promise<string[]> {
-  return (await tx
-    .select({ path: pages.path })
-    .from(rolePermissions)
-    .innerJoin(pages, eq(pages.id, rolePermissions.pageId))
-    .where(eq(rolePermissions.roleId, roleId))
-    )
+  return (
+    await tx
+      .select({ path: pages.path })
+      .from(rolePermissions)
+      .innerJoin(pages, eq(pages.id, rolePermissions.pageId))
+      .where(eq(rolePermissions.roleId, roleId))
+  )
     .map((row) => row.path)
     .sort();
 }

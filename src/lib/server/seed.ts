@@ -20,18 +20,12 @@ export async function seedDatabase(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
     await lockSeeding(tx);
     for (const name of SYSTEM_ROLES) {
-      await tx.insert(roles)
+      await tx
+        .insert(roles)
         .values({ name, description: SYSTEM_ROLE_DESCRIPTIONS[name], isSystem: true })
-        .onConflictDoUpdate({ target: roles.name, set: { isSystem: true } })
-        ;
+        .onConflictDoUpdate({ target: roles.name, set: { isSystem: true } });
     }
-    const roleIds = new Map(
-      (await tx
-        .select({ id: roles.id, name: roles.name })
-        .from(roles)
-        )
-        .map((r) => [r.name, r.id]),
-    );
+    const roleIds = new Map((await tx.select({ id: roles.id, name: roles.name }).from(roles)).map((r) => [r.name, r.id]));
     for (const route of ROUTES) {
       const existing = (await tx.select({ id: pages.id }).from(pages).where(eq(pages.path, route.path)))[0];
       if (existing) {

@@ -3,16 +3,18 @@ import { sqliteClient, type Db } from "./db.ts";
 import { checkSession, isExpired, lookupSession, parseToken, type SessionEntry, type ValidatedSession } from "./session.ts";
 
 /**
- * A number that changes whenever another writer may have changed sessions, users, roles or
- * permissions. SQLite: `PRAGMA data_version`, which moves when any other connection commits (the
- * app's pages and the CLI write through their own connections). PostgreSQL: the `cache_version`
- * row that statement triggers bump on those tables, whichever instance wrote (one indexed read).
+ * A value that changes whenever a writer may have changed sessions, users, roles or permissions.
+ * SQLite: `PRAGMA data_version` moves when another connection commits (the CLI), and
+ * `total_changes()` when this process's own connection writes (the gate and the pages share it).
+ * PostgreSQL: the `cache_version` row that statement triggers bump on those tables, whichever
+ * instance wrote (one indexed read).
  */
-function changeCounter(db: Db): () => Promise<number> {
+function changeCounter(db: Db): () => Promise<string | number> {
   const sqlite = sqliteClient(db);
   if (sqlite) {
     const dataVersion = sqlite.prepare("PRAGMA data_version").pluck();
-    return async () => dataVersion.get() as number;
+    const ownChanges = sqlite.prepare("select total_changes()").pluck();
+    return async () => `${dataVersion.get() as number}:${ownChanges.get() as number}`;
   }
   const read = db
     .select({ version: sql<number>`version`.mapWith(Number) })
@@ -29,7 +31,7 @@ function changeCounter(db: Db): () => Promise<number> {
  */
 export function createSessionValidator(db: Db) {
   const changes = changeCounter(db);
-  let seen: number | undefined;
+  let seen: string | number | undefined;
   const cache = new Map<string, SessionEntry>();
   return async function validate(token: string, now = Date.now()): Promise<ValidatedSession | null> {
     const parsed = parseToken(token);

@@ -47,18 +47,16 @@ export async function createSession(
   const id = generateSecureRandomString();
   const secret = generateSecureRandomString();
   const expiresAt = now + INACTIVITY_TIMEOUT_MS;
-  await db.insert(sessions)
-    .values({
-      id,
-      secretHash: encodeHexLowerCase(hashSecret(secret)),
-      userId,
-      createdAt: now,
-      lastVerifiedAt: now,
-      expiresAt,
-      ipAddress: meta.ipAddress ?? null,
-      userAgent: meta.userAgent?.slice(0, 512) ?? null,
-    })
-    ;
+  await db.insert(sessions).values({
+    id,
+    secretHash: encodeHexLowerCase(hashSecret(secret)),
+    userId,
+    createdAt: now,
+    lastVerifiedAt: now,
+    expiresAt,
+    ipAddress: meta.ipAddress ?? null,
+    userAgent: meta.userAgent?.slice(0, 512) ?? null,
+  });
   return { token: `${id}.${secret}`, expiresAt };
 }
 

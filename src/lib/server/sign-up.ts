@@ -23,7 +23,7 @@ export async function signUp(db: Db, body: unknown, meta: RequestMeta): Promise<
   const { fullName, password } = parsed.data;
   const email = normalizeEmail(parsed.data.email);
   const attempt = { actionType: "user_signup_attempt", email, meta } as const;
-  const refused = await refuseUnlessAllowedEmail(db, email, attempt) ?? refuseCommonPassword(password);
+  const refused = (await refuseUnlessAllowedEmail(db, email, attempt)) ?? refuseCommonPassword(password);
   if (refused) return refused;
   await writeAuditLog(db, { actionType: attempt.actionType, result: "success", details: { email }, ...meta });
   const created = await createUser(db, { email, fullName, password, roleNames: ["visualizador"], confirmed: false }, (user) => [

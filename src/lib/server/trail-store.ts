@@ -16,8 +16,8 @@ export async function readTrail(db: Db, userId: string): Promise<TrailState | nu
 
 export async function saveTrail(db: Db, userId: string, state: TrailState): Promise<void> {
   const { updatedAt, ...data } = state;
-  await db.insert(trailProgress)
+  await db
+    .insert(trailProgress)
     .values({ userId, data: JSON.stringify(data), updatedAt })
-    .onConflictDoUpdate({ target: trailProgress.userId, set: { data: JSON.stringify(data), updatedAt } })
-    ;
+    .onConflictDoUpdate({ target: trailProgress.userId, set: { data: JSON.stringify(data), updatedAt } });
 }

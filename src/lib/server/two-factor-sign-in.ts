@@ -27,13 +27,16 @@ export async function needsSecondFactor(db: Db, key: Buffer | null, userId: stri
   return key !== null && (await readTwoFactorStatus(db, userId)).enrolled;
 }
 
-export async function startTwoFactorChallenge(db: Db, userId: string, nextPath: string, now = Date.now()): Promise<{ token: string; expiresAt: number }> {
+export async function startTwoFactorChallenge(
+  db: Db,
+  userId: string,
+  nextPath: string,
+  now = Date.now(),
+): Promise<{ token: string; expiresAt: number }> {
   const token = encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(20)));
   const expiresAt = now + CHALLENGE_TTL_MS;
   await db.delete(twoFactorChallenges).where(lt(twoFactorChallenges.expiresAt, now));
-  await db.insert(twoFactorChallenges)
-    .values({ tokenHash: hashChallenge(token), userId, nextPath, expiresAt })
-    ;
+  await db.insert(twoFactorChallenges).values({ tokenHash: hashChallenge(token), userId, nextPath, expiresAt });
   return { token, expiresAt };
 }
 
@@ -66,32 +69,41 @@ export async function completeTwoFactorSignIn(
 ): Promise<AuthResult<SecondFactorPassed>> {
   const challenge =
     token && key
-      ? (await db
-          .select({
-            tokenHash: twoFactorChallenges.tokenHash,
-            userId: twoFactorChallenges.userId,
-            nextPath: twoFactorChallenges.nextPath,
-            email: users.email,
-          })
-          .from(twoFactorChallenges)
-          .innerJoin(users, eq(users.id, twoFactorChallenges.userId))
-          .where(and(eq(twoFactorChallenges.tokenHash, hashChallenge(token)), gt(twoFactorChallenges.expiresAt, now)))
-          )[0]
+      ? (
+          await db
+            .select({
+              tokenHash: twoFactorChallenges.tokenHash,
+              userId: twoFactorChallenges.userId,
+              nextPath: twoFactorChallenges.nextPath,
+              email: users.email,
+            })
+            .from(twoFactorChallenges)
+            .innerJoin(users, eq(users.id, twoFactorChallenges.userId))
+            .where(and(eq(twoFactorChallenges.tokenHash, hashChallenge(token)), gt(twoFactorChallenges.expiresAt, now)))
+        )[0]
       : undefined;
   if (!challenge || !key) return authFailure(401, "challenge_expired", CHALLENGE_EXPIRED_MESSAGE);
   const typed = code.trim();
   const method = /^\d{6}$/.test(typed) ? "totp" : "recovery_code";
   const accepted =
-    method === "totp" ? await acceptTotpCode(db, key, challenge.userId, typed, now) : await consumeRecoveryCode(db, challenge.userId, typed, now);
+    method === "totp"
+      ? await acceptTotpCode(db, key, challenge.userId, typed, now)
+      : await consumeRecoveryCode(db, challenge.userId, typed, now);
   const audit = { userId: challenge.userId, ...meta };
   if (!accepted) {
-    const failures = (await db
-      .update(twoFactorChallenges)
-      .set({ failures: sql`${twoFactorChallenges.failures} + 1` })
-      .where(eq(twoFactorChallenges.tokenHash, challenge.tokenHash))
-      .returning({ failures: twoFactorChallenges.failures })
-      )[0]!?.failures;
-    await writeAuditLog(db, { ...audit, actionType: "two_factor_login_failure", result: "failure", details: { email: challenge.email, method } });
+    const failures = (
+      await db
+        .update(twoFactorChallenges)
+        .set({ failures: sql`${twoFactorChallenges.failures} + 1` })
+        .where(eq(twoFactorChallenges.tokenHash, challenge.tokenHash))
+        .returning({ failures: twoFactorChallenges.failures })
+    )[0]!?.failures;
+    await writeAuditLog(db, {
+      ...audit,
+      actionType: "two_factor_login_failure",
+      result: "failure",
+      details: { email: challenge.email, method },
+    });
     if ((failures ?? MAX_FAILURES) >= MAX_FAILURES) {
       await db.delete(twoFactorChallenges).where(eq(twoFactorChallenges.tokenHash, challenge.tokenHash));
       return authFailure(401, "challenge_expired", CHALLENGE_EXPIRED_MESSAGE);

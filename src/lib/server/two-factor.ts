@@ -21,16 +21,13 @@ export interface TwoFactorStatus {
 }
 
 export async function readTwoFactorStatus(db: Db, userId: string): Promise<TwoFactorStatus> {
-  const row = (await db
-    .select({ confirmedAt: twoFactorSecrets.confirmedAt })
-    .from(twoFactorSecrets)
-    .where(eq(twoFactorSecrets.userId, userId))
-    )[0];
-  const codes = (await db
+  const row = (
+    await db.select({ confirmedAt: twoFactorSecrets.confirmedAt }).from(twoFactorSecrets).where(eq(twoFactorSecrets.userId, userId))
+  )[0];
+  const codes = await db
     .select({ usedAt: twoFactorRecoveryCodes.usedAt })
     .from(twoFactorRecoveryCodes)
-    .where(eq(twoFactorRecoveryCodes.userId, userId))
-    );
+    .where(eq(twoFactorRecoveryCodes.userId, userId));
   return { enrolled: Boolean(row?.confirmedAt), recoveryCodesLeft: codes.filter((code) => code.usedAt === null).length };
 }
 
@@ -44,10 +41,10 @@ export async function beginTwoFactorEnrolment(
   if ((await readTwoFactorStatus(db, user.userId)).enrolled) return authFailure(409, "already_enrolled", ALREADY_ENROLLED_MESSAGE);
   const secret = crypto.getRandomValues(new Uint8Array(20));
   const secretEncrypted = encryptTwoFactorSecret(key, secret);
-  await db.insert(twoFactorSecrets)
+  await db
+    .insert(twoFactorSecrets)
     .values({ userId: user.userId, secretEncrypted })
-    .onConflictDoUpdate({ target: twoFactorSecrets.userId, set: { secretEncrypted, lastUsedStep: null } })
-    ;
+    .onConflictDoUpdate({ target: twoFactorSecrets.userId, set: { secretEncrypted, lastUsedStep: null } });
   const uri = createTOTPKeyURI(ISSUER, user.email, secret, TOTP_PERIOD_SECONDS, TOTP_DIGITS);
   const manualKey = encodeBase32UpperCaseNoPadding(secret).replace(/(.{4})(?=.)/g, "$1 ");
   return { ok: true, value: { qrSvg: renderSVG(uri, { ecc: "M", border: 2 }), manualKey } };
@@ -71,15 +68,15 @@ export async function confirmTwoFactorEnrolment(
 ): Promise<AuthResult<{ recoveryCodes: string[] }>> {
   if (!key) return authFailure(409, "two_factor_off", TWO_FACTOR_OFF_MESSAGE);
   if ((await readTwoFactorStatus(db, user.userId)).enrolled) return authFailure(409, "already_enrolled", ALREADY_ENROLLED_MESSAGE);
-  if (!await acceptTotpCode(db, key, user.userId, code.trim()))
+  if (!(await acceptTotpCode(db, key, user.userId, code.trim())))
     return authFailure(400, "invalid_code", WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
   const recoveryCodes = generateRecoveryCodes();
   await db.transaction(async (tx) => {
     await tx.update(twoFactorSecrets).set({ confirmedAt: Date.now() }).where(eq(twoFactorSecrets.userId, user.userId));
     await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, user.userId));
-    await tx.insert(twoFactorRecoveryCodes)
-      .values(recoveryCodes.map((recoveryCode) => ({ codeHash: hashRecoveryCode(recoveryCode), userId: user.userId })))
-      ;
+    await tx
+      .insert(twoFactorRecoveryCodes)
+      .values(recoveryCodes.map((recoveryCode) => ({ codeHash: hashRecoveryCode(recoveryCode), userId: user.userId })));
     await writeAuditLog(tx, {
       userId: user.userId,
       actionType: "two_factor_enabled",
@@ -98,7 +95,9 @@ export async function resetTwoFactor(
   actor: { userId: string } & RequestMeta,
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const removed = (await tx.delete(twoFactorSecrets).where(eq(twoFactorSecrets.userId, target.userId)).returning({ userId: twoFactorSecrets.userId })).length;
+    const removed = (
+      await tx.delete(twoFactorSecrets).where(eq(twoFactorSecrets.userId, target.userId)).returning({ userId: twoFactorSecrets.userId })
+    ).length;
     await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, target.userId));
     await tx.delete(twoFactorChallenges).where(eq(twoFactorChallenges.userId, target.userId));
     if (removed === 0) return false;

@@ -21,11 +21,12 @@ export function normalizeEmail(email: string): string {
 
 export async function getUserByEmail(db: Db, email: string) {
   return (
-    (await db
-      .select()
-      .from(users)
-      .where(eq(users.email, normalizeEmail(email)))
-      )[0] ?? null
+    (
+      await db
+        .select()
+        .from(users)
+        .where(eq(users.email, normalizeEmail(email)))
+    )[0] ?? null
   );
 }
 
@@ -45,20 +46,18 @@ export async function createUser(db: Db, input: NewUser, audit?: CreationAudit):
     if ((await tx.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]) {
       return { ok: false, error: "email_taken" } as const;
     }
-    const found = wanted.length ? (await tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.name, wanted))) : [];
+    const found = wanted.length ? await tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.name, wanted)) : [];
     const missing = wanted.filter((name) => !found.some((role) => role.name === name));
     if (missing.length) return { ok: false, error: "unknown_role", detail: missing.join(", ") } as const;
 
     const userId = crypto.randomUUID();
-    await tx.insert(users)
-      .values({
-        id: userId,
-        email,
-        fullName: input.fullName.trim(),
-        passwordHash,
-        emailConfirmedAt: input.confirmed ? Date.now() : null,
-      })
-      ;
+    await tx.insert(users).values({
+      id: userId,
+      email,
+      fullName: input.fullName.trim(),
+      passwordHash,
+      emailConfirmedAt: input.confirmed ? Date.now() : null,
+    });
     for (const role of found) await tx.insert(userRoles).values({ userId, roleId: role.id });
     const created = { userId, email, fullName: input.fullName.trim(), roles: found.map((role) => role.name) };
     for (const entry of audit?.(created) ?? []) await writeAuditLog(tx, entry);
@@ -67,13 +66,12 @@ export async function createUser(db: Db, input: NewUser, audit?: CreationAudit):
 }
 
 export async function listUsersWithRoles(db: Db) {
-  const rows = (await db
+  const rows = await db
     .select({ id: users.id, email: users.email, fullName: users.fullName, createdAt: users.createdAt, role: roles.name })
     .from(users)
     .leftJoin(userRoles, eq(userRoles.userId, users.id))
     .leftJoin(roles, eq(roles.id, userRoles.roleId))
-    .orderBy(users.createdAt)
-    );
+    .orderBy(users.createdAt);
   const byId = new Map<string, { id: string; email: string; fullName: string; createdAt: number; roles: string[] }>();
   for (const row of rows) {
     const user = byId.get(row.id) ?? { id: row.id, email: row.email, fullName: row.fullName, createdAt: row.createdAt, roles: [] };
@@ -92,12 +90,17 @@ export async function deleteUserByEmail(db: Db, email: string): Promise<boolean>
 }
 
 /** A new password from an e-mailed link; following the link proves the address, so it confirms it too. */
-export async function setPasswordFromMailbox(db: Pick<Db, "update">, userId: string, passwordHash: string, now = Date.now()): Promise<void> {
+export async function setPasswordFromMailbox(
+  db: Pick<Db, "update">,
+  userId: string,
+  passwordHash: string,
+  now = Date.now(),
+): Promise<void> {
   await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
-  await db.update(users)
+  await db
+    .update(users)
     .set({ emailConfirmedAt: now })
-    .where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)))
-    ;
+    .where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)));
 }
 
 /** Stored instead of a hash when no password may work: it is no PHC string, so verification always fails. */

@@ -34,7 +34,7 @@ describe("an outsider signing up with the example address the defaults used to a
     const response = await signUp(server, "parceiro@example.net");
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ code: "invalid_domain" });
-    expect((await server.db.select().from(users))).toEqual([]);
+    expect(await server.db.select().from(users)).toEqual([]);
   });
 });
 
@@ -52,7 +52,7 @@ describe("a portal started with no allow-list", () => {
       code: "allow_list_empty",
       error: "Cadastro indisponível: nenhum domínio de e-mail autorizado foi configurado. Contate o administrador do portal.",
     });
-    expect((await server.db.select().from(users))).toEqual([]);
+    expect(await server.db.select().from(users)).toEqual([]);
     expect(server.output()).toMatch(/AUTH_ALLOWED_DOMAINS/);
   });
 });

@@ -15,12 +15,12 @@ function post(path: string, body: unknown, ip: string) {
 }
 
 async function blockedRows(actionType: "user_signup_attempt" | "user_login_attempt", ip: string) {
-  return (await server.db
-    .select()
-    .from(auditLogs)
-    .where(and(eq(auditLogs.actionType, actionType), eq(auditLogs.result, "blocked"), eq(auditLogs.ipAddress, ip)))
-    )
-    .map((row) => JSON.parse(row.actionDetails ?? "{}") as { count?: number });
+  return (
+    await server.db
+      .select()
+      .from(auditLogs)
+      .where(and(eq(auditLogs.actionType, actionType), eq(auditLogs.result, "blocked"), eq(auditLogs.ipAddress, ip)))
+  ).map((row) => JSON.parse(row.actionDetails ?? "{}") as { count?: number });
 }
 
 beforeAll(async () => {
@@ -36,7 +36,7 @@ describe("an attacker flooding the audit log with rate-limited requests", () => 
     for (let i = 0; i < 310; i++) statuses.push((await post("/api/auth/sign-up", { fullName: "x" }, ip)).status);
     const blocked = statuses.filter((status) => status === 429).length;
     expect(blocked).toBe(300);
-    const rows = blockedRows("user_signup_attempt", ip);
+    const rows = await blockedRows("user_signup_attempt", ip);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.length).toBeLessThanOrEqual(2);
     expect(rows.reduce((sum, row) => sum + (row.count ?? 1), 0)).toBe(blocked);
@@ -50,7 +50,7 @@ describe("an attacker flooding the audit log with rate-limited requests", () => 
       statuses.push((await post("/api/auth/sign-in", { email: victim.email, password: "Errada@123x" }, ip)).status);
     const blocked = statuses.filter((status) => status === 429).length;
     expect(blocked).toBe(300);
-    const rows = blockedRows("user_login_attempt", ip);
+    const rows = await blockedRows("user_login_attempt", ip);
     expect(rows.length).toBeLessThanOrEqual(2);
     expect(rows.reduce((sum, row) => sum + (row.count ?? 1), 0)).toBe(blocked);
   });

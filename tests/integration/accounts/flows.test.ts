@@ -26,7 +26,7 @@ const counts = async () => ({
   sessions: (await server.db.select().from(sessions)).length,
 });
 
-const audits = (action: string) => (await server.db.select().from(auditLogs).where(eq(auditLogs.actionType, action)));
+const audits = async (action: string) => await server.db.select().from(auditLogs).where(eq(auditLogs.actionType, action));
 
 beforeAll(async () => {
   server = await startBuiltServer({ RATE_LIMIT_MULTIPLIER: "100" });
@@ -49,12 +49,12 @@ describe("server-side validation (browser bypassed)", () => {
     ["update-password", "password", { token: "x", password: "fraca", confirmPassword: "fraca" }, MESSAGES.password],
     ["update-password", "confirmPassword", { token: "x", password: "Senha@123", confirmPassword: "Senha@999" }, MESSAGES.confirm],
   ])("%s rejects a bad %s with the spec's message and changes nothing", async (endpoint, field, body, message) => {
-    const before = counts();
+    const before = await counts();
     const response = await post(`/api/auth/${endpoint}`, body);
     expect(response.status).toBe(400);
     const json = (await response.json()) as { fields: Record<string, string> };
     expect(json.fields[field]).toBe(message);
-    expect(counts()).toEqual(before);
+    expect(await counts()).toEqual(before);
   });
 
   it("rejects malformed JSON with a Portuguese message", async () => {
@@ -68,7 +68,7 @@ describe("server-side validation (browser bypassed)", () => {
   });
 
   it("refuses unauthorised domains on sign-up, sign-in and reset, audited as invalid_domain", async () => {
-    const before = counts();
+    const before = await counts();
     const message = "E-mail deve ser de um domínio autorizado. Entre em contato com o administrador se necessário.";
     for (const [endpoint, body] of [
       ["sign-up", { ...good, email: "maria@b1.example.com.evil.com" }],
@@ -79,12 +79,8 @@ describe("server-side validation (browser bypassed)", () => {
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ error: message, code: "invalid_domain" });
     }
-    expect(counts()).toEqual(before);
-    const failures = (await server.db
-      .select()
-      .from(auditLogs)
-      )
-      .filter((row) => row.actionDetails?.includes('"invalid_domain"'));
+    expect(await counts()).toEqual(before);
+    const failures = (await server.db.select().from(auditLogs)).filter((row) => row.actionDetails?.includes('"invalid_domain"'));
     expect(failures.map((row) => row.actionType).sort()).toEqual(["password_reset_request", "user_login_attempt", "user_signup_attempt"]);
     expect(failures.every((row) => row.result === "failure" && row.ipAddress === "127.0.0.1" && row.userAgent === UA)).toBe(true);
   });
@@ -108,7 +104,7 @@ describe("sign-up → confirmation → sign-in", () => {
     const early = await post("/api/auth/sign-in", { email, password });
     expect(early.status).toBe(403);
     expect(await early.json()).toMatchObject({ code: "email_not_confirmed" });
-    expect(audits("user_signup_success")).toHaveLength(1);
+    expect(await audits("user_signup_success")).toHaveLength(1);
   });
 
   it("confirms through the mailed link once with the sign-up password, without signing in", async () => {
@@ -125,7 +121,7 @@ describe("sign-up → confirmation → sign-in", () => {
     const again = await fetch(link.replace(/^https?:\/\/[^/]+/, server.url), { redirect: "manual" });
     expect(again.headers.get("location")).toBe("/link-expired?type=email-confirmation");
     expect((await post("/api/auth/confirm", { token, password })).status).toBe(400);
-    expect(audits("user_email_confirmed").filter((row) => row.result === "success")).toHaveLength(1);
+    expect((await audits("user_email_confirmed")).filter((row) => row.result === "success")).toHaveLength(1);
   });
 
   it("refuses a second account with a confirmed e-mail", async () => {
@@ -141,12 +137,12 @@ describe("sign-up → confirmation → sign-in", () => {
     const ok = await post("/api/auth/sign-in", { email, password, next: "//evil.example.com/x" });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ ok: true, next: "/" });
-    const success = audits("user_login_success").at(-1)!;
+    const success = (await audits("user_login_success")).at(-1)!;
     expect(success.ipAddress).toBe("127.0.0.1");
     expect(success.userAgent).toBe(UA);
-    expect(audits("user_login_attempt").some((row) => row.result === "failure" && row.actionDetails?.includes("invalid_credentials"))).toBe(
-      true,
-    );
+    expect(
+      (await audits("user_login_attempt")).some((row) => row.result === "failure" && row.actionDetails?.includes("invalid_credentials")),
+    ).toBe(true);
   });
 
   it("keeps a same-origin return path", async () => {
@@ -164,7 +160,7 @@ describe("password reset", () => {
     expect(await known.text()).toBe(await unknown.text());
     await waitForLink(outbox, user.email, "mode=update-password");
     expect(readMails(outbox, "ninguem@b1.example.com")).toEqual([]);
-    expect(audits("password_reset_request").filter((row) => row.result === "success").length).toBeGreaterThanOrEqual(2);
+    expect((await audits("password_reset_request")).filter((row) => row.result === "success").length).toBeGreaterThanOrEqual(2);
   });
 
   it("sets a new password once, ends every session, and the old password stops working", async () => {
@@ -175,13 +171,13 @@ describe("password reset", () => {
     const newPassword = "Nova@Senha22";
     const response = await post("/api/auth/update-password", { token, password: newPassword, confirmPassword: newPassword });
     expect(response.status).toBe(200);
-    expect((await server.db.select().from(sessions).where(eq(sessions.userId, user.id)))).toEqual([]);
+    expect(await server.db.select().from(sessions).where(eq(sessions.userId, user.id))).toEqual([]);
     expect((await post("/api/auth/sign-in", { email: user.email, password: user.password })).status).toBe(401);
     expect((await post("/api/auth/sign-in", { email: user.email, password: newPassword })).status).toBe(200);
     const reuse = await post("/api/auth/update-password", { token, password: "Outra@Senha3", confirmPassword: "Outra@Senha3" });
     expect(reuse.status).toBe(400);
     expect(await reuse.json()).toMatchObject({ code: "link_expired" });
-    expect(audits("password_reset_success").some((row) => row.userId === user.id)).toBe(true);
+    expect((await audits("password_reset_success")).some((row) => row.userId === user.id)).toBe(true);
   });
 
   it("refuses an expired reset link", async () => {
@@ -191,8 +187,7 @@ describe("password reset", () => {
     await server.db
       .update(emailTokens)
       .set({ expiresAt: Date.now() - 1 })
-      .where(eq(emailTokens.userId, user.id))
-      ;
+      .where(eq(emailTokens.userId, user.id));
     const token = new URL(link).searchParams.get("token")!;
     const response = await post("/api/auth/update-password", { token, password: "Nova@Senha22", confirmPassword: "Nova@Senha22" });
     expect(response.status).toBe(400);

@@ -26,7 +26,7 @@ async function portalFor(providerIssuer: string | null, extra: Record<string, st
   return { port, url, env: { PORT: String(port), PUBLIC_URL: url, RATE_LIMIT_MULTIPLIER: "100", ...extra, ...ssoEnv(providerIssuer) } };
 }
 
-async function ssoEnv(issuer: string | null): Promise<Record<string, string>> {
+function ssoEnv(issuer: string | null): Record<string, string> {
   if (!issuer) return {};
   return {
     OIDC_ISSUER: issuer,
@@ -37,23 +37,21 @@ async function ssoEnv(issuer: string | null): Promise<Record<string, string>> {
   };
 }
 
-const userByEmail = (email: string) => (await server.db.select().from(users).where(eq(users.email, email)))[0];
+const userByEmail = async (email: string) => (await server.db.select().from(users).where(eq(users.email, email)))[0]!;
 const rolesOf = async (userId: string) =>
-  (await server.db
-    .select({ name: roles.name, source: userRoles.source })
-    .from(userRoles)
-    .innerJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(eq(userRoles.userId, userId))
-    )
-    .sort((a, b) => a.name.localeCompare(b.name));
+  (
+    await server.db
+      .select({ name: roles.name, source: userRoles.source })
+      .from(userRoles)
+      .innerJoin(roles, eq(roles.id, userRoles.roleId))
+      .where(eq(userRoles.userId, userId))
+  ).sort((a, b) => a.name.localeCompare(b.name));
 const audits = async (action: string) =>
-  (await server.db
-    .select()
-    .from(auditLogs)
-    .where(eq(auditLogs.actionType, action))
-    )
-    .map((row) => ({ ...row, details: JSON.parse(row.actionDetails ?? "null") as Record<string, unknown> | null }));
-const sessionCount = () => (await server.db.select().from(sessions)).length;
+  (await server.db.select().from(auditLogs).where(eq(auditLogs.actionType, action))).map((row) => ({
+    ...row,
+    details: JSON.parse(row.actionDetails ?? "null") as Record<string, unknown> | null,
+  }));
+const sessionCount = async () => (await server.db.select().from(sessions)).length;
 
 /** The whole round trip; returns the portal's final answer to the callback. */
 async function signInAs(login: string, next = "/") {
@@ -81,7 +79,7 @@ describe("corporate sign-in (OpenID Connect, real provider on loopback)", () => 
     expect(token).toBeTruthy();
     expect(roundTrip.portal.get("b1_oidc_state")).toBeUndefined();
 
-    const user = userByEmail("ana.sso@b1.example.com")!;
+    const user = await userByEmail("ana.sso@b1.example.com")!;
     expect(user.fullName).toBe("Ana Corporativa");
     expect(user.emailConfirmedAt).not.toBeNull();
     expect(await rolesOf(user.id)).toEqual([{ name: "admin", source: "oidc" }]);
@@ -89,29 +87,32 @@ describe("corporate sign-in (OpenID Connect, real provider on loopback)", () => 
     const page = await fetch(`${server.url}/admin-panel`, { headers: { cookie: `b1_session=${token}` }, redirect: "manual" });
     expect(page.status).toBe(200);
 
-    const success = audits("sso_login_success").filter((row) => row.userId === user.id);
+    const success = (await audits("sso_login_success")).filter((row) => row.userId === user.id);
     expect(success).toHaveLength(1);
     expect(success[0]!.details).toMatchObject({ email: user.email, created: true, roles: ["admin"] });
-    expect(audits("sso_roles_updated").find((row) => row.userId === user.id)?.details).toMatchObject({ before: [], after: ["admin"] });
+    expect((await audits("sso_roles_updated")).find((row) => row.userId === user.id)?.details).toMatchObject({
+      before: [],
+      after: ["admin"],
+    });
   });
 
   it("a later sign-in updates the name and audits no role change when the groups did not change", async () => {
     provider.identities.set("ana", { ...IDENTITIES.ana, name: "Ana Souza Corporativa" });
     const { location } = await signInAs("ana");
     expect(location).toBe("/");
-    const user = userByEmail("ana.sso@b1.example.com")!;
+    const user = await userByEmail("ana.sso@b1.example.com")!;
     expect(user.fullName).toBe("Ana Souza Corporativa");
-    expect(audits("sso_roles_updated").filter((row) => row.userId === user.id)).toHaveLength(1);
-    expect(audits("sso_login_success").filter((row) => row.userId === user.id)).toHaveLength(2);
+    expect((await audits("sso_roles_updated")).filter((row) => row.userId === user.id)).toHaveLength(1);
+    expect((await audits("sso_login_success")).filter((row) => row.userId === user.id)).toHaveLength(2);
   });
 
   it("mapped roles are replaced at each sign-in; roles given in the panel are kept, also across a panel edit", async () => {
     await signInAs("bruno");
-    const bruno = userByEmail("bruno.sso@b1.example.com")!;
+    const bruno = await userByEmail("bruno.sso@b1.example.com")!;
     expect(await rolesOf(bruno.id)).toEqual([{ name: "lider", source: "oidc" }]);
 
     // An admin renames Bruno and adds 'security' by hand, keeping the mapped 'lider' ticked.
-    const admin = userByEmail("ana.sso@b1.example.com")!;
+    const admin = await userByEmail("ana.sso@b1.example.com")!;
     const edit = await updateUserAsAdmin(
       server.db,
       bruno.id,
@@ -128,9 +129,7 @@ describe("corporate sign-in (OpenID Connect, real provider on loopback)", () => 
     provider.identities.set("bruno", { ...IDENTITIES.bruno, groups: ["sem-mapa"] });
     await signInAs("bruno");
     expect(await rolesOf(bruno.id)).toEqual([{ name: "security", source: "manual" }]);
-    const change = audits("sso_roles_updated")
-      .filter((row) => row.userId === bruno.id)
-      .at(-1);
+    const change = (await audits("sso_roles_updated")).filter((row) => row.userId === bruno.id).at(-1);
     expect(change?.details).toMatchObject({ before: ["lider"], after: [], manual: ["security"] });
   });
 
@@ -145,7 +144,7 @@ describe("corporate sign-in (OpenID Connect, real provider on loopback)", () => 
     expect(created.ok).toBe(true);
     const { location } = await signInAs("carla");
     expect(location).toBe("/");
-    const carla = userByEmail("carla.sso@b1.example.com")!;
+    const carla = await userByEmail("carla.sso@b1.example.com")!;
     expect(carla.id).toBe(created.ok ? created.userId : "");
     expect(carla.fullName).toBe("Carla Senha");
     expect(carla.emailConfirmedAt).not.toBeNull();
@@ -153,26 +152,29 @@ describe("corporate sign-in (OpenID Connect, real provider on loopback)", () => 
   });
 
   it("refuses an unauthorised domain: no user, no session, audited, clear message on /auth", async () => {
-    const before = sessionCount();
+    const before = await sessionCount();
     const { location, roundTrip } = await signInAs("intrusa");
     expect(location).toBe("/auth?sso_error=domain");
     expect(roundTrip.portal.get("b1_session")).toBeUndefined();
-    expect(userByEmail("intrusa@fora.example.org")).toBeUndefined();
-    expect(sessionCount()).toBe(before);
-    expect(audits("sso_domain_refused").at(-1)?.details).toMatchObject({ email: "intrusa@fora.example.org", error: "invalid_domain" });
+    expect(await userByEmail("intrusa@fora.example.org")).toBeUndefined();
+    expect(await sessionCount()).toBe(before);
+    expect((await audits("sso_domain_refused")).at(-1)?.details).toMatchObject({
+      email: "intrusa@fora.example.org",
+      error: "invalid_domain",
+    });
     expect(SSO_ERROR_MESSAGES.domain).toMatch(/domínio não autorizado/);
   });
 
   it("refuses an e-mail the provider has not verified", async () => {
     const { location } = await signInAs("davi");
     expect(location).toBe("/auth?sso_error=email");
-    expect(userByEmail("davi.sso@b1.example.com")).toBeUndefined();
-    expect(audits("sso_email_unverified").at(-1)?.details).toMatchObject({ email: "davi.sso@b1.example.com" });
+    expect(await userByEmail("davi.sso@b1.example.com")).toBeUndefined();
+    expect((await audits("sso_email_unverified")).at(-1)?.details).toMatchObject({ email: "davi.sso@b1.example.com" });
   });
 
   it("refuses a tampered state, a callback without this browser's state cookie, and a replayed callback", async () => {
-    const before = sessionCount();
-    const invalidBefore = audits("sso_invalid_state").length;
+    const before = await sessionCount();
+    const invalidBefore = (await audits("sso_invalid_state")).length;
 
     const tampered = await signInAtProvider(server.url, "ana");
     const url = new URL(tampered.callbackUrl);
@@ -195,8 +197,8 @@ describe("corporate sign-in (OpenID Connect, real provider on loopback)", () => 
     const replay = await fetch(once.callbackUrl, { headers: { cookie: jar }, redirect: "manual" });
     expect(replay.headers.get("location")).toBe("/auth?sso_error=state");
 
-    expect(sessionCount()).toBe(before + 1);
-    expect(audits("sso_invalid_state").length).toBe(invalidBefore + 3);
+    expect(await sessionCount()).toBe(before + 1);
+    expect((await audits("sso_invalid_state")).length).toBe(invalidBefore + 3);
   });
 
   it("refuses a replayed authorization code presented with a fresh state of the attacker's own", async () => {
@@ -207,11 +209,11 @@ describe("corporate sign-in (OpenID Connect, real provider on loopback)", () => 
     const attacker = await signInAtProvider(server.url, "bruno");
     const forged = new URL(attacker.callbackUrl);
     forged.searchParams.set("code", stolenCode);
-    const before = sessionCount();
+    const before = await sessionCount();
     const response = await returnToPortal(attacker, forged.href);
     expect(response.headers.get("location")).toBe("/auth?sso_error=provider");
-    expect(sessionCount()).toBe(before);
-    expect(audits("sso_provider_error").at(-1)?.details).toMatchObject({ step: "callback", error: "invalid_grant" });
+    expect(await sessionCount()).toBe(before);
+    expect((await audits("sso_provider_error")).at(-1)?.details).toMatchObject({ step: "callback", error: "invalid_grant" });
   });
 
   it("'Sair' after a corporate sign-in ends our session and sends the browser to the provider's end-session endpoint", async () => {
@@ -286,7 +288,7 @@ describe("AUTH_PASSWORD=false", () => {
       expect(response.status).toBe(403);
       expect(await response.json()).toMatchObject({ code: "password_auth_disabled", error: expect.stringMatching(/desativado/) });
       expect((await ssoOnly.db.select().from(sessions)).length).toBe(before);
-      expect((await ssoOnly.db.select().from(auditLogs).where(eq(auditLogs.actionType, "user_login_success")))).toEqual([]);
+      expect(await ssoOnly.db.select().from(auditLogs).where(eq(auditLogs.actionType, "user_login_success"))).toEqual([]);
     },
   );
 });
@@ -305,7 +307,7 @@ describe("provider unreachable", () => {
     const response = await fetch(`${lonely.url}/api/auth/oidc/login`, { redirect: "manual" });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/auth?sso_error=unavailable");
-    const rows = (await lonely.db.select().from(auditLogs).where(eq(auditLogs.actionType, "sso_provider_error")));
+    const rows = await lonely.db.select().from(auditLogs).where(eq(auditLogs.actionType, "sso_provider_error"));
     expect(rows).toHaveLength(1);
     expect(JSON.parse(rows[0]!.actionDetails!)).toMatchObject({ step: "discovery" });
     expect(rows[0]!.actionDetails).not.toMatch(/\n\s+at /);

@@ -22,7 +22,8 @@ const signUp = async (email: string, password: string, fullName = "Pessoa Teste"
   post("/api/auth/sign-up", { fullName, email, password, confirmPassword: password });
 const signIn = (email: string, password: string) => post("/api/auth/sign-in", { email, password });
 const local = (link: string) => link.replace(/^https?:\/\/[^/]+/, server.url);
-const isConfirmed = (email: string) => (await server.db.select().from(users).where(eq(users.email, email)))[0]?.emailConfirmedAt != null;
+const isConfirmed = async (email: string) =>
+  (await server.db.select().from(users).where(eq(users.email, email)))[0]?.emailConfirmedAt != null;
 
 beforeAll(async () => {
   server = await startBuiltServer({ RATE_LIMIT_MULTIPLIER: "100" });
@@ -47,7 +48,7 @@ describe("login CSRF through a confirmation link", () => {
     expect(confirmed.status).toBe(200);
     expect(confirmed.headers.get("set-cookie")).toBeNull();
 
-    expect((await server.db.select().from(sessions).where(eq(sessions.userId, colleague.id)))).toHaveLength(1);
+    expect(await server.db.select().from(sessions).where(eq(sessions.userId, colleague.id))).toHaveLength(1);
     const page = await fetch(server.url + "/faq", { headers: { cookie }, redirect: "manual" });
     expect(page.status).toBe(200);
   });
@@ -68,7 +69,7 @@ describe("account pre-hijack: signing up a colleague's address with the attacker
     // She does not know the attacker's password, so she cannot finish the confirmation with it.
     const guess = await post("/api/auth/confirm", { token: new URL(firstLink).searchParams.get("token"), password: victimPassword });
     expect(guess.status).toBe(401);
-    expect(isConfirmed(victimEmail)).toBe(false);
+    expect(await isConfirmed(victimEmail)).toBe(false);
     expect((await signIn(victimEmail, attackerPassword)).status).not.toBe(200);
   });
 
@@ -86,7 +87,7 @@ describe("account pre-hijack: signing up a colleague's address with the attacker
     const token = new URL(link).searchParams.get("token")!;
     const set = await post("/api/auth/update-password", { token, password: victimPassword, confirmPassword: victimPassword });
     expect(set.status).toBe(200);
-    expect(isConfirmed(victimEmail)).toBe(true);
+    expect(await isConfirmed(victimEmail)).toBe(true);
     expect((await signIn(victimEmail, attackerPassword)).status).toBe(401);
     expect((await signIn(victimEmail, victimPassword)).status).toBe(200);
   });

@@ -22,15 +22,12 @@ beforeAll(async () => {
     });
   }
   // A type this version does not know (e.g. written by a newer one) goes straight into the await table.
-  server.db
-    .insert(auditLogs)
-    .values({
-      userId: who.lider!.id,
-      actionType: "acao_desconhecida",
-      result: "blocked",
-      actionDetails: JSON.stringify({ motivo: 'teste; com vírgula, e "aspas"' }),
-    })
-    ;
+  server.db.insert(auditLogs).values({
+    userId: who.lider!.id,
+    actionType: "acao_desconhecida",
+    result: "blocked",
+    actionDetails: JSON.stringify({ motivo: 'teste; com vírgula, e "aspas"' }),
+  });
 });
 afterAll(() => server?.stop());
 

@@ -18,8 +18,8 @@ async function call(method: string, path: string, who: TestUser | null, body?: u
   });
 }
 
-const snapshot = () => JSON.stringify([(await server.db.select().from(users)), (await server.db.select().from(roles))]);
-const roleId = (name: string) => (await server.db.select().from(roles).where(eq(roles.name, name)))[0]!.id;
+const snapshot = async () => JSON.stringify([await server.db.select().from(users), await server.db.select().from(roles)]);
+const roleId = async (name: string) => (await server.db.select().from(roles).where(eq(roles.name, name)))[0]!.id;
 
 beforeAll(async () => {
   server = await startBuiltServer();
@@ -42,14 +42,14 @@ const ENDPOINTS: [string, string, unknown?][] = [
 
 describe("admin endpoints refuse everyone but admins", () => {
   it.each(ENDPOINTS)("%s %s: 401 anonymous, 403 visualizador/lider/security, nothing changes", async (method, path, body) => {
-    const before = snapshot();
+    const before = await snapshot();
     expect((await call(method, path, null, body)).status).toBe(401);
     for (const role of ["visualizador", "lider", "security"]) {
       const response = await call(method, path, personas[role]!, body);
       expect(response.status, role).toBe(403);
       expect(await response.json()).toEqual({ error: "Acesso negado" });
     }
-    expect(snapshot()).toBe(before);
+    expect(await snapshot()).toBe(before);
   });
 
   it("refuses cross-site writes even from an admin", async () => {
@@ -72,13 +72,13 @@ describe("malformed bodies", () => {
     ["POST", "/api/admin/roles", { name: "x" }],
     ["POST", "/api/admin/roles", { name: "ok", pages: "tudo" }],
   ])("%s %s %j → 400 with a Portuguese message, nothing changes", async (method, path, body) => {
-    const before = snapshot();
+    const before = await snapshot();
     const response = await call(method, path, admin, body);
     expect(response.status).toBe(400);
     const json = (await response.json()) as { error: string };
     expect(json.error).toMatch(/[a-zà-ú]/i);
     expect(json.error).not.toMatch(/expected|invalid input|received/i);
-    expect(snapshot()).toBe(before);
+    expect(await snapshot()).toBe(before);
   });
 });
 
@@ -101,7 +101,7 @@ describe("users", () => {
 
     const updated = await call("PUT", `/api/admin/users/${id}`, admin, { fullName: "Carla Dias Souza", roles: ["security"] });
     expect(updated.status).toBe(200);
-    const audit = (await server.db.select().from(auditLogs).where(eq(auditLogs.userId, admin.id)));
+    const audit = await server.db.select().from(auditLogs).where(eq(auditLogs.userId, admin.id));
     const update = audit.find((a) => a.actionType === "admin_user_updated")!;
     expect(JSON.parse(update.actionDetails!)).toMatchObject({
       before: { full_name: "Carla Dias", roles: ["lider", "visualizador"] },
@@ -111,8 +111,8 @@ describe("users", () => {
     expect(audit.filter((a) => a.actionType === "admin_role_assigned").length).toBeGreaterThanOrEqual(3);
 
     expect((await call("DELETE", `/api/admin/users/${id}`, admin)).status).toBe(200);
-    expect((await server.db.select().from(users).where(eq(users.id, id)))[0]).toBeUndefined();
-    expect((await server.db.select().from(auditLogs).where(eq(auditLogs.actionType, "admin_user_deleted")))).toHaveLength(1);
+    expect((await server.db.select().from(users).where(eq(users.id, id)))[0]!).toBeUndefined();
+    expect(await server.db.select().from(auditLogs).where(eq(auditLogs.actionType, "admin_user_deleted"))).toHaveLength(1);
   });
 
   it("refuses a duplicate e-mail, an unknown role and an unauthorised domain", async () => {
@@ -234,15 +234,19 @@ describe("roles", () => {
   });
 
   it("refuses to delete or rename a system role", async () => {
-    const del = await call("DELETE", `/api/admin/roles/${roleId("lider")}`, admin);
+    const del = await call("DELETE", `/api/admin/roles/${await roleId("lider")}`, admin);
     expect(del.status).toBe(400);
     expect(await del.json()).toEqual({ error: "Não é possível excluir perfis do sistema" });
-    const rename = await call("PUT", `/api/admin/roles/${roleId("lider")}`, admin, { name: "lideranca", description: "x", pages: [] });
+    const rename = await call("PUT", `/api/admin/roles/${await roleId("lider")}`, admin, {
+      name: "lideranca",
+      description: "x",
+      pages: [],
+    });
     expect(rename.status).toBe(400);
     expect(((await rename.json()) as { error: string }).error).toBe("Nome não pode ser alterado em perfis do sistema");
     // Its route-table pages stay even when the checklist comes back empty.
     expect(
-      (await call("PUT", `/api/admin/roles/${roleId("lider")}`, admin, { name: "lider", description: "Líderes", pages: [] })).status,
+      (await call("PUT", `/api/admin/roles/${await roleId("lider")}`, admin, { name: "lider", description: "Líderes", pages: [] })).status,
     ).toBe(200);
     expect((await call("GET", "/comite-ia", personas.lider!)).status).toBe(200);
   });

@@ -26,18 +26,14 @@ beforeAll(async () => {
   server = await startBuiltServer();
   admin = await createTestUser(server.db, ["admin"], "admin-lista");
   // 10,000 people through the real schema, in one transaction; every tenth is a líder.
-  const roleId = (name: string) => (await server.db.select().from(roles).where(eq(roles.name, name)))[0]!.id;
-  const [viewer, leader] = [roleId("visualizador"), roleId("lider")];
-  server.db.transaction(async (tx) => {
+  const roleId = async (name: string) => (await server.db.select().from(roles).where(eq(roles.name, name)))[0]!.id;
+  const [viewer, leader] = [await roleId("visualizador"), await roleId("lider")];
+  await server.db.transaction(async (tx) => {
     for (let i = 0; i < PEOPLE; i++) {
       const id = `pessoa-${i}`;
       const fullName = i === 4242 ? "João Conceição" : `Pessoa Número ${i}`;
-      await tx.insert(users)
-        .values({ id, email: `pessoa${i}@b1.example.com`, fullName, passwordHash: "x", emailConfirmedAt: 1 })
-        ;
-      await tx.insert(userRoles)
-        .values({ userId: id, roleId: i % 10 === 0 ? leader : viewer })
-        ;
+      await tx.insert(users).values({ id, email: `pessoa${i}@b1.example.com`, fullName, passwordHash: "x", emailConfirmedAt: 1 });
+      await tx.insert(userRoles).values({ userId: id, roleId: i % 10 === 0 ? leader : viewer });
     }
   });
 }, 120_000);

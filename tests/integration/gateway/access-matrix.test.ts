@@ -69,7 +69,11 @@ beforeAll(async () => {
   server = await startBuiltServer();
   for (const role of ["visualizador", "lider", "security", "admin"] as const) users[role] = await createTestUser(server.db, [role]);
   users.none = await createTestUser(server.db, []);
-  const created = await createCustomRole(server.db, { name: "comite-convidado", description: "Convidados do comitê", pagePaths: ["/comite-ia"] });
+  const created = await createCustomRole(server.db, {
+    name: "comite-convidado",
+    description: "Convidados do comitê",
+    pagePaths: ["/comite-ia"],
+  });
   if (!created.ok) throw new Error("role");
   customRoleId = created.roleId;
   users.custom = await createTestUser(server.db, []);
@@ -121,34 +125,29 @@ describe("route table × personas", () => {
 
   it("takes a revoked custom-role permission into account on the very next request", async () => {
     expect((await get("/comite-ia", "custom")).status).toBe(200);
-    server.db.transaction(async (tx) => await replaceRolePermissions(tx, customRoleId, []));
+    await server.db.transaction((tx) => replaceRolePermissions(tx, customRoleId, []));
     const response = await get("/comite-ia", "custom");
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/acesso-negado");
-    server.db.transaction(async (tx) => await replaceRolePermissions(tx, customRoleId, ["/comite-ia"]));
+    await server.db.transaction((tx) => replaceRolePermissions(tx, customRoleId, ["/comite-ia"]));
     expect((await get("/comite-ia", "custom")).status).toBe(200);
   });
 
   it("never lets a custom role grant the admin panel", async () => {
-    server.db.transaction(async (tx) => await replaceRolePermissions(tx, customRoleId, ["/comite-ia", "/admin-panel"]));
+    await server.db.transaction((tx) => replaceRolePermissions(tx, customRoleId, ["/comite-ia", "/admin-panel"]));
     expect((await get("/admin-panel", "custom")).headers.get("location")).toBe("/acesso-negado");
   });
 
   it("records denials in the audit log", async () => {
     await get("/admin-panel", "visualizador");
-    const rows = (await server.db.select().from(auditLogs).where(eq(auditLogs.userId, users.visualizador.id)));
+    const rows = await server.db.select().from(auditLogs).where(eq(auditLogs.userId, users.visualizador.id));
     const denial = rows.find((row) => row.actionType === "page_access_denied" && row.actionDetails?.includes("/admin-panel"));
     expect(denial?.result).toBe("blocked");
     expect(JSON.parse(denial!.actionDetails!)).toMatchObject({ path: "/admin-panel" });
   });
 
   it("keeps the system roles seeded", async () => {
-    const names = (await server.db
-      .select({ name: roles.name })
-      .from(roles)
-      .where(eq(roles.isSystem, true))
-      )
-      .map((r) => r.name);
+    const names = (await server.db.select({ name: roles.name }).from(roles).where(eq(roles.isSystem, true))).map((r) => r.name);
     expect(names.sort()).toEqual(["admin", "lider", "security", "visualizador"]);
   });
 });
@@ -273,7 +272,7 @@ describe("responses", () => {
     expect(ok.status).toBe(303);
     expect(ok.headers.get("set-cookie")).toContain("Max-Age=0");
     expect((await fetch(server.url + "/faq", { headers, redirect: "manual" })).status).toBe(302);
-    const logout = (await server.db.select().from(auditLogs).where(eq(auditLogs.userId, user.id)));
+    const logout = await server.db.select().from(auditLogs).where(eq(auditLogs.userId, user.id));
     expect(logout.map((row) => row.actionType)).toContain("user_logout");
   });
 });

@@ -6,19 +6,21 @@ import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readConfig } from "../../../src/lib/server/config";
 import { loadAssets, loadPages } from "../../../src/lib/server/static-files";
+import { closeDatabase, type Db } from "../../../src/lib/server/db";
 import { createGate } from "../../../src/server/gate";
 import { createObservedListener } from "../../../src/server/observability/listener";
 import { captureLogs } from "../../support/log-capture";
-import { createTestUser, openTestDatabase } from "../../support/users";
+import { createTestUser, openOwnTestDatabase } from "../../support/users";
 
 describe("uncaught errors", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-err-"));
-  const db = openTestDatabase(path.join(dir, "db.sqlite"));
+  let db: Db;
   const logs = captureLogs();
   let server: http.Server;
   let url: string;
 
   beforeAll(async () => {
+    db = (await openOwnTestDatabase(path.join(dir, "db.sqlite"))).db;
     const gate = createGate({
       db,
       config: readConfig({ DATABASE_PATH: path.join(dir, "db.sqlite") }),
@@ -29,15 +31,15 @@ describe("uncaught errors", () => {
         throw new Error("falha interna com detalhe secreto");
       },
     });
-    const listener = createObservedListener({ gate, respondToHealthProbe: () => {}, logger: logs.logger, trustProxy: false });
+    const listener = createObservedListener({ gate, respondToHealthProbe: async () => {}, logger: logs.logger, trustProxy: false });
     server = http.createServer(listener);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
 
-  afterAll(() => {
+  afterAll(async () => {
     server.close();
-    db.$client.close();
+    await closeDatabase(db);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

@@ -29,20 +29,20 @@ describe("/api/trail", () => {
   it("saves the trail on the account and returns it to another session of the same user", async () => {
     expect(await (await call("GET")).json()).toEqual({ trail: null, owner: user.id });
     expect((await call("PUT", state)).status).toBe(200);
-    const other = { ...user, token: (await import("../../../src/lib/server/session")).createSession(server.db, user.id).token };
+    const other = { ...user, token: (await (await import("../../../src/lib/server/session")).createSession(server.db, user.id)).token };
     expect(await (await call("GET", undefined, other)).json()).toEqual({ trail: state, owner: user.id });
   });
 
   it("refuses a save sent by a page that was opened for another account", async () => {
-    const before = JSON.stringify((await server.db.select().from(trailProgress)));
+    const before = JSON.stringify(await server.db.select().from(trailProgress));
     const response = await call("PUT", { ...state, projectName: "De outra pessoa", owner: "outra-conta" });
     expect(response.status).toBe(409);
     expect(((await response.json()) as { error: string }).error).toMatch(/outra conta/);
-    expect(JSON.stringify((await server.db.select().from(trailProgress)))).toBe(before);
+    expect(JSON.stringify(await server.db.select().from(trailProgress))).toBe(before);
   });
 
   it("rejects unknown phases, bad indexes and oversized answers without changing anything", async () => {
-    const before = JSON.stringify((await server.db.select().from(trailProgress)));
+    const before = JSON.stringify(await server.db.select().from(trailProgress));
     for (const bad of [
       { ...state, completed: ["fase-falsa"] },
       { ...state, answers: { ideacao: { "7": "x" } } },
@@ -53,6 +53,6 @@ describe("/api/trail", () => {
       expect(response.status).toBe(400);
       expect(((await response.json()) as { error: string }).error).toMatch(/[a-zà-ú]/i);
     }
-    expect(JSON.stringify((await server.db.select().from(trailProgress)))).toBe(before);
+    expect(JSON.stringify(await server.db.select().from(trailProgress))).toBe(before);
   });
 });

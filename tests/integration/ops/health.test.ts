@@ -10,7 +10,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const auditCount = (running: RunningServer) => (await running.db.select().from(auditLogs)).length;
+const auditCount = async (running: RunningServer) => (await running.db.select().from(auditLogs)).length;
 
 async function probe(running: RunningServer, path: string, headers: Record<string, string> = {}) {
   const response = await fetch(running.url + path, { headers });
@@ -20,14 +20,14 @@ async function probe(running: RunningServer, path: string, headers: Record<strin
 /** Polls until `/readyz` answers `status` (its answer is reused for up to a second). */
 async function readinessBecomes(running: RunningServer, status: number) {
   await expect.poll(async () => (await probe(running, "/readyz")).status, { timeout: 5_000, interval: 200 }).toBe(status);
-  return probe(running, "/readyz");
+  return await probe(running, "/readyz");
 }
 
 describe("health endpoints", () => {
   it("answer 200 on a healthy server: public, no-store, no cookie, never audited", async () => {
     server = await startBuiltServer();
     const user = await createTestUser(server.db, ["admin"]);
-    const before = auditCount(server);
+    const before = await auditCount(server);
     const requests: Record<string, string>[] = [{}, { cookie: `b1_session=${user.token}` }];
     for (const headers of requests) {
       const live = await probe(server, "/healthz", headers);
@@ -39,7 +39,7 @@ describe("health endpoints", () => {
         expect(answer.headers.get("set-cookie")).toBeNull();
       }
     }
-    expect(auditCount(server)).toBe(before);
+    expect(await auditCount(server)).toBe(before);
   });
 
   it("/readyz turns 503 when the database file is replaced by something that is not a database", async () => {
@@ -58,13 +58,13 @@ describe("health endpoints", () => {
 
   it("/readyz turns 503 first on SIGTERM while the server still answers, without an audit row", async () => {
     server = await startBuiltServer({ SHUTDOWN_DRAIN_MS: "4000" });
-    const before = auditCount(server);
+    const before = await auditCount(server);
     expect((await probe(server, "/readyz")).status).toBe(200);
     process.kill(server.pid, "SIGTERM");
     const ready = await readinessBecomes(server, 503);
     expect(ready.text).toBe("não pronto: encerrando");
     expect((await probe(server, "/healthz")).status).toBe(200);
     expect((await fetch(server.url + "/auth")).status).toBe(200);
-    expect(auditCount(server)).toBe(before);
+    expect(await auditCount(server)).toBe(before);
   });
 });

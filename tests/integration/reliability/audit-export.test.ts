@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertAuditRows, insertScaleUsers } from "../../../scripts/scale-data";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
+import { count } from "drizzle-orm";
+import { auditLogs } from "../../../db/schema/index";
 
 const ROWS = 40_000;
 let server: RunningServer;
@@ -43,7 +45,7 @@ describe("audit export on a large table", () => {
       .trimEnd()
       .split("\r\n");
     // Header + every audit row (the seeded ones and those the test users' creation wrote).
-    const total = (await server.db.$client.prepare("select count(*) as n from audit_logs"))[0] as { n: number };
+    const [total] = (await server.db.select({ n: count() }).from(auditLogs)) as [{ n: number }];
     expect(total.n).toBeGreaterThanOrEqual(ROWS);
     expect(lines.length).toBe(total.n + 1);
   });

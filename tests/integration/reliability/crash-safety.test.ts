@@ -1,15 +1,18 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { createLoadCast, runLoad, verifyLoad } from "../../../scripts/load";
+import { count, eq } from "drizzle-orm";
+import { auditLogs, trailProgress } from "../../../db/schema/index";
+import { closeDatabase, sqliteClient } from "../../../src/lib/server/db";
 import { getUserByEmail } from "../../../src/lib/server/user";
 import { startBuiltServer } from "../../support/server";
 
 const LOAD_ENV = { RATE_LIMIT_MULTIPLIER: "100000" };
 
-function runCli(args: string[], databasePath: string): Promise<{ code: number | null; output: string }> {
+function runCli(args: string[], databaseEnv: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/user.ts", ...args], {
-      env: { ...process.env, DATABASE_PATH: databasePath },
+      env: { ...process.env, ...databaseEnv },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
@@ -27,14 +30,16 @@ describe("crash safety", () => {
       const controller = new AbortController();
       const load = runLoad({ baseUrl: server.url, cast, durationMs: 60_000, signal: controller.signal });
       const emails = [1, 2].map((n) => `cli-${n}-${Date.now()}@b1.example.com`);
-      const databasePath = `${server.dataDir}/db.sqlite`;
       const runs = [];
       for (const email of emails) {
         runs.push(
-          await runCli(["add", "--email", email, "--name", "Pela CLI", "--password", "Senha@Forte1", "--role", "lider"], databasePath),
+          await runCli(
+            ["add", "--email", email, "--name", "Pela CLI", "--password", "Senha@Forte1", "--role", "lider"],
+            server.databaseEnv,
+          ),
         );
       }
-      runs.push(await runCli(["remove", "--email", emails[0]!], databasePath));
+      runs.push(await runCli(["remove", "--email", emails[0]!], server.databaseEnv));
       controller.abort();
       const result = await load;
       expect(result.stats.trail.ok + result.stats["admin-edit"].ok).toBeGreaterThan(0);
@@ -43,7 +48,7 @@ describe("crash safety", () => {
         expect(run.code, run.output).toBe(0);
       }
       expect(await getUserByEmail(server.db, emails[0]!)).toBeNull();
-      expect(await getUserByEmail(server.db, emails[1]!)?.fullName).toBe("Pela CLI");
+      expect((await getUserByEmail(server.db, emails[1]!))?.fullName).toBe("Pela CLI");
       expect(await verifyLoad(server.db, cast, result)).toEqual([]);
     } finally {
       await server.stop();
@@ -59,22 +64,29 @@ describe("crash safety", () => {
       const controller = new AbortController();
       const load = runLoad({ baseUrl: first.url, cast, durationMs: 60_000, signal: controller.signal });
       // Kill once a fair number of writes has been committed (each edit's audit row is in its transaction), with more in flight.
-      const committed = async () =>
-        (await first.db.$client
-          .prepare(
-            "select (select count(*) from trail_progress) as trails, (select count(*) from audit_logs where action_type = 'admin_user_updated') as edits",
-          )
-          )[0] as { trails: number; edits: number };
-      await expect.poll(() => committed().trails === 4 && committed().edits >= 8, { timeout: 60_000 }).toBe(true);
+      const committed = async () => ({
+        trails: (await first.db.select({ n: count() }).from(trailProgress))[0]!.n,
+        edits: (await first.db.select({ n: count() }).from(auditLogs).where(eq(auditLogs.actionType, "admin_user_updated")))[0]!.n,
+      });
+      await expect
+        .poll(
+          async () => {
+            const now = await committed();
+            return now.trails === 4 && now.edits >= 8;
+          },
+          { timeout: 60_000 },
+        )
+        .toBe(true);
       process.kill(first.pid, "SIGKILL");
       expect(await first.exited).toBe("SIGKILL");
       controller.abort();
       const result = await load;
-      first.db.$client.close();
+      await closeDatabase(first.db);
 
       const second = await startBuiltServer(LOAD_ENV, { dataDir: first.dataDir });
       try {
-        expect(second.db.$client.pragma("integrity_check", { simple: true })).toBe("ok");
+        const sqlite = sqliteClient(second.db);
+        if (sqlite) expect(sqlite.pragma("integrity_check", { simple: true })).toBe("ok");
         // At most one request per loop is in flight at the kill, so at least 4 of the 8 committed edits were answered.
         expect(result.stats["admin-edit"].ok).toBeGreaterThanOrEqual(4);
         expect(result.stats.trail.status5xx + result.stats["admin-edit"].status5xx).toBe(0);

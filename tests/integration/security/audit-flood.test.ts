@@ -14,11 +14,10 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 const deniedRows = async () =>
-  (await server.db
+  await server.db
     .select()
     .from(auditLogs)
-    .where(and(eq(auditLogs.userId, visitor.id), eq(auditLogs.actionType, "page_access_denied")))
-    );
+    .where(and(eq(auditLogs.userId, visitor.id), eq(auditLogs.actionType, "page_access_denied")));
 
 describe("a signed-in user floods the audit log by hammering pages they may not open", () => {
   it("100 denied requests to /admin-panel and 100 to its API /api/admin/users write one row", async () => {
@@ -29,7 +28,7 @@ describe("a signed-in user floods the audit log by hammering pages they may not 
       const api = await fetch(server.url + "/api/admin/users", { headers });
       expect(api.status).toBe(403);
     }
-    const rows = deniedRows();
+    const rows = await deniedRows();
     expect(rows).toHaveLength(1);
     expect(JSON.parse(rows[0]!.actionDetails!)).toMatchObject({ path: "/admin-panel" });
   });

@@ -7,8 +7,9 @@ import { createRequestFromNodeRequest } from "astro/app/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readConfig } from "../../../src/lib/server/config";
 import { loadAssets, loadPages } from "../../../src/lib/server/static-files";
+import { closeDatabase, type Db } from "../../../src/lib/server/db";
 import { createGate } from "../../../src/server/gate";
-import { createTestUser, openTestDatabase, type TestUser } from "../../support/users";
+import { createTestUser, openOwnTestDatabase, type TestUser } from "../../support/users";
 import { rawRequest } from "../../support/raw-http";
 
 /** What the adapter would route on: the URL Astro's own createRequest builds from the request. */
@@ -19,13 +20,14 @@ interface Handled {
 
 describe("the adapter handles exactly the path the gate decided on", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-path-"));
-  const db = openTestDatabase(path.join(dir, "db.sqlite"));
+  let db: Db;
   const handled: Handled[] = [];
   let server: http.Server;
   let url: string;
   let admin: TestUser;
 
   beforeAll(async () => {
+    db = (await openOwnTestDatabase(path.join(dir, "db.sqlite"))).db;
     admin = await createTestUser(db, ["admin"]);
     let gate: http.RequestListener = () => {};
     server = http.createServer((req, res) => gate(req, res));
@@ -45,9 +47,9 @@ describe("the adapter handles exactly the path the gate decided on", () => {
     });
   });
 
-  afterAll(() => {
+  afterAll(async () => {
     server.close();
-    db.$client.close();
+    await closeDatabase(db);
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

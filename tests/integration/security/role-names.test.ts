@@ -83,6 +83,6 @@ describe("someone signs up or is created with an invisible character in the full
     });
     expect(response.status).toBe(400);
     expect((await response.json()).error).toBe("Nome não pode conter caracteres de controle ou invisíveis");
-    expect((await server.db.select().from(users).where(eq(users.email, email)))[0]).toBeUndefined();
+    expect((await server.db.select().from(users).where(eq(users.email, email)))[0]!).toBeUndefined();
   });
 });

@@ -32,7 +32,7 @@ describe("common passwords are refused", () => {
     const response = await post("/api/auth/sign-up", { fullName: "Maria Silva", email, password, confirmPassword: password });
     expect(response.status).toBe(400);
     expect((await response.json()).fields.password).toBe(MESSAGE);
-    expect((await server.db.select().from(users).where(eq(users.email, email)))[0]).toBeUndefined();
+    expect((await server.db.select().from(users).where(eq(users.email, email)))[0]!).toBeUndefined();
   });
 
   it("on sign-up an uncommon password still works", async () => {
@@ -67,6 +67,6 @@ describe("common passwords are refused", () => {
     );
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain(MESSAGE);
-    expect((await server.db.select().from(users).where(eq(users.email, email)))[0]).toBeUndefined();
+    expect((await server.db.select().from(users).where(eq(users.email, email)))[0]!).toBeUndefined();
   });
 });

@@ -4,10 +4,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { emailTokens } from "../../../db/schema/index";
-import type { Db } from "../../../src/lib/server/db";
+import { closeDatabase, pgPool, sqliteClient, type Db } from "../../../src/lib/server/db";
 import { resendLink } from "../../../src/lib/server/email-verification";
 import { requestPasswordReset } from "../../../src/lib/server/password-reset";
-import { createTestUser, openTestDatabase, type TestUser } from "../../support/users";
+import { createTestUser, openOwnTestDatabase, type TestUser } from "../../support/users";
 
 let dataDir: string;
 let db: Db;
@@ -19,26 +19,29 @@ beforeAll(async () => {
   process.env.DATABASE_PATH = path.join(dataDir, "db.sqlite");
   process.env.AUTH_ALLOWED_DOMAINS = "b1.example.com";
   process.env.SMTP_URL = "";
-  db = openTestDatabase(process.env.DATABASE_PATH);
+  db = (await openOwnTestDatabase(process.env.DATABASE_PATH)).db;
   confirmed = await createTestUser(db, ["visualizador"], "existe");
 });
-afterAll(() => {
-  db.$client.close();
+afterAll(async () => {
+  await closeDatabase(db);
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** The SQL a call runs before it returns, i.e. before the endpoint can answer. */
-function statementsBeforeAnswer(call: () => unknown): string[] {
+/** The SQL a call runs before its promise settles, i.e. before the endpoint can answer (either engine's client). */
+async function statementsBeforeAnswer(call: () => Promise<unknown>): Promise<string[]> {
   const seen: string[] = [];
-  const prepare = db.$client.prepare.bind(db.$client);
-  db.$client.prepare = ((source: string) => {
-    seen.push(source);
-    return prepare(source);
-  }) as typeof db.$client.prepare;
+  const target = (sqliteClient(db) ?? pgPool(db)) as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const method = sqliteClient(db) ? "prepare" : "query";
+  const original = target[method]!;
+  target[method] = function (this: unknown, ...args: unknown[]) {
+    const query = args[0] as string | { text: string };
+    seen.push(typeof query === "string" ? query : query.text);
+    return original.apply(this, args);
+  };
   try {
-    call();
+    await call();
   } finally {
-    db.$client.prepare = prepare;
+    target[method] = original;
   }
   return seen;
 }
@@ -48,17 +51,19 @@ const meta = { ipAddress: "127.0.0.1", userAgent: "teste" };
 
 describe("an attacker timing reset and resend requests to learn which accounts exist", () => {
   it("a reset request does the same database work before answering for an existing and an unknown account", async () => {
-    const existing = statementsBeforeAnswer(() => await requestPasswordReset(db, { email: confirmed.email }, meta));
-    const unknown = statementsBeforeAnswer(() => await requestPasswordReset(db, { email: "ninguem-reset@b1.example.com" }, meta));
+    const existing = await statementsBeforeAnswer(() => requestPasswordReset(db, { email: confirmed.email }, meta));
+    const unknown = await statementsBeforeAnswer(() => requestPasswordReset(db, { email: "ninguem-reset@b1.example.com" }, meta));
     expect(existing).toEqual(unknown);
     await settle();
     // The work still happens, after the answer.
-    expect((await db.select().from(emailTokens).where(eq(emailTokens.userId, confirmed.id)))).toHaveLength(1);
+    expect(await db.select().from(emailTokens).where(eq(emailTokens.userId, confirmed.id))).toHaveLength(1);
   });
 
   it("a resend request does the same database work before answering for an existing and an unknown account", async () => {
-    const existing = statementsBeforeAnswer(() => await resendLink(db, { email: confirmed.email, type: "password-reset" }, meta));
-    const unknown = statementsBeforeAnswer(() => await resendLink(db, { email: "ninguem-resend@b1.example.com", type: "password-reset" }, meta));
+    const existing = await statementsBeforeAnswer(() => resendLink(db, { email: confirmed.email, type: "password-reset" }, meta));
+    const unknown = await statementsBeforeAnswer(() =>
+      resendLink(db, { email: "ninguem-resend@b1.example.com", type: "password-reset" }, meta),
+    );
     expect(existing).toEqual(unknown);
     await settle();
     expect(fs.readdirSync(path.join(dataDir, "outbox")).filter((file) => file.includes(confirmed.email)).length).toBe(2);

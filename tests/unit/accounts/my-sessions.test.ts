@@ -50,7 +50,7 @@ describe("Minhas sessões", () => {
     expect((await call("/faq", second)).status).toBe(302);
     expect((await call("/faq", third)).status).toBe(302);
     expect((await call("/faq", user.token)).status).toBe(200);
-    const rows = (await server.db.select().from(auditLogs).where(eq(auditLogs.userId, user.id)));
+    const rows = await server.db.select().from(auditLogs).where(eq(auditLogs.userId, user.id));
     expect(rows.map((row) => row.actionType)).toContain("session_ended");
   });
 

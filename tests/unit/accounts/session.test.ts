@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { encodeHexLowerCase } from "@oslojs/encoding";
 import { sessions } from "../../../db/schema/index";
@@ -14,12 +14,17 @@ import {
   readSessionCookie,
   validateSessionToken,
 } from "../../../src/lib/server/session";
-import { createTestUser, openTestDatabase } from "../../support/users";
+import { closeDatabase, connectDatabase, type Db } from "../../../src/lib/server/db";
+import { createTestUser, openOwnTestDatabase } from "../../support/users";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-session-"));
-const db = openTestDatabase(path.join(dir, "db.sqlite"));
-afterAll(() => {
-  db.$client.close();
+let db: Db;
+let target: string;
+beforeAll(async () => {
+  ({ db, target } = await openOwnTestDatabase(path.join(dir, "db.sqlite")));
+});
+afterAll(async () => {
+  await closeDatabase(db);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -38,10 +43,10 @@ describe("sessions (Lucia guide)", () => {
     const user = await createTestUser(db, ["lider"]);
     const t0 = 10_000_000;
     const { token } = await createSession(db, user.id, {}, t0);
-    const first = await validateSessionToken(db, token, t0 + 1000)!;
+    const first = (await validateSessionToken(db, token, t0 + 1000))!;
     expect(first.session.renewed).toBe(false);
     expect(first.principal.roles).toEqual(["lider"]);
-    const later = await validateSessionToken(db, token, t0 + ACTIVITY_CHECK_INTERVAL_MS)!;
+    const later = (await validateSessionToken(db, token, t0 + ACTIVITY_CHECK_INTERVAL_MS))!;
     expect(later.session.renewed).toBe(true);
     expect(later.session.expiresAt).toBe(t0 + ACTIVITY_CHECK_INTERVAL_MS + INACTIVITY_TIMEOUT_MS);
     // Still alive past the original expiry because it was used.
@@ -54,7 +59,7 @@ describe("sessions (Lucia guide)", () => {
     const { token } = await createSession(db, user.id, {}, t0);
     expect(await validateSessionToken(db, token, t0 + INACTIVITY_TIMEOUT_MS)).toBeNull();
     const id = token.split(".")[0]!;
-    expect((await db.select().from(sessions).where(eq(sessions.id, id)))[0]).toBeUndefined();
+    expect((await db.select().from(sessions).where(eq(sessions.id, id)))[0]!).toBeUndefined();
   });
 
   it("rejects forged, malformed and foreign tokens", async () => {
@@ -89,18 +94,18 @@ describe("sessions (Lucia guide)", () => {
 describe("the gate's cached validator", () => {
   it("sees a change committed by another connection on the very next call", async () => {
     const { createSessionValidator } = await import("../../../src/lib/server/session-cache");
-    const { openDatabase } = await import("../../../src/lib/server/db");
     const { assignRoleByEmail } = await import("../../../src/lib/server/roles");
-    const other = await openDatabase(path.join(dir, "db.sqlite"));
+    // Another connection: the app's pages, the CLI or another instance.
+    const other = connectDatabase(target);
     const user = await createTestUser(db, ["visualizador"]);
     const { token } = await createSession(db, user.id);
     const validate = createSessionValidator(db);
-    expect(validate(token)!.principal.roles).toEqual(["visualizador"]);
+    expect((await validate(token))!.principal.roles).toEqual(["visualizador"]);
     await assignRoleByEmail(other, user.email, "lider");
-    expect([...validate(token)!.principal.roles].sort()).toEqual(["lider", "visualizador"]);
+    expect([...(await validate(token))!.principal.roles].sort()).toEqual(["lider", "visualizador"]);
     await invalidateUserSessions(other, user.id);
-    expect(validate(token)).toBeNull();
-    other.$client.close();
+    expect(await validate(token)).toBeNull();
+    await closeDatabase(other);
   });
 
   it("still rejects a forged secret for a cached session", async () => {
@@ -108,13 +113,13 @@ describe("the gate's cached validator", () => {
     const user = await createTestUser(db, []);
     const { token } = await createSession(db, user.id);
     const validate = createSessionValidator(db);
-    expect(validate(token)).not.toBeNull();
+    expect(await validate(token)).not.toBeNull();
     const [id, secret] = token.split(".") as [string, string];
-    expect(validate(`${id}.${secret.slice(0, -1)}${secret.endsWith("a") ? "b" : "a"}`)).toBeNull();
-    expect(validate(`${id}.${secret.slice(0, -1)}`)).toBeNull();
-    expect(validate(token)).not.toBeNull();
-    expect(validate(token, Date.now() + INACTIVITY_TIMEOUT_MS + 1)).toBeNull();
-    expect(validate(token)).toBeNull();
+    expect(await validate(`${id}.${secret.slice(0, -1)}${secret.endsWith("a") ? "b" : "a"}`)).toBeNull();
+    expect(await validate(`${id}.${secret.slice(0, -1)}`)).toBeNull();
+    expect(await validate(token)).not.toBeNull();
+    expect(await validate(token, Date.now() + INACTIVITY_TIMEOUT_MS + 1)).toBeNull();
+    expect(await validate(token)).toBeNull();
   });
 });
 

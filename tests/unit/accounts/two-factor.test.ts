@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { decodeBase32IgnorePadding } from "@oslojs/encoding";
 import { generateHOTP } from "@oslojs/otp";
 import { auditLogs } from "../../../db/schema/index";
-import { twoFactorSecrets } from "../../../db/schema/two-factor";
+import { twoFactorSecrets } from "../../../db/schema/index";
 import { readTwoFactorSettings } from "../../../src/lib/server/two-factor-config";
 import { decryptTwoFactorSecret, encryptTwoFactorSecret } from "../../../src/lib/server/two-factor-secret";
 import { startBuiltServer, type RunningServer } from "../../support/server";

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
+import { eq, isNotNull, min } from "drizzle-orm";
+import { auditLogs } from "../../../db/schema/index";
 
 let server: RunningServer;
 let admin: TestUser;
@@ -21,7 +23,10 @@ it("the audit page's chain state: intact for admins, the broken row after an edi
   expect(intact).toMatchObject({ ok: true });
   expect(intact.count).toBeGreaterThan(0);
   expect((await chain(security)).status).toBe(403);
-  const first = (await server.db.$client.prepare("select min(id) as id from audit_logs where hash is not null"))[0] as { id: number };
-  server.db.$client.prepare("update audit_logs set result = 'failure' where id = ?").run(first.id);
+  const [first] = (await server.db
+    .select({ id: min(auditLogs.id) })
+    .from(auditLogs)
+    .where(isNotNull(auditLogs.hash))) as [{ id: number }];
+  await server.db.update(auditLogs).set({ result: "failure" }).where(eq(auditLogs.id, first.id));
   expect(await (await chain(admin)).json()).toMatchObject({ ok: false, brokenId: first.id });
 });

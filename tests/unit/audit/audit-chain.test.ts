@@ -5,98 +5,105 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { incrementAuditCount, writeAuditLog } from "../../../src/lib/server/audit";
 import { pruneAuditLogs } from "../../../src/lib/server/audit-retention";
-import type { Db } from "../../../src/lib/server/db";
+import { eq } from "drizzle-orm";
+import { auditLogs } from "../../../db/schema/index";
+import { closeDatabase, connectDatabase, type Db } from "../../../src/lib/server/db";
 import { maskIpAddress } from "../../../src/lib/server/ip-mask";
-import { openTestDatabase } from "../../support/users";
+import { onPostgres } from "../../support/pg";
+import { openOwnTestDatabase } from "../../support/users";
 
 const DAY = 24 * 60 * 60 * 1000;
 let dir: string;
 let file: string;
+let target: string;
 let db: Db;
 
 /** `npm run audit:verify` against the test database. */
 function auditVerify() {
   const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/audit-verify.ts"], {
-    env: { ...process.env, DATABASE_PATH: file },
+    env: { ...process.env, DATABASE_PATH: file, ...(target === file ? {} : { DATABASE_URL: target }) },
     encoding: "utf8",
     timeout: 30_000,
   });
   return { status: run.status, output: run.stdout + run.stderr };
 }
 
-function writeRows(count: number, start = 0): number[] {
-  return Array.from({ length: count }, async (_, index) =>
-    await writeAuditLog(db, {
+async function writeRows(count: number, start = 0): Promise<number[]> {
+  const ids: number[] = [];
+  for (let index = 0; index < count; index++) {
+    const id = await writeAuditLog(db, {
       userId: `u${start + index}`,
       actionType: "user_login_success",
       result: "success",
       details: { email: `p${start + index}@b1.example.com` },
       ipAddress: "203.0.113.9",
       userAgent: "Teste",
-    })!,
-  );
+    });
+    ids.push(id!);
+  }
+  return ids;
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-chain-"));
   file = path.join(dir, "db.sqlite");
-  db = openTestDatabase(file);
+  ({ db, target } = await openOwnTestDatabase(file));
 });
-afterEach(() => {
-  db.$client.close();
+afterEach(async () => {
+  await closeDatabase(db);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 describe("npm run audit:verify", () => {
-  it("passes on a fresh log with the count", () => {
-    writeRows(5);
+  it("passes on a fresh log with the count", async () => {
+    await writeRows(5);
     const result = auditVerify();
     expect(result.output).toContain("OK: cadeia de auditoria íntegra, 5 registros verificados");
     expect(result.status).toBe(0);
   });
 
-  it("names the exact row a direct SQLite edit changed", () => {
-    const ids = writeRows(6);
-    db.$client.prepare("update audit_logs set action_details = ? where id = ?").run('{"email":"outra@b1.example.com"}', ids[3]);
+  it("names the exact row a direct database edit changed", async () => {
+    const ids = await writeRows(6);
+    await db.update(auditLogs).set({ actionDetails: '{"email":"outra@b1.example.com"}' }).where(eq(auditLogs.id, ids[3]!));
     const result = auditVerify();
     expect(result.status).toBe(1);
     expect(result.output).toContain(`quebrada no registro #${ids[3]}`);
   });
 
-  it("names the row after one deleted from the middle", () => {
-    const ids = writeRows(5);
-    db.$client.prepare("delete from audit_logs where id = ?").run(ids[2]);
+  it("names the row after one deleted from the middle", async () => {
+    const ids = await writeRows(5);
+    await db.delete(auditLogs).where(eq(auditLogs.id, ids[2]!));
     const result = auditVerify();
     expect(result.status).toBe(1);
     expect(result.output).toContain(`quebrada no registro #${ids[3]}`);
   });
 
   it("stays intact while repeated rate-limited attempts add to a row's count", async () => {
-    const [id] = writeRows(1);
+    const [id] = await writeRows(1);
     for (let i = 0; i < 3; i++) expect(await incrementAuditCount(db, id!)).toBe(true);
-    writeRows(2, 1);
+    await writeRows(2, 1);
     expect(auditVerify().status).toBe(0);
   });
 
   it("still verifies after retention pruning, from the checkpoint it leaves", async () => {
-    writeRows(4);
+    await writeRows(4);
     await new Promise((resolve) => setTimeout(resolve, 5));
     const cutoff = Date.now();
-    writeRows(3, 4);
+    await writeRows(3, 4);
     expect(await pruneAuditLogs(db, 1, cutoff + DAY)).toBe(4);
     const result = auditVerify();
     expect(result.output).toContain("3 registros verificados");
     expect(result.status).toBe(0);
   });
 
-  it("keeps one chain when two connections append in turn", async () => {
-    const other = openTestDatabase(file);
-    for (let i = 0; i < 5; i++) {
-      await writeAuditLog(db, { actionType: "user_logout", result: "success" });
-      await writeAuditLog(other, { actionType: "user_logout", result: "success" });
-    }
-    other.$client.close();
-    expect(auditVerify().output).toContain("10 registros verificados");
+  it("keeps one chain when two connections append (at the same time on PostgreSQL: two instances)", async () => {
+    const other = connectDatabase(target);
+    const append = (i: number) => writeAuditLog(i % 2 ? db : other, { actionType: "user_logout", result: "success" });
+    // One process holds one SQLite connection (getDb): two in one process can only take turns.
+    if (onPostgres) await Promise.all(Array.from({ length: 20 }, (_, i) => append(i)));
+    else for (let i = 0; i < 20; i++) await append(i);
+    await closeDatabase(other);
+    expect(auditVerify().output).toContain("20 registros verificados");
   });
 });
 

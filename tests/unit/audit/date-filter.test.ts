@@ -4,7 +4,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLogs } from "../../../db/schema/index.ts";
 import { auditFilterSchema, queryAuditLogs } from "../../../src/lib/server/audit-query";
-import { openDatabase, type Db } from "../../../src/lib/server/db";
+import { closeDatabase, type Db } from "../../../src/lib/server/db";
+import { openOwnTestDatabase } from "../../support/users";
 
 let dir: string;
 let db: Db;
@@ -23,40 +24,41 @@ const STAMPS = [
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-tz-"));
-  db = await openDatabase(path.join(dir, "db.sqlite"), { migrate: true });
+  db = (await openOwnTestDatabase(path.join(dir, "db.sqlite"))).db;
   for (const stamp of STAMPS) {
-    await db.insert(auditLogs)
-      .values({ createdAt: at(stamp), actionType: "tz_probe", result: "success", actionDetails: JSON.stringify({ stamp }) })
-      ;
+    await db
+      .insert(auditLogs)
+      .values({ createdAt: at(stamp), actionType: "tz_probe", result: "success", actionDetails: JSON.stringify({ stamp }) });
   }
 });
-afterAll(() => {
-  db.$client.close();
+afterAll(async () => {
+  await closeDatabase(db);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 async function stampsBetween(from: string, to: string, timeZone: string): Promise<string[]> {
   const filter = auditFilterSchema.parse({ action: "tz_probe", from, to });
-  return await queryAuditLogs(db, filter, timeZone)
-    .rows.map((row) => new Date(row.createdAt).toISOString())
-    .sort();
+  return (await queryAuditLogs(db, filter, timeZone)).rows.map((row) => new Date(row.createdAt).toISOString()).sort();
 }
 
 describe("audit date filters follow TZ_DISPLAY", () => {
-  it("a day in Asia/Tokyo (UTC+9) starts and ends at that zone's midnight", () => {
-    expect(stampsBetween("2026-03-10", "2026-03-10", "Asia/Tokyo")).toEqual(["2026-03-09T15:00:00.000Z", "2026-03-10T14:59:59.999Z"]);
+  it("a day in Asia/Tokyo (UTC+9) starts and ends at that zone's midnight", async () => {
+    expect(await stampsBetween("2026-03-10", "2026-03-10", "Asia/Tokyo")).toEqual(["2026-03-09T15:00:00.000Z", "2026-03-10T14:59:59.999Z"]);
   });
 
-  it("a summer day in Europe/Lisbon uses its daylight-saving offset (UTC+1)", () => {
-    expect(stampsBetween("2026-07-01", "2026-07-01", "Europe/Lisbon")).toEqual(["2026-06-30T23:00:00.000Z", "2026-07-01T22:59:59.999Z"]);
+  it("a summer day in Europe/Lisbon uses its daylight-saving offset (UTC+1)", async () => {
+    expect(await stampsBetween("2026-07-01", "2026-07-01", "Europe/Lisbon")).toEqual([
+      "2026-06-30T23:00:00.000Z",
+      "2026-07-01T22:59:59.999Z",
+    ]);
   });
 
-  it("a date-time without an offset is read in the display zone; one with an offset is kept", () => {
-    expect(stampsBetween("2026-03-10T00:00", "2026-03-10T23:59:59.999", "Asia/Tokyo")).toEqual([
+  it("a date-time without an offset is read in the display zone; one with an offset is kept", async () => {
+    expect(await stampsBetween("2026-03-10T00:00", "2026-03-10T23:59:59.999", "Asia/Tokyo")).toEqual([
       "2026-03-09T15:00:00.000Z",
       "2026-03-10T14:59:59.999Z",
     ]);
-    expect(stampsBetween("2026-03-09T15:00:00Z", "2026-03-09T15:00:00Z", "Asia/Tokyo")).toEqual(["2026-03-09T15:00:00.000Z"]);
+    expect(await stampsBetween("2026-03-09T15:00:00Z", "2026-03-09T15:00:00Z", "Asia/Tokyo")).toEqual(["2026-03-09T15:00:00.000Z"]);
   });
 
   it("an impossible date is refused with a Portuguese message instead of being ignored", () => {

@@ -5,22 +5,32 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertAuditRows } from "../../../scripts/scale-data";
 import { pruneAuditLogs } from "../../../src/lib/server/audit-retention";
 import { readConfig } from "../../../src/lib/server/config";
-import { openDatabase, type Db } from "../../../src/lib/server/db";
+import { count as countRows, lt } from "drizzle-orm";
+import { auditLogs } from "../../../db/schema/index";
+import { closeDatabase, type Db } from "../../../src/lib/server/db";
+import { openOwnTestDatabase } from "../../support/users";
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.UTC(2026, 10, 1);
 let dir: string;
 let db: Db;
 
-const count = (sql: string, ...params: unknown[]) => (db.$client.prepare(sql).get(...params) as { n: number }).n;
+/** Audit rows, or only those created before `before`. */
+const count = async (before?: number) =>
+  (
+    await db
+      .select({ n: countRows() })
+      .from(auditLogs)
+      .where(before === undefined ? undefined : lt(auditLogs.createdAt, before))
+  )[0]!.n;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-retention-"));
-  db = await openDatabase(path.join(dir, "db.sqlite"), { migrate: true });
+  db = (await openOwnTestDatabase(path.join(dir, "db.sqlite"))).db;
   await insertAuditRows(db, 3650, [], NOW);
 });
-afterAll(() => {
-  db.$client.close();
+afterAll(async () => {
+  await closeDatabase(db);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -35,17 +45,17 @@ describe("audit retention", () => {
   });
 
   it("deletes exactly the rows older than the limit, in batches that let other work run", async () => {
-    const total = count("select count(*) as n from audit_logs");
-    const old = count("select count(*) as n from audit_logs where created_at < ?", NOW - 30 * DAY);
+    const total = await count();
+    const old = await count(NOW - 30 * DAY);
     expect(old).toBeGreaterThan(3000);
     let otherWorkRan = false;
-    const pruning = await pruneAuditLogs(db, 30, NOW, 100);
+    const pruning = pruneAuditLogs(db, 30, NOW, 100);
     setImmediate(() => (otherWorkRan = true));
     const deleted = await pruning;
     expect(otherWorkRan).toBe(true);
     expect(deleted).toBe(old);
-    expect(count("select count(*) as n from audit_logs")).toBe(total - old);
-    expect(count("select count(*) as n from audit_logs where created_at < ?", NOW - 30 * DAY)).toBe(0);
+    expect(await count()).toBe(total - old);
+    expect(await count(NOW - 30 * DAY)).toBe(0);
     expect(await pruneAuditLogs(db, 30, NOW, 100)).toBe(0);
   });
 });

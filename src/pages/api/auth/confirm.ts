@@ -11,7 +11,9 @@ export const prerender = false;
 /** The link in the confirmation e-mail opens the form that asks for the sign-up password; it changes nothing. */
 export const GET: APIRoute = async ({ url }) => {
   const token = url.searchParams.get("token") ?? "";
-  const location = await isLiveConfirmationLink(getDb(), token) ? `/auth?mode=confirm&token=${token}` : "/link-expired?type=email-confirmation";
+  const location = (await isLiveConfirmationLink(getDb(), token))
+    ? `/auth?mode=confirm&token=${token}`
+    : "/link-expired?type=email-confirmation";
   return new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });
 };
 

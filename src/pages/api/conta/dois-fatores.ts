@@ -13,10 +13,10 @@ function signedIn(locals: App.Locals) {
 }
 
 /** Whether the signed-in person has two-factor on, and whether the portal offers it. */
-export const GET: APIRoute = ({ locals }) => {
+export const GET: APIRoute = async ({ locals }) => {
   const user = signedIn(locals);
   if (!user) return jsonResponse(401, { error: "Não autenticado" });
-  return jsonResponse(200, { available: config().twoFactor.key !== null, ...readTwoFactorStatus(getDb(), user.userId) });
+  return jsonResponse(200, { available: config().twoFactor.key !== null, ...(await readTwoFactorStatus(getDb(), user.userId)) });
 };
 
 /** Starts enrolment: a new key as a QR code (SVG) and as text. */

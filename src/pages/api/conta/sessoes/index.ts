@@ -9,7 +9,10 @@ export const prerender = false;
 /** 'Minhas sessões': every active session of the signed-in person. */
 export const GET: APIRoute = async ({ locals }) => {
   if (!locals.principal) return jsonResponse(401, { error: "Não autenticado" });
-  return jsonResponse(200, { sessions: await listMySessions(getDb(), locals.principal.userId, locals.sessionId), timeZone: config().tzDisplay });
+  return jsonResponse(200, {
+    sessions: await listMySessions(getDb(), locals.principal.userId, locals.sessionId),
+    timeZone: config().tzDisplay,
+  });
 };
 
 /** 'Encerrar todas as outras': every session but this one ends. */
