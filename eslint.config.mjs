@@ -11,7 +11,7 @@ export default tseslint.config(
     linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: "off" },
     plugins: { "@typescript-eslint": tseslint.plugin },
     rules: {
-      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-floating-promises": ["error", { checkThenables: true }],
       "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: false }],
       "@typescript-eslint/await-thenable": "error",
     },

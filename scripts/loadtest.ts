@@ -1,6 +1,7 @@
 /**
- * `npm run loadtest [-- --duration <s> --people <n> --targets <n> --max <n>]`: starts the BUILT
- * portal on loopback with a fresh database, runs concurrent sign-ins, page views, trail saves and
+ * `npm run loadtest [-- --duration <s> --people <n> --targets <n> --max <n> --database-url <postgres://…>]`:
+ * starts the BUILT portal on loopback with a fresh database (a temporary SQLite file, or the given
+ * empty PostgreSQL database, with DATABASE_URL set to the same address), runs concurrent sign-ins, page views, trail saves and
  * admin edits for a bounded time, prints throughput and latency per kind, then checks there was
  * no 5xx and that every acknowledged write is in the database. Exit code 1 when a check fails.
  */
@@ -9,11 +10,18 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { ENGINE, engineOf } from "../db/schema/index.ts";
 import { closeDatabase, openDatabase } from "../src/lib/server/db.ts";
 import { createLoadCast, LOAD_KINDS, runLoad, summarizeLoad, verifyLoad } from "./load.ts";
 
 const { values } = parseArgs({
-  options: { duration: { type: "string" }, people: { type: "string" }, targets: { type: "string" }, max: { type: "string" } },
+  options: {
+    duration: { type: "string" },
+    people: { type: "string" },
+    targets: { type: "string" },
+    max: { type: "string" },
+    "database-url": { type: "string" },
+  },
 });
 const seconds = Math.min(600, Number(values.duration ?? 10));
 const people = Math.min(50, Number(values.people ?? 8));
@@ -30,10 +38,23 @@ if (!fs.existsSync("dist/gate/main.mjs")) {
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-loadtest-"));
 const databasePath = path.join(dataDir, "db.sqlite");
-const db = await openDatabase(databasePath, { migrate: true });
+const target = values["database-url"] ?? databasePath;
+// This process reads and checks the database with the tables of DATABASE_URL's engine.
+if (engineOf(target) !== ENGINE) {
+  console.error("Erro: --database-url e DATABASE_URL devem apontar para o mesmo motor (PostgreSQL nos dois, ou nenhum)");
+  process.exit(1);
+}
+const db = await openDatabase(target, { migrate: true });
 const child = spawn(process.execPath, ["dist/gate/main.mjs"], {
   // Loopback only; rate limits raised because every request comes from one address.
-  env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATABASE_PATH: databasePath, RATE_LIMIT_MULTIPLIER: "1000000" },
+  env: {
+    ...process.env,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATABASE_PATH: databasePath,
+    ...(target === databasePath ? {} : { DATABASE_URL: target }),
+    RATE_LIMIT_MULTIPLIER: "1000000",
+  },
   stdio: ["ignore", "pipe", "inherit"],
 });
 let exitCode = 1;

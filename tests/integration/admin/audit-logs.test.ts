@@ -21,8 +21,8 @@ beforeAll(async () => {
       details: { i },
     });
   }
-  // A type this version does not know (e.g. written by a newer one) goes straight into the await table.
-  server.db.insert(auditLogs).values({
+  // A type this version does not know (e.g. written by a newer one) goes straight into the table.
+  await server.db.insert(auditLogs).values({
     userId: who.lider!.id,
     actionType: "acao_desconhecida",
     result: "blocked",

@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import { auditLogs } from "../../../db/schema/index";
+import { onPostgres } from "../../support/pg";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser } from "../../support/users";
 
@@ -42,7 +44,15 @@ describe("health endpoints", () => {
     expect(await auditCount(server)).toBe(before);
   });
 
-  it("/readyz turns 503 when the database file is replaced by something that is not a database", async () => {
+  it.skipIf(!onPostgres)("/readyz turns 503 when the PostgreSQL database lost the build's migrations (a bad restore)", async () => {
+    server = await startBuiltServer();
+    await server.db.execute(sql`drop table drizzle.__drizzle_migrations`);
+    const ready = await readinessBecomes(server, 503);
+    expect(ready.text).toBe("não pronto: banco de dados não responde");
+    expect((await probe(server, "/healthz")).status).toBe(200);
+  });
+
+  it.skipIf(onPostgres)("/readyz turns 503 when the database file is replaced by something that is not a database", async () => {
     server = await startBuiltServer();
     const databasePath = `${server.dataDir}/db.sqlite`;
     const impostor = `${server.dataDir}/impostor`;

@@ -1,13 +1,14 @@
 import { spawnSync } from "node:child_process";
 import { expect, it } from "vitest";
+import { freshDatabaseUrl } from "../../support/pg";
 
-it("npm run loadtest (small size) reports every kind, no 5xx and every acknowledged write stored", { timeout: 120_000 }, () => {
+it("npm run loadtest (small size) reports every kind, no 5xx and every acknowledged write stored", { timeout: 120_000 }, async () => {
+  // PostgreSQL pass: an empty database of its own on the test cluster.
+  const url = await freshDatabaseUrl();
   const run = spawnSync(
     process.execPath,
-    ["--import", "tsx", "scripts/loadtest.ts", "--duration", "4", "--people", "3", "--targets", "2"],
-    {
-      encoding: "utf8",
-    },
+    ["--import", "tsx", "scripts/loadtest.ts", "--duration", "4", "--people", "3", "--targets", "2", ...(url ? ["--database-url", url] : [])],
+    { encoding: "utf8", env: { ...process.env, ...(url ? { DATABASE_URL: url } : {}) } },
   );
   const output = run.stdout + run.stderr;
   expect(run.status, output).toBe(0);
