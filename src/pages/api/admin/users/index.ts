@@ -10,12 +10,12 @@ import { listUsersPage } from "../../../../lib/server/admin-user-list";
 export const prerender = false;
 
 /** One page of users: `?q=` (name, e-mail or role, accents and case ignored), `?role=`, `?page=`. */
-export const GET: APIRoute = ({ locals, url }) => {
+export const GET: APIRoute = async ({ locals, url }) => {
   const refused = refuseUnlessAllowed(locals, "/admin-panel");
   if (refused) return refused;
   const parsed = userListQuerySchema.safeParse(Object.fromEntries(url.searchParams));
   if (!parsed.success) return jsonResponse(400, { error: parsed.error.issues[0]?.message ?? "Filtro inválido" });
-  return jsonResponse(200, listUsersPage(getDb(), { search: parsed.data.q, role: parsed.data.role, page: parsed.data.page }));
+  return jsonResponse(200, await listUsersPage(getDb(), { search: parsed.data.q, role: parsed.data.role, page: parsed.data.page }));
 };
 
 export const POST: APIRoute = async ({ locals, request }) => {
