@@ -1,14 +1,18 @@
 /**
  * Scale scenarios of `npm run bench` against a gate whose database holds the seed:scale data:
  * p95 of each audit filter and of the admin user search (sequential requests), and a gated
- * page's p99 at 50 connections while one full CSV export streams, with the server's RSS growth.
+ * page's p99 at 50 connections just before and while one full CSV export streams, with the
+ * server's RSS growth.
  */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import autocannon from "autocannon";
 
 export interface ScaleFigures {
   filters: Record<string, { p50: number; p95: number; rows: number }>;
   adminSearch: { path: string; p50: number; p95: number; bytes: number };
+  /** The same load just before the export, for comparison. */
+  pageAlone: { reqPerSec: number; p50: number; p99: number };
   pageDuringExport: {
     reqPerSec: number;
     p50: number;
@@ -75,35 +79,45 @@ export async function benchScale(options: {
   const search = await timedGets(gateUrl + searchPath, admin, samples);
   const adminSearch = { path: searchPath, p50: search.p50, p95: search.p95, bytes: Buffer.byteLength(search.body) };
 
-  // One full export read as fast as the client can, while 50 connections ask for a gated page.
+  const pageLoad = () =>
+    autocannon({
+      url: `${gateUrl}/faq`,
+      connections: 50,
+      duration: 2,
+      headers: { cookie: `b1_session=${options.viewerToken}`, "accept-encoding": "gzip, br" },
+    });
+  const alone = [await pageLoad(), await pageLoad()];
+
+  // One full export read as fast as the client can (in its own process, so reading it never
+  // stalls this one's load generator), while 50 connections ask for a gated page.
   const rssBefore = rssMb(serverPid);
   let rssPeak = rssBefore;
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(serverPid))), 100);
-  const exportStarted = performance.now();
   let exportDone = false;
-  const exported = (async () => {
-    const response = await fetch(`${gateUrl}/api/audit-logs/export.csv`, { headers: { cookie: admin } });
-    if (!response.ok) throw new Error(`exportação respondeu ${response.status}`);
-    let lines = 0;
-    for await (const chunk of response.body!) for (const byte of chunk as Uint8Array) if (byte === 10) lines++;
-    exportDone = true;
-    return { rows: lines - 1, seconds: (performance.now() - exportStarted) / 1000 };
-  })();
+  const exported = new Promise<{ rows: number; seconds: number }>((resolve, reject) => {
+    const client = spawn(process.execPath, ["scripts/bench-export-client.mjs", `${gateUrl}/api/audit-logs/export.csv`, admin], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    client.stdout.on("data", (chunk) => (out += chunk));
+    client.on("exit", () => {
+      exportDone = true;
+      const result = JSON.parse(out || "{}") as { status?: number; rows: number; seconds: number };
+      if (result.status !== 200) reject(new Error(`exportação respondeu ${result.status ?? "nada"}`));
+      else resolve(result);
+    });
+  });
   const pages: autocannon.Result[] = [];
-  while (!exportDone) {
-    pages.push(
-      await autocannon({
-        url: `${gateUrl}/faq`,
-        connections: 50,
-        duration: 2,
-        headers: { cookie: `b1_session=${options.viewerToken}`, "accept-encoding": "gzip, br" },
-      }),
-    );
-  }
+  while (!exportDone) pages.push(await pageLoad());
   const { rows: exportRows, seconds: exportSeconds } = await exported;
   clearInterval(sampler);
   // Only the rounds that ran entirely during the export count (the last one ran past its end).
   const during = pages.length > 1 ? pages.slice(0, -1) : pages;
+  const pageAlone = {
+    reqPerSec: Math.round(alone.reduce((sum, r) => sum + r.requests.average, 0) / alone.length),
+    p50: Math.max(...alone.map((r) => r.latency.p50)),
+    p99: Math.max(...alone.map((r) => r.latency.p99)),
+  };
   const pageDuringExport = {
     reqPerSec: Math.round(during.reduce((sum, r) => sum + r.requests.average, 0) / during.length),
     p50: Math.max(...during.map((r) => r.latency.p50)),
@@ -113,7 +127,7 @@ export async function benchScale(options: {
     exportSeconds: Math.round(exportSeconds * 10) / 10,
     rssGrowthMb: Math.round(rssPeak - rssBefore),
   };
-  return { filters, adminSearch, pageDuringExport };
+  return { filters, adminSearch, pageAlone, pageDuringExport };
 }
 
 /** yes/no per target of the scale scenarios. */

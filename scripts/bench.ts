@@ -251,7 +251,10 @@ async function main() {
       );
       console.table(Object.fromEntries(Object.entries(scale.filters).map(([name, f]) => [`GET /api/audit-logs ${name}`, f])));
       console.table({ [`GET ${scale.adminSearch.path}`]: scale.adminSearch });
-      console.table({ "GET /faq (50 conexões) durante exportação CSV completa": scale.pageDuringExport });
+      console.table({
+        "GET /faq (50 conexões) logo antes da exportação": scale.pageAlone,
+        "GET /faq (50 conexões) durante exportação CSV completa": scale.pageDuringExport,
+      });
     }
     console.table(Object.fromEntries(Object.entries(targets).map(([k, v]) => [k, { ok: v ? "sim" : "NÃO" }])));
 
