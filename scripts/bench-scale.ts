@@ -6,6 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import autocannon from "autocannon";
 
 export interface ScaleFigures {
@@ -18,6 +19,7 @@ export interface ScaleFigures {
     p50: number;
     p99: number;
     non2xx: number;
+    windowInsideExport: boolean;
     exportRows: number;
     exportSeconds: number;
     rssGrowthMb: number;
@@ -64,8 +66,10 @@ export async function benchScale(options: {
   adminToken: string;
   viewerToken: string;
   samples: number;
+  /** Length of the page-load windows, alone and during the export. */
+  seconds: number;
 }): Promise<ScaleFigures> {
-  const { gateUrl, serverPid, samples } = options;
+  const { gateUrl, serverPid, samples, seconds } = options;
   const admin = `b1_session=${options.adminToken}`;
   const filters: ScaleFigures["filters"] = {};
   for (const [name, query] of Object.entries(AUDIT_FILTERS)) {
@@ -83,10 +87,11 @@ export async function benchScale(options: {
     autocannon({
       url: `${gateUrl}/faq`,
       connections: 50,
-      duration: 2,
+      duration: seconds,
       headers: { cookie: `b1_session=${options.viewerToken}`, "accept-encoding": "gzip, br" },
     });
-  const alone = [await pageLoad(), await pageLoad()];
+  await pageLoad(); // warm-up
+  const alone = await pageLoad();
 
   // One full export read as fast as the client can (in its own process, so reading it never
   // stalls this one's load generator), while 50 connections ask for a gated page.
@@ -98,6 +103,8 @@ export async function benchScale(options: {
     const client = spawn(process.execPath, ["scripts/bench-export-client.mjs", `${gateUrl}/api/audit-logs/export.csv`, admin], {
       stdio: ["ignore", "pipe", "inherit"],
     });
+    // It stands in for a client on another machine: lowest priority, so it takes no CPU from the server.
+    if (client.pid) os.setPriority(client.pid, 19);
     let out = "";
     client.stdout.on("data", (chunk) => (out += chunk));
     client.on("exit", () => {
@@ -107,22 +114,19 @@ export async function benchScale(options: {
       else resolve(result);
     });
   });
-  const pages: autocannon.Result[] = [];
-  while (!exportDone) pages.push(await pageLoad());
+  // One window of the same length as the one alone, so both p99 are over comparable samples.
+  const during = await pageLoad();
+  const windowInsideExport = !exportDone;
   const { rows: exportRows, seconds: exportSeconds } = await exported;
   clearInterval(sampler);
-  // Only the rounds that ran entirely during the export count (the last one ran past its end).
-  const during = pages.length > 1 ? pages.slice(0, -1) : pages;
-  const pageAlone = {
-    reqPerSec: Math.round(alone.reduce((sum, r) => sum + r.requests.average, 0) / alone.length),
-    p50: Math.max(...alone.map((r) => r.latency.p50)),
-    p99: Math.max(...alone.map((r) => r.latency.p99)),
-  };
+  const pageAlone = { reqPerSec: Math.round(alone.requests.average), p50: alone.latency.p50, p99: alone.latency.p99 };
   const pageDuringExport = {
-    reqPerSec: Math.round(during.reduce((sum, r) => sum + r.requests.average, 0) / during.length),
-    p50: Math.max(...during.map((r) => r.latency.p50)),
-    p99: Math.max(...during.map((r) => r.latency.p99)),
-    non2xx: during.reduce((sum, r) => sum + r.non2xx + r.errors, 0),
+    reqPerSec: Math.round(during.requests.average),
+    p50: during.latency.p50,
+    p99: during.latency.p99,
+    non2xx: during.non2xx + during.errors,
+    /** False when the export ended before the window did (small --audit-rows): the p99 then is not "during". */
+    windowInsideExport,
     exportRows,
     exportSeconds: Math.round(exportSeconds * 10) / 10,
     rssGrowthMb: Math.round(rssPeak - rssBefore),
@@ -135,7 +139,8 @@ export function scaleTargets(figures: ScaleFigures): Record<string, boolean> {
   return {
     "cada filtro de auditoria ≤ 50 ms p95": Object.values(figures.filters).every((f) => f.p95 <= 50),
     "busca de usuários (admin) ≤ 50 ms p95": figures.adminSearch.p95 <= 50,
-    "página p99 ≤ 20 ms (50 conexões) durante exportação": figures.pageDuringExport.p99 <= 20,
+    "página p99 ≤ 20 ms (50 conexões) durante exportação":
+      figures.pageDuringExport.windowInsideExport && figures.pageDuringExport.p99 <= 20,
     "RSS cresce < 100 MB na exportação": figures.pageDuringExport.rssGrowthMb < 100,
   };
 }

@@ -200,7 +200,14 @@ async function main() {
     let scale: ScaleFigures | null = null;
     if (!skipScale) {
       log("cenários de escala: filtros da auditoria, busca de usuários, página durante exportação …");
-      scale = await benchScale({ gateUrl, serverPid: gate.child.pid!, adminToken: admin.token, viewerToken: user.token, samples });
+      scale = await benchScale({
+        gateUrl,
+        serverPid: gate.child.pid!,
+        adminToken: admin.token,
+        viewerToken: user.token,
+        samples,
+        seconds: duration,
+      });
     }
     const weights = pageWeights();
     const search = await searchTimes(gateUrl, user.token).catch((error: unknown) => {

@@ -20,8 +20,7 @@ export type AuditWorkerReply =
 
 /** Concurrent CSV exports per process; each holds one worker thread and one connection. */
 export const MAX_CONCURRENT_EXPORTS = 2;
-// ~1 MB of CSV per message: a fifth of the keyset queries and thread hops of 1,000 rows, memory still bounded.
-const ROWS_PER_CHUNK = 5000;
+const ROWS_PER_CHUNK = 1000;
 
 /** The bundled worker next to the gate, or its source when running unbuilt (tests, dev). */
 function workerFile(): string {
