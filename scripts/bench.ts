@@ -204,7 +204,14 @@ async function main() {
     let scale: ScaleFigures | null = null;
     if (!skipScale) {
       log("cenários de escala: filtros da auditoria, busca de usuários, página durante exportação …");
-      scale = await benchScale({ gateUrl, serverPid: gate.child.pid!, adminToken: admin.token, viewerToken: user.token, samples });
+      scale = await benchScale({
+        gateUrl,
+        serverPid: gate.child.pid!,
+        adminToken: admin.token,
+        viewerToken: user.token,
+        samples,
+        seconds: duration,
+      });
     }
     const weights = pageWeights();
     const search = await searchTimes(gateUrl, user.token).catch((error: unknown) => {
@@ -256,7 +263,10 @@ async function main() {
       );
       console.table(Object.fromEntries(Object.entries(scale.filters).map(([name, f]) => [`GET /api/audit-logs ${name}`, f])));
       console.table({ [`GET ${scale.adminSearch.path}`]: scale.adminSearch });
-      console.table({ "GET /faq (50 conexões) durante exportação CSV completa": scale.pageDuringExport });
+      console.table({
+        "GET /faq (50 conexões) logo antes da exportação": scale.pageAlone,
+        "GET /faq (50 conexões) durante exportação CSV completa": scale.pageDuringExport,
+      });
     }
     console.table(Object.fromEntries(Object.entries(targets).map(([k, v]) => [k, { ok: v ? "sim" : "NÃO" }])));
 

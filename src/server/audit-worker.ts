@@ -3,6 +3,8 @@
  * read-only connection so a long query never stalls the event loop that serves pages.
  * `pages` answers one keyset page per message; `export` streams the CSV one chunk per "next".
  */
+import fs from "node:fs";
+import os from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { AUDIT_CSV_HEADER, CSV_BOM, auditCsvLine } from "../lib/server/audit-export-csv.ts";
 import { queryAuditLogs } from "../lib/server/audit-query.ts";
@@ -10,6 +12,7 @@ import type { AuditReaderJob, AuditWorkerReply } from "../lib/server/audit-reade
 import { openReadOnlyDatabase } from "../lib/server/db.ts";
 
 const job = workerData as AuditReaderJob;
+const EXPORT_NICENESS = 19;
 const db = openReadOnlyDatabase(job.databasePath);
 const port = parentPort!;
 
@@ -26,6 +29,7 @@ if (job.kind === "pages") {
     }
   });
 } else {
+  yieldToServing();
   let cursor: string | undefined;
   let started = false;
   const encoder = new TextEncoder();
@@ -43,4 +47,17 @@ if (job.kind === "pages") {
       reply({ id: 0, ok: false, message: String(error) });
     }
   });
+}
+
+/**
+ * An export is bulk work: on Linux its thread drops to the lowest CPU priority, so on a busy machine
+ * the threads that answer pages (and everything else) run first and the export takes the idle time.
+ */
+function yieldToServing() {
+  try {
+    const threadId = Number(fs.readlinkSync("/proc/thread-self").split("/").pop());
+    os.setPriority(threadId, EXPORT_NICENESS);
+  } catch {
+    // Not Linux, or no /proc: the export runs at the server's priority.
+  }
 }

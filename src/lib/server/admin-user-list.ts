@@ -3,15 +3,17 @@
  * over name, e-mail and role (with the normaliser the FAQ, glossary and templates use), a role
  * filter, 50 per page and the number of matching users per role.
  *
- * Without a search everything is SQL (count, LIMIT/OFFSET, grouped counts). With one, the rows are read
- * once as raw tuples and matched in JS against folded text kept per distinct string: the normaliser
- * (NFD + marks stripped) is too slow to run per row per request, and SQLite has no accent folding.
+ * Counting, ordering and paging are SQL (count, grouped counts, LIMIT/OFFSET). A search first reads
+ * only name and e-mail of every user and matches them in JS against folded text kept per distinct
+ * string (SQLite has no accent folding; the normaliser is too slow to run per row per request); the
+ * matches' e-mails (or the others', when fewer) then become one more condition of those same queries.
  */
-import { asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, not, sql, type SQL } from "drizzle-orm";
 import { roles, userRoles, users } from "../../../db/schema/index.ts";
 import { roleLabel } from "../admin/role-labels.ts";
 import type { UserListPage } from "../admin/types.ts";
 import { normalizeForSearch } from "../search-text.ts";
+import { inJsonList } from "./db-dialect.ts";
 import type { Db } from "./db.ts";
 
 export const USERS_PER_PAGE = 50;
@@ -36,99 +38,89 @@ export interface UserListQuery {
   page: number;
 }
 
-type Row = { id: string; email: string; fullName: string; createdAt: number };
+type RoleRef = { id: number; name: string };
 
 export async function listUsersPage(db: Db, query: UserListQuery): Promise<UserListPage> {
   const needle = normalizeForSearch(query.search.trim());
-  const allRoles = await db.select({ id: roles.id, name: roles.name }).from(roles);
+  const allRoles: RoleRef[] = await db.select({ id: roles.id, name: roles.name }).from(roles);
   const roleName = new Map(allRoles.map((role) => [role.id, role.name]));
   const roleId = query.role ? (allRoles.find((role) => role.name === query.role)?.id ?? -1) : null;
-  const matched = needle ? await searchUsers(db, needle, allRoles) : null;
 
-  const pick = async (total: number, counts: Map<number, number>, searchTotal: number, read: (offset: number) => Promise<Row[]>) => {
-    const pages = Math.max(1, Math.ceil(total / USERS_PER_PAGE));
-    const page = Math.min(Math.max(1, query.page), pages);
-    const rows = await read((page - 1) * USERS_PER_PAGE);
-    const held = await rolesOf(
-      db,
-      rows.map((row) => row.id),
-    );
-    return {
-      users: rows.map((row) => ({ ...row, roles: (held.get(row.id) ?? []).sort() })),
-      total,
-      page,
-      pages,
-      perPage: USERS_PER_PAGE,
-      counts: { all: searchTotal, byRole: Object.fromEntries([...counts].map(([id, n]) => [roleName.get(id)!, n])) },
-    };
-  };
-
-  if (matched) {
-    // Per-role counts follow the search (not the role filter), so each choice shows what it would list.
-    const counts = new Map<number, number>();
-    for (const user of matched) for (const id of user.roleIds) counts.set(id, (counts.get(id) ?? 0) + 1);
-    const listed = roleId === null ? matched : matched.filter((user) => user.roleIds.includes(roleId));
-    return pick(listed.length, counts, matched.length, async (offset) =>
-      listed.slice(offset, offset + USERS_PER_PAGE).map(({ roleIds: _, ...row }) => row),
-    );
-  }
-
+  const matching = needle ? await searchCondition(db, needle, allRoles) : undefined;
   const holdsRole =
-    roleId === null ? undefined : sql`exists (select 1 from user_roles ur where ur.user_id = users.id and ur.role_id = ${roleId})`;
-  const everyone = (await db.select({ n: sql<number>`count(*)` }).from(users))[0]!.n;
-  const total =
-    roleId === null
-      ? everyone
-      : (
-          await db
-            .select({ n: sql<number>`count(*)` })
-            .from(users)
-            .where(holdsRole)
-        )[0]!.n;
-  const counts = new Map(
+    roleId === null ? undefined : sql`exists (select 1 from user_roles ur where ur.user_id = ${users.id} and ur.role_id = ${roleId})`;
+  const listed = and(matching, holdsRole);
+  const countUsers = async (where: SQL | undefined) =>
     (
       await db
-        .select({ id: userRoles.roleId, n: sql<number>`count(*)` })
-        .from(userRoles)
-        .groupBy(userRoles.roleId)
-    ).map((row) => [row.id, row.n] as const),
-  );
-  return pick(
-    total,
-    counts,
-    everyone,
-    async (offset) =>
-      await db
-        .select({ id: users.id, email: users.email, fullName: users.fullName, createdAt: users.createdAt })
+        .select({ n: sql<number>`count(*)` })
         .from(users)
-        .where(holdsRole)
-        .orderBy(asc(users.createdAt), asc(users.id))
-        .limit(USERS_PER_PAGE)
-        .offset(offset),
-  );
-}
+        .where(where)
+    )[0]!.n;
 
-/** Users whose name or e-mail contains the needle, or who hold a role whose name or Portuguese label does; in list order. */
-async function searchUsers(db: Db, needle: string, allRoles: { id: number; name: string }[]): Promise<(Row & { roleIds: number[] })[]> {
-  const roleHits = new Set(
-    allRoles.filter((role) => fold(role.name).includes(needle) || fold(roleLabel(role.name)).includes(needle)).map((role) => role.id),
-  );
-  const roleIds = new Map<string, number[]>();
-  for (const { userId, roleId } of await db.select({ userId: userRoles.userId, roleId: userRoles.roleId }).from(userRoles)) {
-    roleIds.set(userId, [...(roleIds.get(userId) ?? []), roleId]);
-  }
+  // Per-role counts follow the search (not the role filter), so each choice shows what it would list.
+  const searchTotal = await countUsers(matching);
+  const total = roleId === null ? searchTotal : await countUsers(listed);
+  const grouped = await db
+    .select({ id: userRoles.roleId, n: sql<number>`count(*)` })
+    .from(userRoles)
+    .innerJoin(users, eq(users.id, userRoles.userId))
+    .where(matching)
+    .groupBy(userRoles.roleId);
+
+  const pages = Math.max(1, Math.ceil(total / USERS_PER_PAGE));
+  const page = Math.min(Math.max(1, query.page), pages);
   const rows = await db
     .select({ id: users.id, email: users.email, fullName: users.fullName, createdAt: users.createdAt })
     .from(users)
-    .orderBy(asc(users.createdAt), asc(users.id));
-  const found: (Row & { roleIds: number[] })[] = [];
-  for (const { id, email, fullName, createdAt } of rows) {
-    const held = roleIds.get(id) ?? [];
-    if (fold(fullName).includes(needle) || fold(email).includes(needle) || held.some((role) => roleHits.has(role))) {
-      found.push({ id, email, fullName, createdAt, roleIds: held });
-    }
+    .where(listed)
+    .orderBy(asc(users.createdAt), asc(users.id))
+    .limit(USERS_PER_PAGE)
+    .offset((page - 1) * USERS_PER_PAGE);
+  const held = await rolesOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  return {
+    users: rows.map((row) => ({ ...row, roles: (held.get(row.id) ?? []).sort() })),
+    total,
+    page,
+    pages,
+    perPage: USERS_PER_PAGE,
+    counts: { all: searchTotal, byRole: Object.fromEntries(grouped.map((row) => [roleName.get(row.id)!, row.n])) },
+  };
+}
+
+/**
+ * Users whose name or e-mail contains the needle, or who hold a role whose name or Portuguese label
+ * does, as a condition on `users`. Only the two searched columns cross for every user; the matching
+ * e-mails (unique), or the others when fewer, then go back to SQL as one JSON parameter.
+ */
+async function searchCondition(db: Db, needle: string, allRoles: RoleRef[]): Promise<SQL> {
+  const roleHits = allRoles
+    .filter((role) => fold(role.name).includes(needle) || fold(roleLabel(role.name)).includes(needle))
+    .map((role) => role.id);
+  const holders = new Set<string>();
+  if (roleHits.length) {
+    const links = await db.select({ userId: userRoles.userId }).from(userRoles).where(inArray(userRoles.roleId, roleHits));
+    for (const { userId } of links) holders.add(userId);
   }
-  return found;
+  // The id crosses too only when some role matched (a search for a role's name).
+  const texts: { id?: string; email: string; fullName: string }[] = holders.size
+    ? await db.select({ id: users.id, email: users.email, fullName: users.fullName }).from(users)
+    : await db.select({ email: users.email, fullName: users.fullName }).from(users);
+  const matched = new Set(
+    texts
+      .filter((user) => fold(user.fullName).includes(needle) || fold(user.email).includes(needle) || holders.has(user.id!))
+      .map((user) => user.email),
+  );
+  if (matched.size <= texts.length / 2) return inJsonList(users.email, [...matched]);
+  return not(
+    inJsonList(
+      users.email,
+      texts.map((user) => user.email).filter((email) => !matched.has(email)),
+    ),
+  );
 }
 
 async function rolesOf(db: Db, userIds: string[]): Promise<Map<string, string[]>> {

@@ -1,6 +1,6 @@
 import { AUDIT_RESULT_LABELS, auditActionLabel } from "../audit-actions.ts";
-import { formatDateTime } from "../admin/labels.ts";
 import { auditUserLabel, type AuditRow } from "./audit-query.ts";
+import { csvDateTimeFormatter } from "./csv-date-time.ts";
 
 /** First characters that make a spreadsheet evaluate a cell as a formula (OWASP CSV injection). */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -19,11 +19,15 @@ export const AUDIT_CSV_HEADER = ["Data/Hora", "Usuário", "E-mail", "Ação", "R
 /** UTF-8 byte order mark so spreadsheets keep the accents. */
 export const CSV_BOM = "\uFEFF";
 
+const dateTimeFormatters = new Map<string, (ms: number) => string>();
+
 /** One CSV line (with its CRLF) for an audit row. */
 export function auditCsvLine(row: AuditRow, timeZone: string): string {
+  let formatDateTime = dateTimeFormatters.get(timeZone);
+  if (!formatDateTime) dateTimeFormatters.set(timeZone, (formatDateTime = csvDateTimeFormatter(timeZone)));
   return (
     [
-      formatDateTime(row.createdAt, timeZone),
+      formatDateTime(row.createdAt),
       auditUserLabel(row),
       row.userEmail ?? "",
       auditActionLabel(row.actionType),

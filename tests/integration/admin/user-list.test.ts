@@ -85,6 +85,19 @@ describe("GET /api/admin/users at 10,000 users", () => {
     expect(combined.body.counts.all).toBeGreaterThan(combined.body.total);
   });
 
+  it("a search matching most people lists and counts them like a narrow one", async () => {
+    const everyone = await list("?q=pessoa");
+    // Every person (João by his e-mail), not the admin; in the same order as the unfiltered list.
+    expect(everyone.body.total).toBe(PEOPLE);
+    expect(everyone.body.counts).toEqual({ all: PEOPLE, byRole: { lider: PEOPLE / 10, visualizador: PEOPLE - PEOPLE / 10 } });
+    const unfiltered = [...(await list("")).body.users, ...(await list("?page=2")).body.users].filter((u) => !u.roles.includes("admin"));
+    expect(everyone.body.users.map((u) => u.id)).toEqual(unfiltered.slice(0, 50).map((u) => u.id));
+    const viewers = await list("?q=visualizador&role=visualizador&page=2");
+    expect(viewers.body.total).toBe(PEOPLE - PEOPLE / 10);
+    expect(viewers.body.page).toBe(2);
+    expect(viewers.body.users.every((u) => u.roles.includes("visualizador"))).toBe(true);
+  });
+
   it("treats search text as text and refuses a bad page with a Portuguese message", async () => {
     expect((await list("?q=%25")).body.total).toBe(0);
     expect((await list("?q=' or 1=1 --")).body.total).toBe(0);

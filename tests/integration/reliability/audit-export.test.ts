@@ -1,5 +1,7 @@
+import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertAuditRows, insertScaleUsers } from "../../../scripts/scale-data";
+import { onPostgres } from "../../support/pg";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
 import { count } from "drizzle-orm";
@@ -49,6 +51,30 @@ describe("audit export on a large table", () => {
     expect(total.n).toBeGreaterThanOrEqual(ROWS);
     expect(lines.length).toBe(total.n + 1);
   });
+
+  // SQLite exports run on a worker thread; PostgreSQL's wait on the pool, with no thread of their own.
+  it.runIf(fs.existsSync("/proc/self/task") && !onPostgres)(
+    "the export runs at the lowest CPU priority, the server's main thread does not",
+    async () => {
+      // Nice value of each of the server's threads (field 19 of /proc/<pid>/task/<tid>/stat).
+      const niceness = () =>
+        fs.readdirSync(`/proc/${server.pid}/task`).map((tid) => {
+          const stat = fs.readFileSync(`/proc/${server.pid}/task/${tid}/stat`, "utf8");
+          return { tid: Number(tid), nice: Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]) };
+        });
+      const threadsBefore = niceness();
+      const before = new Set(threadsBefore.map((thread) => thread.tid));
+      const serverNice = threadsBefore.find((thread) => thread.tid === server.pid)!.nice;
+      const exportResponse = await get("/api/audit-logs/export.csv", admin);
+      const reader = exportResponse.body!.getReader();
+      await reader.read();
+      const during = niceness();
+      await reader.cancel();
+      // Among the threads the export started (its worker and the worker's helpers), the worker is at 19.
+      expect(during.filter((thread) => !before.has(thread.tid)).map((thread) => thread.nice)).toContain(19);
+      expect(during.find((thread) => thread.tid === server.pid)!.nice).toBe(serverNice);
+    },
+  );
 
   it("a user filter and a date range still page in time order", async () => {
     const response = await get("/api/audit-logs?user=Pessoa%2012&limit=20", admin);

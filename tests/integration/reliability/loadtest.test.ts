@@ -7,7 +7,18 @@ it("npm run loadtest (small size) reports every kind, no 5xx and every acknowled
   const url = await freshDatabaseUrl();
   const run = spawnSync(
     process.execPath,
-    ["--import", "tsx", "scripts/loadtest.ts", "--duration", "4", "--people", "3", "--targets", "2", ...(url ? ["--database-url", url] : [])],
+    [
+      "--import",
+      "tsx",
+      "scripts/loadtest.ts",
+      "--duration",
+      "4",
+      "--people",
+      "3",
+      "--targets",
+      "2",
+      ...(url ? ["--database-url", url] : []),
+    ],
     { encoding: "utf8", env: { ...process.env, ...(url ? { DATABASE_URL: url } : {}) } },
   );
   const output = run.stdout + run.stderr;
