@@ -8,5 +8,7 @@ export default getViteConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Two files at a time: integration files mostly wait on their server process (205 s instead of 420 s here).
+    maxWorkers: 2,
   },
 });
