@@ -5,7 +5,7 @@
  * sign-in endpoint), so this process never mixes the two engines' tables.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { findBinDir, startCluster } from "./pg-cluster.mjs";
+import { findBinDir, freePort, startCluster } from "./pg-cluster.mjs";
 
 export interface EngineLoad {
   reqPerSec: number;
@@ -53,7 +53,9 @@ export async function benchEngines(sqlite: { gateUrl: string; token: string }, l
     const env = { DATABASE_URL: cluster.url, AUTH_ALLOWED_DOMAINS: "b1.example.com", RATE_LIMIT_MULTIPLIER: "1000000" };
     runScript("scripts/db-migrate.ts", [], env);
     runScript("scripts/user.ts", ["add", "--email", EMAIL, "--name", "Bench PG", "--password", PASSWORD, "--role", "visualizador"], env);
-    gate = await startGate({ ...env, PORT: "0", HOST: "127.0.0.1" });
+    const port = await freePort();
+    // PUBLIC_URL is where the gate listens: the sign-in below passes the origin check.
+    gate = await startGate({ ...env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${port}` });
     const signIn = await fetch(`${gate.url}/api/auth/sign-in`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: gate.url },
@@ -72,7 +74,12 @@ export async function benchEngines(sqlite: { gateUrl: string; token: string }, l
       "GET /api/trail (lê o banco) — PostgreSQL": await load(`${gate.url}/api/trail`, { headers: pgCookie }),
     };
   } finally {
-    gate?.child.kill();
+    // The gate goes first, so no request of the last load meets a stopped database.
+    if (gate && gate.child.exitCode === null) {
+      const exited = new Promise((resolve) => gate!.child.once("exit", resolve));
+      gate.child.kill();
+      await exited;
+    }
     await cluster.stop();
   }
 }

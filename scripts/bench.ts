@@ -19,6 +19,7 @@ import { createSession } from "../src/lib/server/session.ts";
 import { seedDatabase } from "../src/lib/server/seed.ts";
 import { createUser } from "../src/lib/server/user.ts";
 import { benchEngines } from "./bench-postgres.ts";
+import { freePort } from "./pg-cluster.mjs";
 import { benchScale, scaleTargets, type ScaleFigures } from "./bench-scale.ts";
 import { chromiumLaunchOptions } from "./chromium.ts";
 import { FULL_SCALE, seedScale } from "./seed-scale.ts";
@@ -167,10 +168,19 @@ async function main() {
     const seconds = await seedScale(db, scaleSizes);
     log(`dados de escala em ${seconds.users + seconds.audit + seconds.sessions} s`);
   }
+  const gatePort = await freePort();
+  // PUBLIC_URL is where the gate listens, so the sign-in scenario passes the origin check.
   const gate = await startProcess(
     process.execPath,
     ["dist/gate/main.mjs"],
-    { PORT: "0", HOST: "127.0.0.1", DATABASE_PATH: dbPath, AUTH_ALLOWED_DOMAINS: "b1.example.com", RATE_LIMIT_MULTIPLIER: "1000000" },
+    {
+      PORT: String(gatePort),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: `http://127.0.0.1:${gatePort}`,
+      DATABASE_PATH: dbPath,
+      AUTH_ALLOWED_DOMAINS: "b1.example.com",
+      RATE_LIMIT_MULTIPLIER: "1000000",
+    },
     /no ar em (http:\/\/[^\s]+)/,
   );
   const gateUrl = gate.match[1]!;

@@ -58,8 +58,8 @@ function postgresOwner() {
   return { uid, gid };
 }
 
-/** A loopback port that was free a moment ago. */
-async function freePort() {
+/** A loopback port that was free a moment ago (servers in tests and benchmarks, the test cluster). */
+export async function freePort() {
   const probe = net.createServer();
   await new Promise((resolve, reject) => {
     probe.once("error", reject);

@@ -114,7 +114,8 @@ server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
 });
 
 server.listen(cfg.port, cfg.host, () => {
-  writePidFile(cfg.databasePath);
+  // The pid file guards the SQLite file against db:restore; PostgreSQL has no file of ours to guard.
+  if (engine === "sqlite") writePidFile(cfg.databasePath);
   const { port } = server.address() as AddressInfo;
   console.log(`B1 Method Hub no ar em http://${cfg.host === "0.0.0.0" ? "localhost" : cfg.host}:${port}`);
   console.log(`Banco de dados: ${engine === "sqlite" ? cfg.databasePath : `PostgreSQL (${new URL(cfg.databaseUrl).host})`}`);
@@ -135,7 +136,7 @@ function shutdown(signal: string) {
   console.log(`${signal} recebido: encerrando depois das requisições em andamento…`);
   const finish = (code: number) => {
     metricsServer?.close();
-    removePidFile(cfg.databasePath);
+    if (engine === "sqlite") removePidFile(cfg.databasePath);
     void closeDatabase(db).finally(() => process.exit(code));
   };
   setTimeout(() => {

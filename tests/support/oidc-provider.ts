@@ -1,4 +1,5 @@
 import http from "node:http";
+import { freePort } from "../../scripts/pg-cluster.mjs";
 import type { AddressInfo } from "node:net";
 import Provider, { type Configuration } from "oidc-provider";
 
@@ -17,15 +18,6 @@ export interface TestProvider {
   /** Claims per login name; tests change them between sign-ins (new group, new name). */
   identities: Map<string, TestIdentity>;
   stop: () => Promise<void>;
-}
-
-/** A free loopback port (the portal's callback URL must be known before the provider starts). */
-export async function freePort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**
@@ -73,3 +65,6 @@ export async function startTestProvider(portalUrl: string, identities: Record<st
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+// The portal's callback URL must be known before the provider starts: callers pick the port first.
+export { freePort };

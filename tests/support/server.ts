@@ -4,6 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Db } from "../../src/lib/server/db";
+import { freePort } from "../../scripts/pg-cluster.mjs";
 import { closeDatabase } from "../../src/lib/server/db";
 import { freshDatabaseUrl } from "./pg";
 import { openTestDatabase } from "./users";
@@ -20,15 +21,6 @@ export interface RunningServer {
   /** Resolves with the exit code (or signal name) once the process has ended. */
   exited: Promise<number | string>;
   stop: () => Promise<void>;
-}
-
-/** A loopback port that was free a moment ago. */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 export interface StartOptions {
