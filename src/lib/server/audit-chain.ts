@@ -52,7 +52,8 @@ export async function previousHashBefore(db: Reader, id: number): Promise<string
 }
 
 export async function latestCheckpoint(db: Reader) {
-  return (await db.select().from(auditChainCheckpoints).orderBy(desc(auditChainCheckpoints.id)).limit(1))[0];
+  // The furthest point pruned, whichever checkpoint was written last.
+  return (await db.select().from(auditChainCheckpoints).orderBy(desc(auditChainCheckpoints.lastPrunedId)).limit(1))[0];
 }
 
 export type ChainState =

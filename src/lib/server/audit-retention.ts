@@ -1,7 +1,8 @@
-import { inArray, lt } from "drizzle-orm";
+import { asc, inArray } from "drizzle-orm";
 import { auditLogs } from "../../../db/schema/index.ts";
 import type { Db } from "./db.ts";
 import { writeChainCheckpoint } from "./audit-chain.ts";
+import { lockAuditAppend } from "./db-dialect.ts";
 import { pruneRateLimits } from "./rate-limit.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -16,17 +17,21 @@ export async function pruneAuditLogs(db: Db, retentionDays: number, now = Date.n
   const cutoff = now - retentionDays * DAY_MS;
   let deleted = 0;
   for (;;) {
-    const oldest = db
-      .select({ id: auditLogs.id })
-      .from(auditLogs)
-      .where(lt(auditLogs.createdAt, cutoff))
-      .orderBy(auditLogs.createdAt)
-      .limit(batchSize);
     const changes = await db.transaction(async (tx) => {
-      const ids = (await oldest).map((row) => row.id);
+      // Appends and other instances' prunes wait: checkpoints are written in chain order.
+      await lockAuditAppend(tx);
+      // The oldest rows in chain (id) order, up to the first one still inside the retention
+      // period: what goes is always a prefix of the chain, so the rest still verifies.
+      const head = await tx
+        .select({ id: auditLogs.id, createdAt: auditLogs.createdAt })
+        .from(auditLogs)
+        .orderBy(asc(auditLogs.id))
+        .limit(batchSize);
+      const young = head.findIndex((row) => row.createdAt >= cutoff);
+      const ids = (young === -1 ? head : head.slice(0, young)).map((row) => row.id);
       if (ids.length === 0) return 0;
       // The rest of the chain starts from the last pruned row's hash.
-      await writeChainCheckpoint(tx, Math.max(...ids));
+      await writeChainCheckpoint(tx, ids.at(-1)!);
       return (await tx.delete(auditLogs).where(inArray(auditLogs.id, ids)).returning({ id: auditLogs.id })).length;
     });
     deleted += changes;

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { incrementAuditCount, writeAuditLog } from "../../../src/lib/server/audit";
 import { pruneAuditLogs } from "../../../src/lib/server/audit-retention";
 import { eq } from "drizzle-orm";
@@ -93,6 +93,26 @@ describe("npm run audit:verify", () => {
     expect(await pruneAuditLogs(db, 1, cutoff + DAY)).toBe(4);
     const result = auditVerify();
     expect(result.output).toContain("3 registros verificados");
+    expect(result.status).toBe(0);
+  });
+
+  it("prunes only a prefix of the chain when a newer row sits between two old ones (clocks of two instances)", async () => {
+    const now = Date.now();
+    const append = async (at: number) => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      vi.setSystemTime(at);
+      try {
+        await writeAuditLog(db, { actionType: "user_logout", result: "success" });
+      } finally {
+        vi.useRealTimers();
+      }
+    };
+    await append(now - 10 * DAY);
+    await append(now);
+    await append(now - 10 * DAY);
+    expect(await pruneAuditLogs(db, 1, now)).toBe(1);
+    const result = auditVerify();
+    expect(result.output).toContain("2 registros verificados");
     expect(result.status).toBe(0);
   });
 
