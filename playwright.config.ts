@@ -14,7 +14,8 @@ export default defineConfig({
   testDir: "tests/e2e",
   outputDir: "test-results/e2e",
   fullyParallel: false,
-  workers: 1,
+  // Two files at a time against the one server (each test makes its own users); 6 min instead of 8.5 here.
+  workers: 2,
   timeout: 30_000,
   expect: { timeout: 7_000 },
   reporter: [["list"], ["json", { outputFile: "test-results/playwright.json" }]],

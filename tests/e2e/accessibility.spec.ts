@@ -61,6 +61,9 @@ async function blockingViolations(page: Page, scheme: (typeof SCHEMES)[number]):
     );
 }
 
+// The longest file by far: its pages are shared out between the workers like separate files.
+test.describe.configure({ mode: "parallel" });
+
 for (const persona of personas) {
   for (const width of [375, 1280]) {
     // One browser context per persona × width, reused page after page; each page is its own test.
