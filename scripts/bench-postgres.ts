@@ -7,6 +7,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { findBinDir, freePort, startCluster } from "./pg-cluster.mjs";
 
+/** One autocannon run as the bench reports it (both engines' scenarios and bench.ts's own). */
 export interface EngineLoad {
   reqPerSec: number;
   p50: number;

@@ -18,7 +18,7 @@ import { closeDatabase, openDatabase, type Db } from "../src/lib/server/db.ts";
 import { createSession } from "../src/lib/server/session.ts";
 import { seedDatabase } from "../src/lib/server/seed.ts";
 import { createUser } from "../src/lib/server/user.ts";
-import { benchEngines } from "./bench-postgres.ts";
+import { benchEngines, type EngineLoad as Load } from "./bench-postgres.ts";
 import { freePort } from "./pg-cluster.mjs";
 import { benchScale, scaleTargets, type ScaleFigures } from "./bench-scale.ts";
 import { chromiumLaunchOptions } from "./chromium.ts";
@@ -67,14 +67,6 @@ function startProcess(
     });
     child.on("exit", (code) => reject(new Error(`${command} saiu com código ${code}`)));
   });
-}
-
-interface Load {
-  reqPerSec: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  statuses: Record<string, number>;
 }
 
 /** A confirmed user with an open session, created through the app's own code. */
