@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertAuditRows, insertScaleUsers } from "../../../scripts/scale-data";
 import { onPostgres } from "../../support/pg";
@@ -65,11 +66,19 @@ describe("audit export on a large table", () => {
       const threadsBefore = niceness();
       const before = new Set(threadsBefore.map((thread) => thread.tid));
       const serverNice = threadsBefore.find((thread) => thread.tid === server.pid)!.nice;
-      const exportResponse = await get("/api/audit-logs/export.csv", admin);
-      const reader = exportResponse.body!.getReader();
-      await reader.read();
+      // On a connection of its own (no keep-alive pool): abandoning it mid-stream resets only it,
+      // never a pooled socket the next test's fetch would pick up.
+      const exportRequest = http.get(`${server.url}/api/audit-logs/export.csv`, {
+        headers: { cookie: `b1_session=${admin.token}` },
+        agent: false,
+      });
+      const exportResponse = await new Promise<http.IncomingMessage>((resolve, reject) =>
+        exportRequest.once("response", resolve).once("error", reject),
+      );
+      await new Promise((resolve) => exportResponse.once("data", resolve));
       const during = niceness();
-      await reader.cancel();
+      exportRequest.on("error", () => undefined);
+      exportRequest.destroy();
       // Among the threads the export started (its worker and the worker's helpers), the worker is at 19.
       expect(during.filter((thread) => !before.has(thread.tid)).map((thread) => thread.nice)).toContain(19);
       expect(during.find((thread) => thread.tid === server.pid)!.nice).toBe(serverNice);
