@@ -6,7 +6,7 @@
  */
 import { eq } from "drizzle-orm";
 import { auditLogs, roles, trailProgress, userRoles, users } from "../db/schema/index.ts";
-import type { Db } from "../src/lib/server/db.ts";
+import type { Db, Tx } from "../src/lib/server/db.ts";
 import { createSession } from "../src/lib/server/session.ts";
 import { createUser } from "../src/lib/server/user.ts";
 
@@ -139,8 +139,16 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
  * What must hold in the database after a load (even one cut by a crash): every acknowledged
  * write is there, and each admin edit is whole (name, roles and its audit row together).
  * Returns the problems found; empty means consistent.
+ *
+ * The server may still be committing edits whose requests were aborted, so every read happens in
+ * one snapshot (REPEATABLE READ on PostgreSQL; SQLite's transaction holds the write lock): read
+ * statement by statement, the old name and the next edit's roles looked like a half-applied edit.
  */
 export async function verifyLoad(db: Db, cast: LoadCast, result: LoadResult): Promise<string[]> {
+  return db.transaction((tx) => verifySnapshot(tx, cast, result), { isolationLevel: "repeatable read", accessMode: "read only" });
+}
+
+async function verifySnapshot(db: Tx, cast: LoadCast, result: LoadResult): Promise<string[]> {
   const problems: string[] = [];
   for (const person of cast.people) {
     const acked = result.ackedTrail.get(person.id) ?? 0;
