@@ -4,7 +4,7 @@ import type { CreateUserBody, UpdateUserBody } from "../admin/forms.ts";
 import { DOMAIN_MESSAGE, isAllowedEmail } from "./allowed-email.ts";
 import { writeAuditLog, type AuditEntry } from "./audit.ts";
 import { refuse as fail, type Actor, type AdminResult } from "./admin-result.ts";
-import { lockAdminChanges } from "./db-dialect.ts";
+import { holdLock } from "./db-dialect.ts";
 import type { Db, Tx } from "./db.ts";
 import { createUser, normalizeEmail } from "./user.ts";
 
@@ -77,7 +77,7 @@ export async function createUserAsAdmin(db: Db, body: CreateUserBody, actor: Act
 /** Name + full replacement of the user's roles, one transaction; self-demotion and last-admin guarded. */
 export async function updateUserAsAdmin(db: Db, userId: string, body: UpdateUserBody, actor: Actor): Promise<AdminResult> {
   return db.transaction(async (tx) => {
-    await lockAdminChanges(tx);
+    await holdLock(tx, "admin-changes");
     const user = (await tx.select().from(users).where(eq(users.id, userId)))[0];
     if (!user) return fail(404, "Usuário não encontrado");
     const wanted = [...new Set(body.roles)].sort();
@@ -119,7 +119,7 @@ export async function updateUserAsAdmin(db: Db, userId: string, body: UpdateUser
 /** Deletes a user (sessions go with them; audit rows stay). Never oneself, never the last admin. */
 export async function deleteUserAsAdmin(db: Db, userId: string, actor: Actor): Promise<AdminResult> {
   return db.transaction(async (tx) => {
-    await lockAdminChanges(tx);
+    await holdLock(tx, "admin-changes");
     const user = (await tx.select().from(users).where(eq(users.id, userId)))[0];
     if (!user) return fail(404, "Usuário não encontrado");
     if (userId === actor.userId) return fail(400, "Você não pode excluir a sua própria conta");

@@ -2,7 +2,7 @@ import { asc, inArray } from "drizzle-orm";
 import { auditLogs } from "../../../db/schema/index.ts";
 import type { Db } from "./db.ts";
 import { writeChainCheckpoint } from "./audit-chain.ts";
-import { lockAuditAppend } from "./db-dialect.ts";
+import { holdLock } from "./db-dialect.ts";
 import { pruneRateLimits } from "./rate-limit.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -19,7 +19,7 @@ export async function pruneAuditLogs(db: Db, retentionDays: number, now = Date.n
   for (;;) {
     const changes = await db.transaction(async (tx) => {
       // Appends and other instances' prunes wait: checkpoints are written in chain order.
-      await lockAuditAppend(tx);
+      await holdLock(tx, "audit-chain");
       // The oldest rows in chain (id) order, up to the first one still inside the retention
       // period: what goes is always a prefix of the chain, so the rest still verifies.
       const head = await tx

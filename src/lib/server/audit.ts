@@ -6,7 +6,7 @@ import { logger } from "./logger.ts";
 import { chainHash, previousHashBefore } from "./audit-chain.ts";
 import { config } from "./config.ts";
 import { maskIpAddress } from "./ip-mask.ts";
-import { incrementJsonCount, lockAuditAppend } from "./db-dialect.ts";
+import { holdLock, incrementJsonCount } from "./db-dialect.ts";
 
 /** Who sent a request, as audit rows record it. */
 export interface RequestMeta {
@@ -30,7 +30,7 @@ export interface AuditEntry extends RequestMeta {
 export async function writeAuditLog(db: Db | Tx, entry: AuditEntry): Promise<number | null> {
   try {
     return await db.transaction(async (tx) => {
-      await lockAuditAppend(tx);
+      await holdLock(tx, "audit-chain");
       const values = {
         createdAt: Date.now(),
         userId: entry.userId ?? null,

@@ -31,14 +31,21 @@ export function incrementJsonCount(column: AnyColumn): SQL {
 }
 
 /**
- * Inside a transaction, waits until no other writer is appending to the audit chain. SQLite
- * transactions already run one at a time (BEGIN IMMEDIATE); on PostgreSQL, instances and pooled
- * connections take a transaction-scoped advisory lock.
+ * What a writer may need to hold alone, across connections and instances:
+ * - `audit-chain`: appending to (or pruning) the audit chain, whose rows link to the previous one;
+ * - `admin-changes`: changing who is an admin, so the last-admin rule holds when two admins act at once;
+ * - `seeding`: seeding, so two instances starting at once do not both insert a new page.
  */
-export async function lockAuditAppend(tx: Tx): Promise<void> {
-  if (onPostgres) await tx.execute(sql`select pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK})`);
+const ADVISORY_LOCKS = { "audit-chain": 4_010_001, "admin-changes": 4_010_002, seeding: 4_010_003 } as const;
+
+/**
+ * Inside a transaction, waits until no other transaction holds `lock`. SQLite transactions
+ * already run one at a time (BEGIN IMMEDIATE); on PostgreSQL it is a transaction-scoped advisory
+ * lock, released at commit or rollback.
+ */
+export async function holdLock(tx: Tx, lock: keyof typeof ADVISORY_LOCKS): Promise<void> {
+  if (onPostgres) await tx.execute(sql`select pg_advisory_xact_lock(${ADVISORY_LOCKS[lock]})`);
 }
-const AUDIT_CHAIN_LOCK = 4_010_001;
 
 /**
  * A column in a comparison the planner should not use an index for (SQLite's unary `+`), so it
@@ -62,18 +69,3 @@ export const nowMillis: SQL<number> = onPostgres
   : sql<number>`cast(unixepoch('subsec') * 1000 as integer)`;
 
 export { onPostgres };
-
-/**
- * Inside a transaction, waits until no other transaction is changing who is an admin, so the
- * last-admin rule holds when two admins act at once (SQLite already runs one writer at a time).
- */
-export async function lockAdminChanges(tx: Tx): Promise<void> {
-  if (onPostgres) await tx.execute(sql`select pg_advisory_xact_lock(${ADMIN_CHANGES_LOCK})`);
-}
-const ADMIN_CHANGES_LOCK = 4_010_002;
-
-/** Inside a transaction, waits until no other instance is seeding (two starting at once would both insert a new page). */
-export async function lockSeeding(tx: Tx): Promise<void> {
-  if (onPostgres) await tx.execute(sql`select pg_advisory_xact_lock(${SEEDING_LOCK})`);
-}
-const SEEDING_LOCK = 4_010_003;

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { ROUTES, SYSTEM_ROLES, defaultPermissions, type SystemRole } from "../routes.ts";
 import { pages, rolePermissions, roles } from "../../../db/schema/index.ts";
-import { lockSeeding } from "./db-dialect.ts";
+import { holdLock } from "./db-dialect.ts";
 import type { Db } from "./db.ts";
 
 const SYSTEM_ROLE_DESCRIPTIONS: Record<SystemRole, string> = {
@@ -18,7 +18,7 @@ const SYSTEM_ROLE_DESCRIPTIONS: Record<SystemRole, string> = {
  */
 export async function seedDatabase(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
-    await lockSeeding(tx);
+    await holdLock(tx, "seeding");
     for (const name of SYSTEM_ROLES) {
       await tx
         .insert(roles)
