@@ -49,5 +49,8 @@ export default defineConfig({
   },
   vite: {
     plugins: [tailwindcss(), noModulePreload],
+    // drizzle-orm goes inside the server chunks: loaded from node_modules as its hundreds of separate
+    // ES modules it cost the server process ~200 MB of memory (docs/decisions.md).
+    ssr: { noExternal: ["drizzle-orm"] },
   },
 });

@@ -44,6 +44,9 @@ for (const file of listFiles(client)) {
   compressed++;
 }
 
+// Bundled CommonJS code may still call require().
+const REQUIRE_BANNER = 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);';
+
 const shared = {
   outdir: path.join(dist, "gate"),
   outExtension: { ".js": ".mjs" },
@@ -55,7 +58,13 @@ const shared = {
   logLevel: "warning",
 } as const;
 
-await build({ ...shared, entryPoints: { main: "src/server/main.ts" }, packages: "external" });
+/** Every dependency stays outside the gate's bundle except drizzle-orm (see the worker below). */
+const packageJson = JSON.parse(fs.readFileSync("package.json", "utf8")) as { dependencies: Record<string, string> };
+const outside = Object.keys(packageJson.dependencies)
+  .filter((name) => name !== "drizzle-orm")
+  .flatMap((name) => [name, `${name}/*`]);
+
+await build({ ...shared, entryPoints: { main: "src/server/main.ts" }, external: outside, banner: { js: REQUIRE_BANNER } });
 
 // The audit worker thread, loaded by path next to main.mjs, carries its packages inside (only the
 // native and driver ones stay outside): loading drizzle-orm as its hundreds of separate ES modules
@@ -64,8 +73,7 @@ await build({
   ...shared,
   entryPoints: { "audit-worker": "src/server/audit-worker.ts" },
   external: ["better-sqlite3", "pg", "pg-native"],
-  // Bundled CommonJS code may still call require().
-  banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
+  banner: { js: REQUIRE_BANNER },
 });
 
 console.log(`build-server: ${moved} páginas movidas para dist/pages, ${compressed} arquivos pré-comprimidos, gate em dist/gate/main.mjs`);
