@@ -41,16 +41,19 @@ const percentile = (values: number[], p: number) => {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! * 10) / 10;
 };
 
+/** `count` sequential GETs, timed in a fresh client process (scripts/bench-timed-client.mjs). */
 async function timedGets(url: string, cookie: string, count: number) {
-  const times: number[] = [];
-  let body = "";
-  for (let index = 0; index < count; index++) {
-    const started = performance.now();
-    const response = await fetch(url, { headers: { cookie } });
-    body = await response.text();
-    if (!response.ok) throw new Error(`${url} respondeu ${response.status}: ${body.slice(0, 200)}`);
-    times.push(performance.now() - started);
-  }
+  const output = await new Promise<string>((resolve, reject) => {
+    const client = spawn(process.execPath, ["scripts/bench-timed-client.mjs", url, cookie, String(count)], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    client.stdout.on("data", (chunk) => (out += chunk));
+    client.on("error", reject);
+    client.on("exit", () => resolve(out));
+  });
+  const { times, status, body } = JSON.parse(output || "{}") as { times: number[]; status: number; body: string };
+  if (status !== 200) throw new Error(`${url} respondeu ${status}: ${String(body).slice(0, 200)}`);
   return { p50: percentile(times, 50), p95: percentile(times, 95), body };
 }
 

@@ -8,7 +8,7 @@ declare namespace App {
     sessionId: string | null;
     /** Client address (X-Forwarded-For only when TRUST_PROXY is set). */
     clientIp: string | null;
-    /** Resolves once the client has taken what was written (or left): streamed bodies await it per chunk. */
-    clientDrained?: () => Promise<void>;
+    /** How the response's writing is going (set by the server): streamed bodies pace and reuse memory by it. */
+    responseFlow?: import("./lib/server/chunk-ring").ResponseFlow;
   }
 }

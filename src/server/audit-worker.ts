@@ -1,14 +1,15 @@
 /**
  * Worker-thread entry (bundled to dist/gate/audit-worker.mjs): runs audit reads on its own
  * read-only connection so a long query never stalls the event loop that serves pages.
- * `pages` answers one keyset page per message; `export` streams the CSV one chunk per "next".
+ * `pages` answers one keyset page per message; `export` streams the CSV one chunk per pull.
  */
 import fs from "node:fs";
 import os from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { AUDIT_CSV_HEADER, CSV_BOM, auditCsvLine } from "../lib/server/audit-export-csv.ts";
 import { queryAuditLogs } from "../lib/server/audit-query.ts";
-import type { AuditReaderJob, AuditWorkerReply } from "../lib/server/audit-reader.ts";
+import type { AuditReaderJob, AuditWorkerReply, ExportPull } from "../lib/server/audit-reader.ts";
+import { CHUNK_SLOT_BYTES } from "../lib/server/chunk-ring.ts";
 import { openReadOnlyDatabase } from "../lib/server/db.ts";
 
 const job = workerData as AuditReaderJob;
@@ -33,16 +34,23 @@ if (job.kind === "pages") {
   let cursor: string | undefined;
   let started = false;
   const encoder = new TextEncoder();
-  port.on("message", async () => {
+  port.on("message", async (pull: ExportPull) => {
     try {
       const page = await queryAuditLogs(db, { ...job.filter, cursor, limit: job.rowsPerChunk }, job.timeZone);
       let chunk = started ? "" : CSV_BOM + AUDIT_CSV_HEADER;
       started = true;
       for (const row of page.rows) chunk += auditCsvLine(row, job.timeZone);
       cursor = page.nextCursor ?? undefined;
-      // Encoded here and transferred, so the serving thread never copies or re-encodes the text.
+      const done = !cursor;
+      // Encoded here, into the serving thread's ring slot when it fits, so that thread never
+      // copies, re-encodes or allocates the text.
+      if (pull.slot !== null) {
+        const target = new Uint8Array(job.slots, pull.slot * CHUNK_SLOT_BYTES, CHUNK_SLOT_BYTES);
+        const { read, written } = encoder.encodeInto(chunk, target);
+        if (read === chunk.length) return reply({ id: 0, ok: true, slot: pull.slot, length: written, done });
+      }
       const bytes = encoder.encode(chunk);
-      port.postMessage({ id: 0, ok: true, chunk: bytes, done: !cursor } satisfies AuditWorkerReply, [bytes.buffer]);
+      port.postMessage({ id: 0, ok: true, chunk: bytes, done } satisfies AuditWorkerReply, [bytes.buffer]);
     } catch (error) {
       reply({ id: 0, ok: false, message: String(error) });
     }

@@ -17,6 +17,7 @@ import { loadAssets, loadPages } from "../lib/server/static-files.ts";
 import { loadSearchBundles } from "../lib/server/search-files.ts";
 import { applySignInMethods } from "../lib/sign-in-methods.ts";
 import { createGate, type AppHandler } from "./gate.ts";
+import { responseFlow } from "./response-flow.ts";
 import { createHealthResponder, createReadinessCheck, markShuttingDown } from "./observability/health.ts";
 import { createObservedListener } from "./observability/listener.ts";
 import { createMetrics } from "./observability/metrics.ts";
@@ -40,18 +41,7 @@ await seedDatabase(db);
 
 const { handler } = (await import(pathToFileURL(path.join(dist, "server", "entry.mjs")).href)) as { handler: AppHandler };
 
-// Astro writes a streamed body without waiting for the socket; endpoints that stream (the audit
-// CSV) await this between chunks so a slow client holds the producer, not the server's memory.
-const clientDrained = (res: http.ServerResponse) => () =>
-  new Promise<void>((resolve) => {
-    if (!res.writableNeedDrain || res.destroyed) return resolve();
-    const done = () => {
-      res.off("drain", done).off("close", done);
-      resolve();
-    };
-    res.on("drain", done).on("close", done);
-  });
-const appHandler: AppHandler = (req, res, next, locals) => handler(req, res, next, { ...locals, clientDrained: clientDrained(res) });
+const appHandler: AppHandler = (req, res, next, locals) => handler(req, res, next, { ...locals, responseFlow: responseFlow(res) });
 const pages = loadPages(path.join(dist, "pages"), (html) =>
   applySignInMethods(html, { ssoLabel: cfg.oidc?.buttonLabel ?? null, password: cfg.passwordAuth }),
 );

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { AUDIT_CSV_HEADER, CSV_BOM, auditCsvLine } from "./audit-export-csv.ts";
+import { ChunkRing, encodeChunk, type ResponseFlow } from "./chunk-ring.ts";
 import { queryAuditLogs, type AuditFilter, type AuditRow } from "./audit-query.ts";
 import { getDb } from "./db.ts";
 import { onPostgres } from "./db-dialect.ts";
@@ -14,11 +15,17 @@ export interface AuditPage {
 /** What a worker is started for (its workerData). */
 export type AuditReaderJob =
   | { kind: "pages"; databasePath: string; timeZone: string }
-  | { kind: "export"; databasePath: string; timeZone: string; filter: AuditFilter; rowsPerChunk: number };
+  | { kind: "export"; databasePath: string; timeZone: string; filter: AuditFilter; rowsPerChunk: number; slots: SharedArrayBuffer };
+
+/** What the export thread is asked for: the next chunk, encoded into this ring slot when it fits (null: its own memory). */
+export interface ExportPull {
+  slot: number | null;
+}
 
 export type AuditWorkerReply =
   | { id: number; ok: true; page: AuditPage }
   | { id: number; ok: true; chunk: Uint8Array; done: boolean }
+  | { id: number; ok: true; slot: number; length: number; done: boolean }
   | { id: number; ok: false; message: string };
 
 /** Concurrent CSV exports per process; each holds one worker thread and one connection. */
@@ -77,20 +84,25 @@ export function readAuditPage(filter: AuditFilter, databasePath: string, timeZon
 
 let activeExports = 0;
 
+/** Whoever reads the stream without a server socket behind it (tests): no slot is ever reused. */
+const UNTRACKED_FLOW: ResponseFlow = { drained: () => Promise.resolve(), flushedBytes: () => null };
+
 /**
  * Every row matching the filter as CSV bytes, produced by a worker one chunk per pull: memory
- * stays bounded by a chunk whatever the row count. Null when too many exports are running.
+ * stays bounded by a chunk whatever the row count, and chunks are encoded into a ring of reused
+ * slots (chunk-ring.ts). Null when too many exports are running.
  */
 export function streamAuditCsv(
   filter: AuditFilter,
   databasePath: string,
   timeZone: string,
-  clientDrained: () => Promise<void> = () => Promise.resolve(),
+  flow: ResponseFlow = UNTRACKED_FLOW,
 ): ReadableStream<Uint8Array> | null {
   if (activeExports >= MAX_CONCURRENT_EXPORTS) return null;
   activeExports++;
-  if (onPostgres) return streamFromPool(filter, timeZone, clientDrained);
-  const job: AuditReaderJob = { kind: "export", databasePath, timeZone, filter, rowsPerChunk: ROWS_PER_CHUNK };
+  const ring = new ChunkRing(flow.flushedBytes);
+  if (onPostgres) return streamFromPool(filter, timeZone, flow, ring);
+  const job: AuditReaderJob = { kind: "export", databasePath, timeZone, filter, rowsPerChunk: ROWS_PER_CHUNK, slots: ring.memory };
   // A small young generation keeps the worker's heap (and the process RSS) near one chunk's size.
   const worker = new Worker(workerFile(), {
     workerData: job,
@@ -105,7 +117,7 @@ export function streamAuditCsv(
   };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      await clientDrained();
+      await flow.drained();
       if (finished) return;
       return new Promise<void>((resolve) => {
         const onError = (error: Error) => {
@@ -116,8 +128,14 @@ export function streamAuditCsv(
         };
         const onMessage = (reply: AuditWorkerReply) => {
           worker.off("error", onError);
-          if (!reply.ok || !("chunk" in reply)) return onError(new Error(reply.ok ? "resposta inesperada" : reply.message));
-          if (reply.chunk.byteLength) controller.enqueue(reply.chunk);
+          if (!reply.ok || !("done" in reply)) return onError(new Error(reply.ok ? "resposta inesperada" : reply.message));
+          if ("slot" in reply) {
+            ring.sent(reply.slot, reply.length);
+            if (reply.length) controller.enqueue(ring.view(reply.slot, reply.length));
+          } else {
+            ring.sent(null, reply.chunk.byteLength);
+            if (reply.chunk.byteLength) controller.enqueue(reply.chunk);
+          }
           if (reply.done) {
             finish();
             controller.close();
@@ -126,7 +144,7 @@ export function streamAuditCsv(
         };
         worker.once("message", onMessage);
         worker.once("error", onError);
-        worker.postMessage("next");
+        worker.postMessage({ slot: ring.claim() } satisfies ExportPull);
       });
     },
     cancel: finish,
@@ -134,7 +152,7 @@ export function streamAuditCsv(
 }
 
 /** PostgreSQL: the same chunks, read in keyset pages through the pool (each query awaits, nothing blocks). */
-function streamFromPool(filter: AuditFilter, timeZone: string, clientDrained: () => Promise<void>): ReadableStream<Uint8Array> {
+function streamFromPool(filter: AuditFilter, timeZone: string, flow: ResponseFlow, ring: ChunkRing): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cursor: string | undefined;
   let started = false;
@@ -146,7 +164,7 @@ function streamFromPool(filter: AuditFilter, timeZone: string, clientDrained: ()
   };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      await clientDrained();
+      await flow.drained();
       if (finished) return;
       try {
         const page = await queryAuditLogs(getDb(), { ...filter, cursor, limit: ROWS_PER_CHUNK }, timeZone);
@@ -154,7 +172,7 @@ function streamFromPool(filter: AuditFilter, timeZone: string, clientDrained: ()
         started = true;
         for (const row of page.rows) chunk += auditCsvLine(row, timeZone);
         cursor = page.nextCursor ?? undefined;
-        if (chunk) controller.enqueue(encoder.encode(chunk));
+        if (chunk) controller.enqueue(encodeChunk(ring, encoder, chunk));
         if (!cursor) {
           finish();
           controller.close();

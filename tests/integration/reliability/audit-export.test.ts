@@ -7,6 +7,8 @@ import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
 import { count } from "drizzle-orm";
 import { auditLogs } from "../../../db/schema/index";
+import { AUDIT_CSV_HEADER, CSV_BOM, auditCsvLine } from "../../../src/lib/server/audit-export-csv";
+import { queryAuditLogs } from "../../../src/lib/server/audit-query";
 
 const ROWS = 40_000;
 let server: RunningServer;
@@ -94,5 +96,40 @@ describe("audit export on a large table", () => {
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     const none = (await (await get("/api/audit-logs?user=ninguem-com-esse-nome", admin)).json()) as { rows: unknown[] };
     expect(none.rows).toEqual([]);
+  });
+
+  // Chunks are encoded into a few reused slots of memory; a slot is written again only once the
+  // socket has sent the chunk it held. A client that reads slowly keeps writes pending: a slot
+  // reused too early would put newer rows over older ones still waiting to be sent.
+  it("a client reading slowly gets every row exactly as the database holds it, byte for byte", { timeout: 60_000 }, async () => {
+    const received: Buffer[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const request = http.get(`${server.url}/api/audit-logs/export.csv`, { headers: { cookie: `b1_session=${admin.token}` }, agent: false });
+      request.on("error", reject);
+      request.on("response", (response) => {
+        expect(response.statusCode).toBe(200);
+        let sincePause = 0;
+        response.on("data", (chunk: Buffer) => {
+          received.push(chunk);
+          sincePause += chunk.length;
+          if (sincePause < 256 * 1024) return;
+          sincePause = 0;
+          response.pause();
+          setTimeout(() => response.resume(), 15);
+        });
+        response.on("end", resolve);
+        response.on("error", reject);
+      });
+    });
+    let expected = CSV_BOM + AUDIT_CSV_HEADER;
+    let cursor: string | undefined;
+    do {
+      const page = await queryAuditLogs(server.db, { cursor, limit: 1000 }, "America/Sao_Paulo");
+      for (const row of page.rows) expected += auditCsvLine(row, "America/Sao_Paulo");
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    const text = Buffer.concat(received).toString("utf8");
+    expect(text.length).toBe(expected.length);
+    expect(text === expected).toBe(true);
   });
 });

@@ -17,7 +17,7 @@ export const GET: APIRoute = ({ locals, url }) => {
   const parsed = auditFilterSchema.safeParse(query);
   if (!parsed.success) return jsonResponse(400, { error: parsed.error.issues[0]?.message ?? "Filtro inválido" });
   const { databasePath, tzDisplay } = config();
-  const body = streamAuditCsv(parsed.data, databasePath, tzDisplay, locals.clientDrained);
+  const body = streamAuditCsv(parsed.data, databasePath, tzDisplay, locals.responseFlow);
   if (!body)
     return jsonResponse(429, { error: "Há exportações demais em andamento. Tente novamente em instantes." }, { "Retry-After": "10" });
   const stamp = new Date().toISOString().slice(0, 10);
