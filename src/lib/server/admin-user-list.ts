@@ -3,10 +3,12 @@
  * over name, e-mail and role (with the normaliser the FAQ, glossary and templates use), a role
  * filter, 50 per page and the number of matching users per role.
  *
- * Counting, ordering and paging are SQL (count, grouped counts, LIMIT/OFFSET). A search first reads
- * only name and e-mail of every user and matches them in JS against folded text kept per distinct
- * string (SQLite has no accent folding; the normaliser is too slow to run per row per request); the
- * matches' e-mails (or the others', when fewer) then become one more condition of those same queries.
+ * Counting, ordering and paging are SQL (count, grouped counts, LIMIT/OFFSET). A search matches
+ * every user's name and e-mail in JS against folded text kept per distinct string (SQLite has no
+ * accent folding; the normaliser is too slow to run per row per request); the matches' e-mails (or
+ * the others', when fewer) then become one more condition of those same queries. The names and
+ * e-mails are kept between searches until the database's change counter moves (the one the session
+ * cache follows), so an edit by the panel, the CLI or another instance shows in the next search.
  */
 import { and, asc, eq, inArray, not, sql, type SQL } from "drizzle-orm";
 import { roles, userRoles, users } from "../../../db/schema/index.ts";
@@ -15,6 +17,7 @@ import type { UserListPage } from "../admin/types.ts";
 import { normalizeForSearch } from "../search-text.ts";
 import { inJsonList } from "./db-dialect.ts";
 import type { Db } from "./db.ts";
+import { changeCounter } from "./change-counter.ts";
 
 export const USERS_PER_PAGE = 50;
 const MAX_FOLDS = 200_000;
@@ -28,6 +31,22 @@ function fold(text: string): string {
     folds.set(text, folded);
   }
   return folded;
+}
+
+type UserText = { id: string; email: string; fullName: string };
+const userTextCache = new WeakMap<Db, { changes: () => Promise<string | number>; version?: string | number; texts?: UserText[] }>();
+
+/** Every user's id, e-mail and name, read again only when the change counter has moved. */
+async function userTexts(db: Db): Promise<UserText[]> {
+  let entry = userTextCache.get(db);
+  if (!entry) userTextCache.set(db, (entry = { changes: changeCounter(db) }));
+  // Read before the rows: a write landing in between leaves the copy tagged older, so it is reread.
+  const version = await entry.changes();
+  if (entry.texts && entry.version === version) return entry.texts;
+  const texts = await db.select({ id: users.id, email: users.email, fullName: users.fullName }).from(users);
+  entry.version = version;
+  entry.texts = texts;
+  return texts;
 }
 
 export interface UserListQuery {
@@ -93,8 +112,8 @@ export async function listUsersPage(db: Db, query: UserListQuery): Promise<UserL
 
 /**
  * Users whose name or e-mail contains the needle, or who hold a role whose name or Portuguese label
- * does, as a condition on `users`. Only the two searched columns cross for every user; the matching
- * e-mails (unique), or the others when fewer, then go back to SQL as one JSON parameter.
+ * does, as a condition on `users`. The matching e-mails (unique), or the others when fewer, go back
+ * to SQL as one JSON parameter.
  */
 async function searchCondition(db: Db, needle: string, allRoles: RoleRef[]): Promise<SQL> {
   const roleHits = allRoles
@@ -105,13 +124,10 @@ async function searchCondition(db: Db, needle: string, allRoles: RoleRef[]): Pro
     const links = await db.select({ userId: userRoles.userId }).from(userRoles).where(inArray(userRoles.roleId, roleHits));
     for (const { userId } of links) holders.add(userId);
   }
-  // The id crosses too only when some role matched (a search for a role's name).
-  const texts: { id?: string; email: string; fullName: string }[] = holders.size
-    ? await db.select({ id: users.id, email: users.email, fullName: users.fullName }).from(users)
-    : await db.select({ email: users.email, fullName: users.fullName }).from(users);
+  const texts = await userTexts(db);
   const matched = new Set(
     texts
-      .filter((user) => fold(user.fullName).includes(needle) || fold(user.email).includes(needle) || holders.has(user.id!))
+      .filter((user) => fold(user.fullName).includes(needle) || fold(user.email).includes(needle) || holders.has(user.id))
       .map((user) => user.email),
   );
   if (matched.size <= texts.length / 2) return inJsonList(users.email, [...matched]);

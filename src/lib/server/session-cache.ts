@@ -1,27 +1,6 @@
-import { sql } from "drizzle-orm";
-import { sqliteClient, type Db } from "./db.ts";
+import { changeCounter } from "./change-counter.ts";
+import type { Db } from "./db.ts";
 import { checkSession, isExpired, lookupSession, parseToken, type SessionEntry, type ValidatedSession } from "./session.ts";
-
-/**
- * A value that changes whenever a writer may have changed sessions, users, roles or permissions.
- * SQLite: `PRAGMA data_version` moves when another connection commits (the CLI), and
- * `total_changes()` when this process's own connection writes (the gate and the pages share it).
- * PostgreSQL: the `cache_version` row that statement triggers bump on those tables, whichever
- * instance wrote (one indexed read).
- */
-function changeCounter(db: Db): () => Promise<string | number> {
-  const sqlite = sqliteClient(db);
-  if (sqlite) {
-    const dataVersion = sqlite.prepare("PRAGMA data_version").pluck();
-    const ownChanges = sqlite.prepare("select total_changes()").pluck();
-    return async () => `${dataVersion.get() as number}:${ownChanges.get() as number}`;
-  }
-  const read = db
-    .select({ version: sql<number>`version`.mapWith(Number) })
-    .from(sql`cache_version`)
-    .prepare("cache_version");
-  return async () => (await read.execute())[0]?.version ?? 0;
-}
 
 /**
  * The gate's validator: same rules as validateSessionToken, but the looked-up session is kept

@@ -154,6 +154,26 @@ describe("users", () => {
     expect(list.users.find((u) => u.id === id)?.roles).toEqual(["visualizador"]);
   });
 
+  // The search keeps every user's name and e-mail between requests until the database's change
+  // counter moves: a rename by another connection (the CLI, another instance) or by the panel must
+  // show in the very next search, never a stale copy.
+  it("a search sees a rename made outside the panel, and one made through it, on its very next request", async () => {
+    const viewer = personas.visualizador!;
+    const search = async (text: string) =>
+      ((await (await call("GET", `/api/admin/users?q=${encodeURIComponent(text)}`, admin)).json()) as { users: { id: string }[] }).users.map(
+        (user) => user.id,
+      );
+    expect(await search("quintino avila")).toEqual([]);
+    await server.db.update(users).set({ fullName: "Zacarias Quintino Ávila" }).where(eq(users.id, viewer.id));
+    expect(await search("quintino avila")).toEqual([viewer.id]);
+    const renamed = await call("PUT", `/api/admin/users/${viewer.id}`, admin, { fullName: "Olímpia Xavante", roles: ["visualizador"] });
+    expect(renamed.status).toBe(200);
+    expect(await search("quintino avila")).toEqual([]);
+    expect(await search("olimpia xavante")).toEqual([viewer.id]);
+    await server.db.update(users).set({ fullName: viewer.fullName }).where(eq(users.id, viewer.id));
+    expect(await search("olimpia xavante")).toEqual([]);
+  });
+
   it("names the field a refusal concerns, so the form can show it beside that field", async () => {
     const duplicate = await call("POST", "/api/admin/users", admin, {
       email: personas.lider!.email,
