@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { findBinDir, startCluster } from "./pg-cluster.mjs";
+import { failureReport } from "./test-report.mjs";
 
 const results = "test-results";
 fs.mkdirSync(results, { recursive: true });
@@ -108,6 +109,15 @@ if (lintStatus !== 0) failed += 1;
 if (vitestStatus !== 0 && !vitest?.numFailedTests) failed += 1;
 if (playwrightStatus !== 0 && !playwright?.stats?.unexpected) failed += 1;
 if (postgresStatus !== null && postgresStatus !== 0 && !vitestPg?.numFailedTests) failed += 1;
+
+for (const [label, report] of [
+  ["vitest SQLite", vitest],
+  ["Playwright", playwright],
+  ["vitest PostgreSQL", vitestPg],
+]) {
+  const lines = failureReport(report);
+  if (lines.length > 0) console.log(`\n==> Falhas (${label}):\n${lines.join("\n")}`);
+}
 
 console.log(`\nvitest (SQLite): ${vitest?.numPassedTests ?? 0} passed, ${vitest?.numFailedTests ?? 0} failed`);
 console.log(`playwright: ${playwright?.stats?.expected ?? 0} passed, ${playwright?.stats?.unexpected ?? 0} failed`);
