@@ -3,6 +3,7 @@ import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertAuditRows, insertScaleUsers } from "../../../scripts/scale-data";
 import { onPostgres } from "../../support/pg";
+import { threadNiceness } from "../../support/proc";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
 import { count } from "drizzle-orm";
@@ -59,12 +60,7 @@ describe("audit export on a large table", () => {
   it.runIf(fs.existsSync("/proc/self/task") && !onPostgres)(
     "the export runs at the lowest CPU priority, the server's main thread does not",
     async () => {
-      // Nice value of each of the server's threads (field 19 of /proc/<pid>/task/<tid>/stat).
-      const niceness = () =>
-        fs.readdirSync(`/proc/${server.pid}/task`).map((tid) => {
-          const stat = fs.readFileSync(`/proc/${server.pid}/task/${tid}/stat`, "utf8");
-          return { tid: Number(tid), nice: Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]) };
-        });
+      const niceness = () => threadNiceness(server.pid);
       const threadsBefore = niceness();
       const before = new Set(threadsBefore.map((thread) => thread.tid));
       const serverNice = threadsBefore.find((thread) => thread.tid === server.pid)!.nice;
@@ -104,7 +100,10 @@ describe("audit export on a large table", () => {
   it("a client reading slowly gets every row exactly as the database holds it, byte for byte", { timeout: 60_000 }, async () => {
     const received: Buffer[] = [];
     await new Promise<void>((resolve, reject) => {
-      const request = http.get(`${server.url}/api/audit-logs/export.csv`, { headers: { cookie: `b1_session=${admin.token}` }, agent: false });
+      const request = http.get(`${server.url}/api/audit-logs/export.csv`, {
+        headers: { cookie: `b1_session=${admin.token}` },
+        agent: false,
+      });
       request.on("error", reject);
       request.on("response", (response) => {
         expect(response.statusCode).toBe(200);
