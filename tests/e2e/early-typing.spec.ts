@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Page, Request } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { hydrated } from "./islands";
 
@@ -58,4 +58,52 @@ test("an audit filter typed before the page's island starts is sent with 'Filtra
   await expect(page.getByPlaceholder("Nome ou e-mail")).toHaveValue("pessoa-inexistente");
   const [request] = await Promise.all([page.waitForRequest(/\/api\/audit-logs\?.*user=pessoa-inexistente/), filter.click()]);
   expect(request.url()).toContain("user=pessoa-inexistente");
+});
+
+// Before its island starts, a form is plain HTML with no action: Enter or a click would send it as
+// a GET to the page itself, putting what was typed (a 2FA code, an e-mail) in the address, the
+// history and the server's request log, and reloading the page without its ?type=.
+test("a form submitted before its island starts sends nothing and reloads nothing; once started it sends what was typed", async ({
+  page,
+}) => {
+  for (const { path, label, typed, button, api, sent } of [
+    {
+      path: "/link-expired?type=password-reset",
+      label: "E-mail",
+      typed: "alguem@dominio-estranho.com",
+      button: "Solicitar Novo Link",
+      api: "**/api/auth/resend-link",
+      sent: { email: "alguem@dominio-estranho.com", type: "password-reset" },
+    },
+    {
+      path: "/dois-fatores",
+      label: "Código de verificação",
+      typed: "123456",
+      button: "Verificar",
+      api: "**/api/auth/two-factor",
+      sent: { code: "123456" },
+    },
+  ]) {
+    const release = await holdScripts(page);
+    const documents: string[] = [];
+    const onRequest = (request: Request) => void (request.resourceType() === "document" && documents.push(request.url()));
+    page.on("request", onRequest);
+    await page.goto(path, { waitUntil: "commit" });
+    const field = page.getByLabel(label);
+    await field.fill(typed);
+    await expect(page.getByRole("button", { name: button })).toBeDisabled();
+    await field.press("Enter");
+    await page.getByRole("button", { name: button }).click({ force: true });
+    // A native submission would have started a navigation by now.
+    await page.waitForTimeout(300);
+    expect(documents, path).toHaveLength(1);
+    expect(page.url(), path).toMatch(new RegExp(`${path.replace(/[?]/g, "\\?")}$`));
+    release();
+    const submit = await hydrated(page.getByRole("button", { name: button }));
+    await expect(field).toHaveValue(typed);
+    const [request] = await Promise.all([page.waitForRequest(api), submit.click()]);
+    expect(request.postDataJSON(), path).toEqual(sent);
+    page.off("request", onRequest);
+    await page.unrouteAll();
+  }
 });

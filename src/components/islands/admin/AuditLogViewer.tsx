@@ -7,6 +7,7 @@ import { Download } from "lucide-react";
 import { AUDIT_ACTION_LABELS, AUDIT_RESULT_LABELS, auditActionLabel, type AuditResult } from "../../../lib/audit-actions";
 import { formatDateTime, truncateDetails } from "../../../lib/admin/labels";
 import { ghostButton, inputClass, primaryButton } from "./styles";
+import { useHydrated } from "../ui/use-hydrated";
 
 interface Row {
   id: number;
@@ -44,6 +45,7 @@ function queryString(filters: Filters, cursor?: string): string {
 /** /audit-logs: latest 100 entries newest first, filters, keyset paging and CSV export. */
 export default function AuditLogViewer() {
   const [filters, setFilters] = useState<Filters>(EMPTY);
+  const hydrated = useHydrated();
   const [applied, setApplied] = useState<Filters>(EMPTY);
   const [rows, setRows] = useState<Row[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
@@ -127,7 +129,7 @@ export default function AuditLogViewer() {
           <input name="to" type="date" className={inputClass} value={filters.to} onChange={set("to")} />
         </label>
         <div className="flex flex-wrap gap-2 lg:col-span-6">
-          <button type="submit" className={primaryButton}>
+          <button type="submit" disabled={!hydrated} className={primaryButton}>
             Filtrar
           </button>
           <a className={ghostButton} href={`/api/audit-logs/export.csv?${queryString(applied)}`} download>

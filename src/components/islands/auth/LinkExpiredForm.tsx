@@ -1,7 +1,9 @@
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import { AlertTriangle } from "lucide-react";
 import { LINK_EXPIRED_MESSAGES } from "../../../lib/link-expired-messages";
 import { sendJson, UNEXPECTED_ERROR } from "../../../lib/api-client";
+import { useHydrated } from "../ui/use-hydrated";
+import { useTypedBeforeHydration } from "../ui/typed-before-hydration";
 
 interface Problem {
   title: string;
@@ -13,6 +15,9 @@ export default function LinkExpiredForm() {
   const [email, setEmail] = useState("");
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
+  const field = useRef<HTMLInputElement>(null);
+  useTypedBeforeHydration(field, email, setEmail);
+  const hydrated = useHydrated();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -45,6 +50,7 @@ export default function LinkExpiredForm() {
           E-mail
         </label>
         <input
+          ref={field}
           id="expired-email"
           type="email"
           autoComplete="email"
@@ -67,7 +73,7 @@ export default function LinkExpiredForm() {
       </div>
       <button
         type="submit"
-        disabled={busy}
+        disabled={busy || !hydrated}
         className="w-full rounded-md bg-brand-600 px-4 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:opacity-70"
       >
         {busy ? "Enviando..." : "Solicitar Novo Link"}

@@ -1,5 +1,6 @@
 import { useState, type InputHTMLAttributes } from "react";
 import { AlertTriangle, Eye, EyeOff } from "lucide-react";
+import { useHydrated } from "./use-hydrated";
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
@@ -80,11 +81,13 @@ export function Spinner({ className = "size-4" }: { className?: string }) {
   );
 }
 
+/** The form's submit button: disabled while busy, and until the island runs (see useHydrated). */
 export function SubmitButton({ busy, label }: { busy: boolean; label: string }) {
+  const hydrated = useHydrated();
   return (
     <button
       type="submit"
-      disabled={busy}
+      disabled={busy || !hydrated}
       className="flex w-full items-center justify-center gap-2 rounded-md bg-brand-600 px-4 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:opacity-70"
     >
       {busy && <Spinner />}
