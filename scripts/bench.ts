@@ -20,7 +20,7 @@ import { seedDatabase } from "../src/lib/server/seed.ts";
 import { createUser } from "../src/lib/server/user.ts";
 import { benchEngines, type EngineLoad as Load } from "./bench-postgres.ts";
 import { freePort } from "./pg-cluster.mjs";
-import { benchScale, scaleTargets, type ScaleFigures } from "./bench-scale.ts";
+import { PAGE_RATE, benchScale, scaleTargets, type ScaleFigures } from "./bench-scale.ts";
 import { chromiumLaunchOptions } from "./chromium.ts";
 import { FULL_SCALE, seedScale } from "./seed-scale.ts";
 
@@ -266,9 +266,14 @@ async function main() {
       console.table(Object.fromEntries(Object.entries(scale.filters).map(([name, f]) => [`GET /api/audit-logs ${name}`, f])));
       console.table({ [`GET ${scale.adminSearch.path}`]: scale.adminSearch });
       console.table({
-        "GET /faq (50 conexões) logo antes da exportação": scale.pageAlone,
-        "GET /faq (50 conexões) durante exportação CSV completa": scale.pageDuringExport,
+        "GET /faq, 50 conexões, carga máxima: antes da exportação": scale.pageAlone.saturated,
+        "GET /faq, 50 conexões, carga máxima: durante a exportação": scale.pageDuringExport.saturated,
+        [`GET /faq, 50 conexões a ${PAGE_RATE} req/s: antes da exportação`]: scale.pageAlone.paced,
+        [`GET /faq, 50 conexões a ${PAGE_RATE} req/s: durante a exportação`]: scale.pageDuringExport.paced,
       });
+      console.log(
+        `Exportação CSV completa: ${scale.export.rows} linhas em ${scale.export.seconds} s; RSS do servidor +${scale.export.rssGrowthMb} MB`,
+      );
     }
     console.table(Object.fromEntries(Object.entries(targets).map(([k, v]) => [k, { ok: v ? "sim" : "NÃO" }])));
 

@@ -1,0 +1,89 @@
+// One page-load window in a fresh process of its own: the bench process holds the seed's million
+// rows' garbage, and its GC pauses and slower event loop landed in the page figures measured there
+// (p99 102–150 ms before an export, against 33–40 ms for the same page from the main bench).
+// Usage: node bench-load-client.mjs <url> <cookie> <connections> <seconds> [req/s].
+// Prints one JSON line: {"reqPerSec", "p50", "p99", "non2xx", "requests"}.
+//
+// Without a rate: autocannon at saturation (each connection sends its next request as soon as the
+// last is answered). With a rate: requests leave evenly spaced (one every 1/rate s) over a pool of
+// `connections` keep-alive sockets, and each latency counts from when the request was due, so time
+// spent waiting for a free socket counts too (no coordinated omission). Hand-written because
+// autocannon's own rate sends each connection's share in a burst at the start of every second.
+import http from "node:http";
+import autocannon from "autocannon";
+
+const [url, cookie, connections, seconds, rate] = process.argv.slice(2);
+const headers = { cookie, "accept-encoding": "gzip, br" };
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const round = (ms) => Math.round(ms * 10) / 10;
+
+async function saturated() {
+  const result = await autocannon({ url, connections: Number(connections), duration: Number(seconds), headers });
+  return {
+    reqPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors + result.timeouts,
+    requests: result.requests.total,
+  };
+}
+
+function paced(perSecond) {
+  const target = new URL(url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Number(connections) });
+  const latencies = [];
+  let non2xx = 0;
+  let pending = 0;
+  const interval = 1000 / perSecond;
+  const started = performance.now();
+  const ends = started + Number(seconds) * 1000;
+  return new Promise((resolve) => {
+    const finish = () => {
+      if (pending > 0 || next < ends) return;
+      agent.destroy();
+      const sorted = latencies.sort((a, b) => a - b);
+      const elapsed = (performance.now() - started) / 1000;
+      resolve({
+        reqPerSec: Math.round(latencies.length / elapsed),
+        p50: round(percentile(sorted, 50)),
+        p99: round(percentile(sorted, 99)),
+        non2xx,
+        requests: latencies.length,
+      });
+    };
+    const send = (due) => {
+      pending++;
+      const request = http.get(
+        { agent, host: target.hostname, port: target.port, path: target.pathname + target.search, headers },
+        (response) => {
+          response.resume();
+          response.on("end", () => {
+            latencies.push(performance.now() - due);
+            if (response.statusCode < 200 || response.statusCode >= 300) non2xx++;
+            pending--;
+            finish();
+          });
+        },
+      );
+      request.on("error", () => {
+        non2xx++;
+        pending--;
+        finish();
+      });
+    };
+    let next = started;
+    const tick = () => {
+      const now = performance.now();
+      while (next <= now && next < ends) {
+        send(next);
+        next += interval;
+      }
+      if (next < ends) setTimeout(tick, Math.max(0, next - performance.now()));
+      else finish();
+    };
+    tick();
+  });
+}
+
+console.log(JSON.stringify(rate ? await paced(Number(rate)) : await saturated()));
