@@ -160,9 +160,9 @@ describe("users", () => {
   it("a search sees a rename made outside the panel, and one made through it, on its very next request", async () => {
     const viewer = personas.visualizador!;
     const search = async (text: string) =>
-      ((await (await call("GET", `/api/admin/users?q=${encodeURIComponent(text)}`, admin)).json()) as { users: { id: string }[] }).users.map(
-        (user) => user.id,
-      );
+      (
+        (await (await call("GET", `/api/admin/users?q=${encodeURIComponent(text)}`, admin)).json()) as { users: { id: string }[] }
+      ).users.map((user) => user.id);
     expect(await search("quintino avila")).toEqual([]);
     await server.db.update(users).set({ fullName: "Zacarias Quintino Ávila" }).where(eq(users.id, viewer.id));
     expect(await search("quintino avila")).toEqual([viewer.id]);
