@@ -57,7 +57,6 @@ export async function startBuiltServer(env: Record<string, string> = {}, options
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATABASE_PATH: databasePath,
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       AUTH_ALLOWED_DOMAINS: "b1.example.com",
       ...env,
     },
@@ -65,6 +64,13 @@ export async function startBuiltServer(env: Record<string, string> = {}, options
   });
   child.stderr!.on("data", (chunk) => (log += chunk));
   const exited = new Promise<number | string>((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal ?? "")));
+  // A server that dies on its own (not stopped, not killed by a crash test) says why: its log goes to
+  // the test output, so a failure that shows up as ECONNREFUSED in the next test names its cause.
+  let stopping = false;
+  child.once("exit", (code, signal) => {
+    if (stopping || code === 0 || signal === "SIGKILL" || signal === "SIGTERM") return;
+    console.error(`[servidor de teste ${child.pid}] saiu sozinho (${code ?? signal}); fim do log:\n${log.slice(-6000)}`);
+  });
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`servidor não iniciou:\n${log}`)), startTimeoutMs);
     child.stdout!.on("data", (chunk) => {
@@ -86,6 +92,7 @@ export async function startBuiltServer(env: Record<string, string> = {}, options
     output: () => log,
     exited,
     stop: async () => {
+      stopping = true;
       child.kill("SIGTERM");
       await exited;
       await closeDatabase(db);

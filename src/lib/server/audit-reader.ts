@@ -109,25 +109,34 @@ export function streamAuditCsv(
     resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 128 },
   });
   let finished = false;
+  // The pull waiting for the thread's reply, if any: a cancel settles it without a chunk.
+  let settlePull: (() => void) | undefined;
   const finish = () => {
     if (finished) return;
     finished = true;
     activeExports--;
     void worker.terminate();
+    settlePull?.();
   };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       await flow.drained();
       if (finished) return;
       return new Promise<void>((resolve) => {
+        settlePull = resolve;
         const onError = (error: Error) => {
           worker.off("message", onMessage);
+          if (finished) return resolve();
           finish();
           controller.error(error);
           resolve();
         };
         const onMessage = (reply: AuditWorkerReply) => {
           worker.off("error", onError);
+          // A reply the thread sent before a cancel (the reader left) arrives after it: the stream
+          // is closed, so the chunk is dropped. Enqueued, it would throw in this listener, an
+          // uncaught exception that ends the server.
+          if (finished) return resolve();
           if (!reply.ok || !("done" in reply)) return onError(new Error(reply.ok ? "resposta inesperada" : reply.message));
           if ("slot" in reply) {
             ring.sent(reply.slot, reply.length);
@@ -168,6 +177,7 @@ function streamFromPool(filter: AuditFilter, timeZone: string, flow: ResponseFlo
       if (finished) return;
       try {
         const page = await queryAuditLogs(getDb(), { ...filter, cursor, limit: ROWS_PER_CHUNK }, timeZone);
+        if (finished) return; // cancelled while the query ran
         let chunk = started ? "" : CSV_BOM + AUDIT_CSV_HEADER;
         started = true;
         for (const row of page.rows) chunk += auditCsvLine(row, timeZone);
