@@ -6,12 +6,15 @@ import { insertAuditRows, insertScaleUsers } from "../../../scripts/scale-data";
 import { closeDatabase, openDatabase } from "../../../src/lib/server/db";
 import { seedDatabase } from "../../../src/lib/server/seed";
 import { streamAuditCsv } from "../../../src/lib/server/audit-reader";
+import { auditFilterSchema } from "../../../src/lib/server/audit-query";
 import { onPostgres } from "../../support/pg";
 
 // A reader who closes the tab mid-download cancels the stream while the export thread may still be
 // encoding the chunk it was asked for. That late chunk must be dropped: enqueued into the cancelled
 // stream, it threw inside the thread's message listener, an uncaught exception that ended the
 // whole server (the next request met ECONNREFUSED).
+/** The filter the export endpoint builds from no query: every row. */
+const ALL_ROWS = auditFilterSchema.parse({});
 let dir: string;
 let databasePath: string;
 
@@ -32,7 +35,7 @@ describe("an audit export cancelled while a chunk is on its way", () => {
     process.on("uncaughtException", record);
     try {
       for (let round = 0; round < 24; round++) {
-        const reader = streamAuditCsv({}, databasePath, "America/Sao_Paulo")!.getReader();
+        const reader = streamAuditCsv(ALL_ROWS, databasePath, "America/Sao_Paulo")!.getReader();
         expect((await reader.read()).done).toBe(false);
         // Ask for the next chunk, then leave while the thread works on it (at varied moments).
         const next = reader.read();
@@ -51,7 +54,7 @@ describe("an audit export cancelled while a chunk is on its way", () => {
       expect(uncaught).toEqual([]);
 
       // Slots were all released: a new export still runs to the end.
-      const reader = streamAuditCsv({}, databasePath, "America/Sao_Paulo")!.getReader();
+      const reader = streamAuditCsv(ALL_ROWS, databasePath, "America/Sao_Paulo")!.getReader();
       let bytes = 0;
       for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) bytes += chunk.value.byteLength;
       expect(bytes).toBeGreaterThan(20_000 * 50);
