@@ -2,8 +2,8 @@
  * Checks the audit log's hash chain: `npm run audit:verify`. Exit 0 with the count when every row
  * matches; exit 1 naming the first row that does not (edited, inserted or deleted around it).
  */
-import { verifyAuditChain } from "../src/lib/server/audit-chain.ts";
-import { closeDatabase, getDb } from "../src/lib/server/db.ts";
+import { verifyAuditChain } from "../src/lib/server/audit/chain.ts";
+import { closeDatabase, getDb } from "../src/lib/server/data/db.ts";
 
 const db = getDb();
 const state = await verifyAuditChain(db, async () => {});

@@ -6,8 +6,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import * as pagefind from "pagefind";
-import { listFiles } from "../src/lib/server/files.ts";
-import { BASE_BUNDLE, gatedSearchablePaths, groupKey } from "../src/lib/search-bundles.ts";
+import { listFiles } from "../src/lib/server/platform/files.ts";
+import { BASE_BUNDLE, gatedSearchablePaths, groupKey } from "../src/lib/search/bundles.ts";
 
 const pagesDir = path.resolve("dist/pages");
 const outDir = path.resolve("dist/search");

@@ -3,8 +3,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
-import { listFiles } from "../src/lib/server/files.ts";
-import { compress, MIN_COMPRESSIBLE_BYTES } from "../src/lib/server/static-files.ts";
+import { listFiles } from "../src/lib/server/platform/files.ts";
+import { compress, MIN_COMPRESSIBLE_BYTES } from "../src/lib/server/content/static-files.ts";
 
 const dist = path.resolve("dist");
 const client = path.join(dist, "client");

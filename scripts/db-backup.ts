@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { config } from "../src/lib/server/config.ts";
+import { config } from "../src/lib/server/config/config.ts";
 import { integrityOf } from "./db-files.ts";
 
 function fail(message: string): never {

@@ -14,7 +14,7 @@ import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3"
 import { PgTable, getTableConfig as pgTableConfig } from "drizzle-orm/pg-core";
 import { SQLiteTable, getTableConfig as sqliteTableConfig } from "drizzle-orm/sqlite-core";
 import { engineOf } from "../db/schema/index.ts";
-import { MIGRATIONS_DIR, closeDatabase, openDatabase, pgSchema, sqliteSchema, type Db } from "../src/lib/server/db.ts";
+import { MIGRATIONS_DIR, closeDatabase, openDatabase, pgSchema, sqliteSchema, type Db } from "../src/lib/server/data/db.ts";
 import { errorText, printableTarget } from "./db-target.ts";
 
 const BATCH_ROWS = 1_000;

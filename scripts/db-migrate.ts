@@ -4,8 +4,8 @@
  * same steps the server takes at start. Run it once before the first instance on a new PostgreSQL.
  */
 import { engineOf } from "../db/schema/index.ts";
-import { closeDatabase, openDatabase } from "../src/lib/server/db.ts";
-import { seedDatabase } from "../src/lib/server/seed.ts";
+import { closeDatabase, openDatabase } from "../src/lib/server/data/db.ts";
+import { seedDatabase } from "../src/lib/server/data/seed.ts";
 import { configuredTarget, errorText, printableTarget } from "./db-target.ts";
 
 const target = configuredTarget();

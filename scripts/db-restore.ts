@@ -6,8 +6,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { config } from "../src/lib/server/config.ts";
-import { pidFileOf, runningServerPid } from "../src/lib/server/server-pid.ts";
+import { config } from "../src/lib/server/config/config.ts";
+import { pidFileOf, runningServerPid } from "../src/lib/server/platform/server-pid.ts";
 import { integrityOf } from "./db-files.ts";
 
 function fail(message: string): never {

@@ -1,6 +1,6 @@
 /** Which database the CLI scripts work on, and how to name it in their output without its password. */
 import { engineOf } from "../db/schema/index.ts";
-import { config } from "../src/lib/server/config.ts";
+import { config } from "../src/lib/server/config/config.ts";
 
 /** `DATABASE_URL` when it is a postgres:// address, else the SQLite file of `DATABASE_PATH`. */
 export function configuredTarget(): string {

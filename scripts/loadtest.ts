@@ -11,8 +11,8 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ENGINE, engineOf } from "../db/schema/index.ts";
-import { closeDatabase, openDatabase } from "../src/lib/server/db.ts";
-import { createLoadCast, LOAD_KINDS, runLoad, summarizeLoad, verifyLoad } from "./load.ts";
+import { closeDatabase, openDatabase } from "../src/lib/server/data/db.ts";
+import { createLoadCast, LOAD_KINDS, runLoad, summarizeLoad, verifyLoad } from "./bench/load.ts";
 
 const { values } = parseArgs({
   options: {

@@ -5,10 +5,10 @@
 import { parseArgs } from "node:util";
 import { eq } from "drizzle-orm";
 import { users } from "../db/schema/index.ts";
-import { config } from "../src/lib/server/config.ts";
-import { closeDatabase, openDatabase, sqliteClient, type Db } from "../src/lib/server/db.ts";
-import { seedDatabase } from "../src/lib/server/seed.ts";
-import { insertAuditRows, insertScaleUsers, insertSessions, SCALE_PASSWORD } from "./scale-data.ts";
+import { config } from "../src/lib/server/config/config.ts";
+import { closeDatabase, openDatabase, sqliteClient, type Db } from "../src/lib/server/data/db.ts";
+import { seedDatabase } from "../src/lib/server/data/seed.ts";
+import { insertAuditRows, insertScaleUsers, insertSessions, SCALE_PASSWORD } from "./bench/scale-data.ts";
 
 export interface ScaleSizes {
   users: number;

@@ -5,11 +5,11 @@
  *   npm run user -- remove --email E
  */
 import { parseArgs } from "node:util";
-import { emailField, passwordField, fullNameField, MESSAGES } from "../src/lib/auth-schemas.ts";
-import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "../src/lib/server/common-passwords.ts";
-import { closeDatabase, getDb, getMigratedDb } from "../src/lib/server/db.ts";
-import { seedDatabase } from "../src/lib/server/seed.ts";
-import { createUser, deleteUserByEmail, listUsersWithRoles } from "../src/lib/server/user.ts";
+import { emailField, passwordField, fullNameField, MESSAGES } from "../src/lib/auth/schemas.ts";
+import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "../src/lib/server/auth/password/common.ts";
+import { closeDatabase, getDb, getMigratedDb } from "../src/lib/server/data/db.ts";
+import { seedDatabase } from "../src/lib/server/data/seed.ts";
+import { createUser, deleteUserByEmail, listUsersWithRoles } from "../src/lib/server/auth/user.ts";
 
 function fail(message: string): never {
   console.error(`Erro: ${message}`);

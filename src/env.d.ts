@@ -9,6 +9,6 @@ declare namespace App {
     /** Client address (X-Forwarded-For only when TRUST_PROXY is set). */
     clientIp: string | null;
     /** How the response's writing is going (set by the server): streamed bodies pace and reuse memory by it. */
-    responseFlow?: import("./lib/server/chunk-ring").ResponseFlow;
+    responseFlow?: import("./lib/server/audit/chunk-ring").ResponseFlow;
   }
 }

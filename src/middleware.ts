@@ -1,5 +1,5 @@
 import { defineMiddleware } from "astro:middleware";
-import { resolveRequestAuth } from "./lib/server/request-auth";
+import { resolveRequestAuth } from "./lib/server/sessions/request-auth";
 
 /**
  * On-demand routes only (API endpoints). In production the gate has already resolved the

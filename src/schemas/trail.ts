@@ -1,7 +1,7 @@
 import { z } from "astro/zod";
 import { colorSchema, iconSchema, text } from "./common";
 
-import { TRAIL_PHASE_IDS } from "../lib/trail";
+import { TRAIL_PHASE_IDS } from "../lib/trail/trail";
 
 /** A phase of the interactive project trail (/trilha-interativa). */
 export const trailPhaseSchema = z.object({

@@ -6,11 +6,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
-import { AUDIT_CSV_HEADER, CSV_BOM, auditCsvLine } from "../lib/server/audit-export-csv.ts";
-import { queryAuditLogs } from "../lib/server/audit-query.ts";
-import type { AuditReaderJob, AuditWorkerReply, ExportPull } from "../lib/server/audit-reader.ts";
-import { CHUNK_SLOT_BYTES } from "../lib/server/chunk-ring.ts";
-import { openReadOnlyDatabase } from "../lib/server/db.ts";
+import { AUDIT_CSV_HEADER, CSV_BOM, auditCsvLine } from "../lib/server/audit/export-csv.ts";
+import { queryAuditLogs } from "../lib/server/audit/query.ts";
+import type { AuditReaderJob, AuditWorkerReply, ExportPull } from "../lib/server/audit/reader.ts";
+import { CHUNK_SLOT_BYTES } from "../lib/server/audit/chunk-ring.ts";
+import { openReadOnlyDatabase } from "../lib/server/data/db.ts";
 
 const job = workerData as AuditReaderJob;
 const EXPORT_NICENESS = 19;

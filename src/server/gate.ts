@@ -4,24 +4,29 @@
  * in one place; the response writers, body limit and security headers live in their own files.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Config } from "../lib/server/config.ts";
-import type { Db } from "../lib/server/db.ts";
-import { writeAuditLog } from "../lib/server/audit.ts";
-import type { ValidatedSession } from "../lib/server/session.ts";
-import { createSessionValidator } from "../lib/server/session-cache.ts";
-import { readSessionCookie, sessionCookieHeader } from "../lib/server/session-cookie.ts";
-import type { Asset, PageTemplate } from "../lib/server/static-files.ts";
-import type { SearchFiles } from "../lib/server/search-files.ts";
+import type { Config } from "../lib/server/config/config.ts";
+import type { Db } from "../lib/server/data/db.ts";
+import { writeAuditLog } from "../lib/server/audit/audit.ts";
+import type { ValidatedSession } from "../lib/server/sessions/session.ts";
+import { createSessionValidator } from "../lib/server/sessions/cache.ts";
+import { readSessionCookie, sessionCookieHeader } from "../lib/server/sessions/cookie.ts";
+import type { Asset, PageTemplate } from "../lib/server/content/static-files.ts";
+import type { SearchFiles } from "../lib/server/content/search-files.ts";
 import { decideAccess, findApiRule, findRoute, type Principal, type RouteRule } from "../lib/routes.ts";
 import { normalizePath } from "../lib/url-path.ts";
-import { isOpenWhileEnrolling, mustEnrolTwoFactor, TWO_FACTOR_ENROL_PATH, TWO_FACTOR_REQUIRED_MESSAGE } from "../lib/two-factor-policy.ts";
-import { isSameOrigin } from "../lib/server/origin.ts";
-import { MAX_BODY_BYTES, TOO_LARGE_MESSAGE } from "../lib/server/http.ts";
+import {
+  isOpenWhileEnrolling,
+  mustEnrolTwoFactor,
+  TWO_FACTOR_ENROL_PATH,
+  TWO_FACTOR_REQUIRED_MESSAGE,
+} from "../lib/auth/two-factor-policy.ts";
+import { isSameOrigin } from "../lib/server/http/origin.ts";
+import { MAX_BODY_BYTES, TOO_LARGE_MESSAGE } from "../lib/server/http/http.ts";
 import { SCRIPT_FILE_CSP, securityHeaders } from "./security-headers.ts";
 import { closeAfterAnswer, cutIdleBody, declaresTooLarge, limitRequestBody } from "./body-limit.ts";
 import { createResponders } from "./responses.ts";
 import type { Logger } from "pino";
-import { logger as sharedLogger } from "../lib/server/logger.ts";
+import { logger as sharedLogger } from "../lib/server/platform/logger.ts";
 import { requestContextOf } from "./observability/request-context.ts";
 import { errorPageWithRequestId } from "./observability/error-page.ts";
 

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { ResponseFlow } from "../lib/server/chunk-ring.ts";
+import type { ResponseFlow } from "../lib/server/audit/chunk-ring.ts";
 
 /**
  * How a response's writing is going, for endpoints that stream (the audit CSV). Astro writes a

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Principal } from "../lib/routes.ts";
-import type { Body, PageTemplate } from "../lib/server/static-files.ts";
+import type { Body, PageTemplate } from "../lib/server/content/static-files.ts";
 import { FRAME_ANCESTORS } from "./security-headers.ts";
 
 /** The gate's response writers; every one carries `baseHeaders` (security headers). */

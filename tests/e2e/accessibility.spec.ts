@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { BrowserContext, Page } from "@playwright/test";
 import { decideAccess, ROUTES, type Principal } from "../../src/lib/routes";
-import { SESSION_COOKIE } from "../../src/lib/server/session";
+import { SESSION_COOKIE } from "../../src/lib/server/sessions/session";
 import { createTestUser } from "../support/users";
 import { e2eDb, expect, test } from "./fixtures";
 

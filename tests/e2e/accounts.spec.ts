@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { emailTokens, users } from "../../db/schema/index";
-import { SESSION_COOKIE } from "../../src/lib/server/session";
-import { createSession } from "../../src/lib/server/session";
+import { SESSION_COOKIE } from "../../src/lib/server/sessions/session";
+import { createSession } from "../../src/lib/server/sessions/session";
 import { waitForLink, readMails } from "../support/mail";
 import { e2eDb, expect, test } from "./fixtures";
 

@@ -1,5 +1,5 @@
 import { defaultPermissions, grantablePages } from "../../src/lib/routes";
-import { SESSION_COOKIE } from "../../src/lib/server/session";
+import { SESSION_COOKIE } from "../../src/lib/server/sessions/session";
 import { createTestUser } from "../support/users";
 import { e2eDb, expect, test } from "./fixtures";
 import { hydrated } from "./islands";
@@ -203,7 +203,7 @@ test("admin forms: refusals beside their field, meaningful subtitles, no 'Exclui
 test("the users tab searches on the server, accents ignored, with role counts", async ({ page, loginAs }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await loginAs(["admin"]);
-  const { createUser } = await import("../../src/lib/server/user");
+  const { createUser } = await import("../../src/lib/server/auth/user");
   const email = `julia-${Date.now()}@b1.example.com`;
   await createUser(e2eDb(), { email, fullName: "Júlia Araújo", password: "Senha@Teste1", roleNames: ["lider"], confirmed: true });
   await page.goto("/admin-panel");

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { SESSION_COOKIE, createSession } from "../../src/lib/server/session";
+import { SESSION_COOKIE, createSession } from "../../src/lib/server/sessions/session";
 import { e2eDb, expect, test } from "./fixtures";
 import { hydrated } from "./islands";
 

@@ -1,6 +1,6 @@
 import { test as base, expect } from "@playwright/test";
-import { SESSION_COOKIE } from "../../src/lib/server/session";
-import { connectDatabase, type Db } from "../../src/lib/server/db";
+import { SESSION_COOKIE } from "../../src/lib/server/sessions/session";
+import { connectDatabase, type Db } from "../../src/lib/server/data/db";
 import { createTestUser, type TestUser } from "../support/users";
 
 let db: Db | undefined;

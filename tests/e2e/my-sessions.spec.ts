@@ -1,5 +1,5 @@
-import { SESSION_COOKIE } from "../../src/lib/server/session";
-import { createSession } from "../../src/lib/server/session";
+import { SESSION_COOKIE } from "../../src/lib/server/sessions/session";
+import { createSession } from "../../src/lib/server/sessions/session";
 import { expect, test, e2eDb } from "./fixtures";
 
 const FIREFOX_ON_LINUX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";

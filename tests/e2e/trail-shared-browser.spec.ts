@@ -1,4 +1,4 @@
-import { SESSION_COOKIE } from "../../src/lib/server/session";
+import { SESSION_COOKIE } from "../../src/lib/server/sessions/session";
 import { createTestUser } from "../support/users";
 import { e2eDb, expect, test } from "./fixtures";
 import { hydrated } from "./islands";

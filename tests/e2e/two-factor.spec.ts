@@ -3,7 +3,7 @@ import { generateHOTP } from "@oslojs/otp";
 import { and, eq } from "drizzle-orm";
 import type { Page } from "@playwright/test";
 import { auditLogs } from "../../db/schema/index";
-import { SESSION_COOKIE } from "../../src/lib/server/session";
+import { SESSION_COOKIE } from "../../src/lib/server/sessions/session";
 import { startBuiltServer, type RunningServer } from "../support/server";
 import { createTestUser, type TestUser } from "../support/users";
 import { expect, test } from "./fixtures";

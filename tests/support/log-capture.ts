@@ -1,4 +1,4 @@
-import { createLogger } from "../../src/lib/server/logger";
+import { createLogger } from "../../src/lib/server/platform/logger";
 
 /** A real JSON logger whose lines are kept in memory, parsed. */
 export function captureLogs() {

@@ -3,9 +3,9 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import type { Db } from "../../src/lib/server/db";
+import type { Db } from "../../src/lib/server/data/db";
 import { freePort } from "../../scripts/pg-cluster.mjs";
-import { closeDatabase } from "../../src/lib/server/db";
+import { closeDatabase } from "../../src/lib/server/data/db";
 import { freshDatabaseUrl } from "./pg";
 import { openTestDatabase } from "./users";
 

@@ -1,8 +1,8 @@
-import { openDatabase, type Db } from "../../src/lib/server/db";
+import { openDatabase, type Db } from "../../src/lib/server/data/db";
 import { freshDatabaseUrl } from "./pg";
-import { seedDatabase } from "../../src/lib/server/seed";
-import { createSession } from "../../src/lib/server/session";
-import { createUser } from "../../src/lib/server/user";
+import { seedDatabase } from "../../src/lib/server/data/seed";
+import { createSession } from "../../src/lib/server/sessions/session";
+import { createUser } from "../../src/lib/server/auth/user";
 
 let counter = 0;
 

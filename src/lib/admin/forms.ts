@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { emailField, fullNameField, passwordField } from "../auth-schemas.ts";
-import { INVISIBLE_CHARACTER } from "../auth-rules.ts";
+import { emailField, fullNameField, passwordField } from "../auth/schemas.ts";
+import { INVISIBLE_CHARACTER } from "../auth/rules.ts";
 
 /** Descriptions may keep line breaks (a textarea); every other control or format character is refused. */
 const INVISIBLE_EXCEPT_LINE_BREAK = /(?![\n\r])[\p{Cc}\p{Cf}]/u;

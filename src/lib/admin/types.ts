@@ -1,4 +1,4 @@
-/** Shapes of the admin API shared by the server (src/lib/server/roles.ts) and the panel island. */
+/** Shapes of the admin API shared by the server (src/lib/server/admin/roles.ts) and the panel island. */
 
 export interface RoleSummary {
   id: number;

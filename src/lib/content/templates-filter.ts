@@ -1,4 +1,4 @@
-import { matchesSearch } from "../search-text.ts";
+import { matchesSearch } from "../search/text.ts";
 
 /** The templates filter: search in title or description (accents and case ignored) AND the chosen category. */
 export interface FilterableTemplate {

@@ -1,10 +1,10 @@
 import type { APIRoute } from "astro";
-import { getDb } from "../../lib/server/db";
-import { refuseUnlessAllowed } from "../../lib/server/guards";
-import { jsonResponse, parseJsonBody } from "../../lib/server/http";
-import { readTrail, saveTrail } from "../../lib/server/trail-store";
-import { TRAIL_PHASE_IDS, sanitizeAnswers, sanitizeCompleted } from "../../lib/trail";
-import { trailBodySchema } from "../../lib/trail-schema";
+import { getDb } from "../../lib/server/data/db";
+import { refuseUnlessAllowed } from "../../lib/server/http/guards";
+import { jsonResponse, parseJsonBody } from "../../lib/server/http/http";
+import { readTrail, saveTrail } from "../../lib/server/trail/store";
+import { TRAIL_PHASE_IDS, sanitizeAnswers, sanitizeCompleted } from "../../lib/trail/trail";
+import { trailBodySchema } from "../../lib/trail/schema";
 
 export const prerender = false;
 

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { sql } from "drizzle-orm";
-import type { Db } from "../../lib/server/db.ts";
+import type { Db } from "../../lib/server/data/db.ts";
 
 /** A readiness probe's database check waits at most this long for a lock. */
 const DB_PROBE_TIMEOUT_MS = 250;

@@ -1,8 +1,8 @@
 import client from "prom-client";
 import { count, gt } from "drizzle-orm";
 import { sessions } from "../../../db/schema/index.ts";
-import type { Db } from "../../lib/server/db.ts";
-import type { PageTemplate } from "../../lib/server/static-files.ts";
+import type { Db } from "../../lib/server/data/db.ts";
+import type { PageTemplate } from "../../lib/server/content/static-files.ts";
 import type { RouteClass } from "./route-class.ts";
 
 export type SignInOutcome = "success" | "failure" | "blocked";

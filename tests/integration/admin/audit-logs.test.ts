@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLogs } from "../../../db/schema/index";
-import { writeAuditLog } from "../../../src/lib/server/audit";
-import { createUser } from "../../../src/lib/server/user";
+import { writeAuditLog } from "../../../src/lib/server/audit/audit";
+import { createUser } from "../../../src/lib/server/auth/user";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
 

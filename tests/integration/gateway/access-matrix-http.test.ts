@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AccessMatrix } from "../../../src/lib/admin/access-matrix";
 import { ROUTES } from "../../../src/lib/routes";
-import { assignRoleByEmail, createCustomRole } from "../../../src/lib/server/roles";
+import { assignRoleByEmail, createCustomRole } from "../../../src/lib/server/admin/roles";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
 

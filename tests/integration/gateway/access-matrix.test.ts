@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { auditLogs, roles } from "../../../db/schema/index";
 import { readContentManifest } from "../../../src/lib/content-manifest";
 import { ROUTES, STATIC_ROUTES } from "../../../src/lib/routes";
-import { createCustomRole, assignRoleByEmail, replaceRolePermissions } from "../../../src/lib/server/roles";
+import { createCustomRole, assignRoleByEmail, replaceRolePermissions } from "../../../src/lib/server/admin/roles";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
 

@@ -9,7 +9,7 @@ import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3"
 import { PgTable } from "drizzle-orm/pg-core";
 import { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDatabase, openDatabase, pgSchema, sqliteSchema, type Db } from "../../../src/lib/server/db";
+import { closeDatabase, openDatabase, pgSchema, sqliteSchema, type Db } from "../../../src/lib/server/data/db";
 import { createDatabase } from "../../support/pg";
 
 const CONFIRMED_AT = 1_700_000_000_123;

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDatabase, openDatabase } from "../../../src/lib/server/db";
+import { closeDatabase, openDatabase } from "../../../src/lib/server/data/db";
 import { onPostgres } from "../../support/pg";
 import { startBuiltServer } from "../../support/server";
 import { createTestUser } from "../../support/users";

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeDatabase, openDatabase, pgPool, pgSchema, sqliteClient, type Db } from "../../../src/lib/server/db";
+import { closeDatabase, openDatabase, pgPool, pgSchema, sqliteClient, type Db } from "../../../src/lib/server/data/db";
 import { createDatabase } from "../../support/pg";
 
 // The two engines' migrations are written by drizzle-kit from two schema files; this checks what

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEmailToken } from "../../../src/lib/server/email-tokens";
+import { createEmailToken } from "../../../src/lib/server/auth/email-tokens";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
 

@@ -1,15 +1,15 @@
 import fs from "node:fs";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertAuditRows, insertScaleUsers } from "../../../scripts/scale-data";
+import { insertAuditRows, insertScaleUsers } from "../../../scripts/bench/scale-data";
 import { onPostgres } from "../../support/pg";
 import { threadNiceness } from "../../support/proc";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
 import { count } from "drizzle-orm";
 import { auditLogs } from "../../../db/schema/index";
-import { AUDIT_CSV_HEADER, CSV_BOM, auditCsvLine } from "../../../src/lib/server/audit-export-csv";
-import { queryAuditLogs } from "../../../src/lib/server/audit-query";
+import { AUDIT_CSV_HEADER, CSV_BOM, auditCsvLine } from "../../../src/lib/server/audit/export-csv";
+import { queryAuditLogs } from "../../../src/lib/server/audit/query";
 
 const ROWS = 40_000;
 let server: RunningServer;

@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { createLoadCast, runLoad, verifyLoad } from "../../../scripts/load";
+import { createLoadCast, runLoad, verifyLoad } from "../../../scripts/bench/load";
 import { count, eq } from "drizzle-orm";
 import { auditLogs, trailProgress } from "../../../db/schema/index";
-import { closeDatabase, sqliteClient } from "../../../src/lib/server/db";
-import { getUserByEmail } from "../../../src/lib/server/user";
+import { closeDatabase, sqliteClient } from "../../../src/lib/server/data/db";
+import { getUserByEmail } from "../../../src/lib/server/auth/user";
 import { startBuiltServer } from "../../support/server";
 
 const LOAD_ENV = { RATE_LIMIT_MULTIPLIER: "100000" };

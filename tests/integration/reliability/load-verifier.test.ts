@@ -2,9 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLoadCast, verifyLoad, type LoadCast, type LoadResult } from "../../../scripts/load";
-import { updateUserAsAdmin } from "../../../src/lib/server/admin-users";
-import { closeDatabase, type Db } from "../../../src/lib/server/db";
+import { createLoadCast, verifyLoad, type LoadCast, type LoadResult } from "../../../scripts/bench/load";
+import { updateUserAsAdmin } from "../../../src/lib/server/admin/users";
+import { closeDatabase, type Db } from "../../../src/lib/server/data/db";
 import { createTestUser, openOwnTestDatabase } from "../../support/users";
 
 let dir: string;

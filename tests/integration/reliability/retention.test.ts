@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { insertAuditRows } from "../../../scripts/scale-data";
+import { insertAuditRows } from "../../../scripts/bench/scale-data";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { count as count_, gte, lt } from "drizzle-orm";
 import { auditLogs } from "../../../db/schema/index";

@@ -3,8 +3,8 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROUTES } from "../../../src/lib/routes";
-import { listFiles } from "../../../src/lib/server/files";
-import { createCustomRole, assignRoleByEmail } from "../../../src/lib/server/roles";
+import { listFiles } from "../../../src/lib/server/platform/files";
+import { createCustomRole, assignRoleByEmail } from "../../../src/lib/server/admin/roles";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { roles, users } from "../../../db/schema/index";
-import { createCustomRole, assignRoleByEmail } from "../../../src/lib/server/roles";
+import { createCustomRole, assignRoleByEmail } from "../../../src/lib/server/admin/roles";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileTemplate, renderTemplate } from "../../../src/lib/personalize";
+import { compileTemplate, renderTemplate } from "../../../src/lib/content/personalize";
 import type { Principal } from "../../../src/lib/routes";
 
 const user = (roles: string[]): Principal => ({ userId: "u", email: "e", name: "n", roles, grantedPaths: new Set() });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatDateTime, roleLabel, truncateDetails } from "../../../src/lib/admin/labels";
-import { auditActionLabel } from "../../../src/lib/audit-actions";
+import { auditActionLabel } from "../../../src/lib/audit/actions";
 
 describe("admin labels", () => {
   it("names system roles in Portuguese and shows others as they are", () => {

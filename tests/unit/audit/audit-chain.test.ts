@@ -3,12 +3,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { incrementAuditCount, writeAuditLog } from "../../../src/lib/server/audit";
-import { pruneAuditLogs } from "../../../src/lib/server/audit-retention";
+import { incrementAuditCount, writeAuditLog } from "../../../src/lib/server/audit/audit";
+import { pruneAuditLogs } from "../../../src/lib/server/audit/retention";
 import { eq } from "drizzle-orm";
 import { auditLogs } from "../../../db/schema/index";
-import { closeDatabase, connectDatabase, type Db } from "../../../src/lib/server/db";
-import { maskIpAddress } from "../../../src/lib/server/ip-mask";
+import { closeDatabase, connectDatabase, type Db } from "../../../src/lib/server/data/db";
+import { maskIpAddress } from "../../../src/lib/server/platform/ip-mask";
 import { onPostgres } from "../../support/pg";
 import { openOwnTestDatabase } from "../../support/users";
 

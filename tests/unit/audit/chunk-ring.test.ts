@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CHUNK_SLOT_BYTES, ChunkRing, encodeChunk } from "../../../src/lib/server/chunk-ring";
+import { CHUNK_SLOT_BYTES, ChunkRing, encodeChunk } from "../../../src/lib/server/audit/chunk-ring";
 
 const encoder = new TextEncoder();
 const isSlot = (bytes: Uint8Array, ring: ChunkRing) => bytes.buffer === ring.memory;

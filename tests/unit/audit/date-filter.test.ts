@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLogs } from "../../../db/schema/index.ts";
-import { auditFilterSchema, queryAuditLogs } from "../../../src/lib/server/audit-query";
-import { closeDatabase, type Db } from "../../../src/lib/server/db";
+import { auditFilterSchema, queryAuditLogs } from "../../../src/lib/server/audit/query";
+import { closeDatabase, type Db } from "../../../src/lib/server/data/db";
 import { openOwnTestDatabase } from "../../support/users";
 
 let dir: string;

@@ -2,11 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertAuditRows, insertScaleUsers } from "../../../scripts/scale-data";
-import { closeDatabase, openDatabase } from "../../../src/lib/server/db";
-import { seedDatabase } from "../../../src/lib/server/seed";
-import { streamAuditCsv } from "../../../src/lib/server/audit-reader";
-import { auditFilterSchema } from "../../../src/lib/server/audit-query";
+import { insertAuditRows, insertScaleUsers } from "../../../scripts/bench/scale-data";
+import { closeDatabase, openDatabase } from "../../../src/lib/server/data/db";
+import { seedDatabase } from "../../../src/lib/server/data/seed";
+import { streamAuditCsv } from "../../../src/lib/server/audit/reader";
+import { auditFilterSchema } from "../../../src/lib/server/audit/query";
 import { onPostgres } from "../../support/pg";
 
 // A reader who closes the tab mid-download cancels the stream while the export thread may still be

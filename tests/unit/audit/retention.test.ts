@@ -2,12 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertAuditRows } from "../../../scripts/scale-data";
-import { pruneAuditLogs } from "../../../src/lib/server/audit-retention";
-import { readConfig } from "../../../src/lib/server/config";
+import { insertAuditRows } from "../../../scripts/bench/scale-data";
+import { pruneAuditLogs } from "../../../src/lib/server/audit/retention";
+import { readConfig } from "../../../src/lib/server/config/config";
 import { count as countRows, lt } from "drizzle-orm";
 import { auditLogs } from "../../../db/schema/index";
-import { closeDatabase, type Db } from "../../../src/lib/server/db";
+import { closeDatabase, type Db } from "../../../src/lib/server/data/db";
 import { openOwnTestDatabase } from "../../support/users";
 
 const DAY = 24 * 60 * 60 * 1000;

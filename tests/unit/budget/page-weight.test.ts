@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { JS_BUDGET, pageWeights } from "../../../scripts/page-weights";
+import { JS_BUDGET, pageWeights } from "../../../scripts/bench/page-weights";
 
 /**
  * The JS budget (81 920 B gzip with islands), held on every build (`npm test` builds first): what a page loads before

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { editUrl, formatUpdated, lastUpdated } from "../../../src/lib/server/last-updated";
+import { editUrl, formatUpdated, lastUpdated } from "../../../src/lib/server/content/last-updated";
 
 describe("'Atualizado em' and 'Editar esta página'", () => {
   it("dates a committed file by its last commit and any other file by its modification time", () => {

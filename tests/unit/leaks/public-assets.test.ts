@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { listFiles } from "../../../src/lib/server/files";
+import { listFiles } from "../../../src/lib/server/platform/files";
 
 /**
  * Nothing the gate serves without a session (dist/client) may contain content text: the test

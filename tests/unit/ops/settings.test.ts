@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { logLevelFrom, wantsPrettyLogs } from "../../../src/lib/server/logger";
+import { logLevelFrom, wantsPrettyLogs } from "../../../src/lib/server/platform/logger";
 import { signInOutcomeOf } from "../../../src/server/observability/metrics";
 import { createRouteClassifier } from "../../../src/server/observability/route-class";
 import { readObservabilitySettings } from "../../../src/server/observability/settings";

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { sendJson, UNEXPECTED_ERROR } from "../../../lib/api-client";
 import { formatDateTime } from "../../../lib/admin/labels";
-import type { SessionView } from "../../../lib/session-view";
+import type { SessionView } from "../../../lib/auth/session-view";
 
 type SessionRow = SessionView;
 

@@ -4,7 +4,7 @@
  */
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { Download } from "lucide-react";
-import { AUDIT_ACTION_LABELS, AUDIT_RESULT_LABELS, auditActionLabel, type AuditResult } from "../../../lib/audit-actions";
+import { AUDIT_ACTION_LABELS, AUDIT_RESULT_LABELS, auditActionLabel, type AuditResult } from "../../../lib/audit/actions";
 import { formatDateTime, truncateDetails } from "../../../lib/admin/labels";
 import { ghostButton, inputClass, primaryButton } from "./styles";
 import { useHydrated } from "../ui/use-hydrated";

@@ -1,4 +1,4 @@
-import { signInRules } from "../../../lib/auth-rules";
+import { signInRules } from "../../../lib/auth/rules";
 import { PasswordField, SubmitButton } from "../ui/FormField";
 import { useValidatedForm } from "../ui/use-validated-form";
 import { ModeLink, type AuthMode } from "./ModeLink";

@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent } from "react";
 import { AlertTriangle } from "lucide-react";
-import { LINK_EXPIRED_MESSAGES } from "../../../lib/link-expired-messages";
+import { LINK_EXPIRED_MESSAGES } from "../../../lib/auth/link-expired-messages";
 import { sendJson, UNEXPECTED_ERROR } from "../../../lib/api-client";
 import { useHydrated } from "../ui/use-hydrated";
 import { useTypedBeforeHydration } from "../ui/typed-before-hydration";

@@ -1,4 +1,4 @@
-import { resetRequestRules } from "../../../lib/auth-rules";
+import { resetRequestRules } from "../../../lib/auth/rules";
 import { FormField, SubmitButton } from "../ui/FormField";
 import { toast } from "../ui/toast";
 import { useValidatedForm } from "../ui/use-validated-form";

@@ -1,4 +1,4 @@
-import { signInRules } from "../../../lib/auth-rules";
+import { signInRules } from "../../../lib/auth/rules";
 import { FormField, PasswordField, SubmitButton } from "../ui/FormField";
 import { toast } from "../ui/toast";
 import { useValidatedForm } from "../ui/use-validated-form";

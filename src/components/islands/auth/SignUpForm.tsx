@@ -1,4 +1,4 @@
-import { signUpRules } from "../../../lib/auth-rules";
+import { signUpRules } from "../../../lib/auth/rules";
 import { FormField, PasswordField, SubmitButton } from "../ui/FormField";
 import { toast } from "../ui/toast";
 import { useValidatedForm } from "../ui/use-validated-form";

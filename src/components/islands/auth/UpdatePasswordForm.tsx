@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { updatePasswordRules } from "../../../lib/auth-rules";
+import { updatePasswordRules } from "../../../lib/auth/rules";
 import { PasswordField, SubmitButton } from "../ui/FormField";
 import { toast } from "../ui/toast";
 import { useValidatedForm } from "../ui/use-validated-form";

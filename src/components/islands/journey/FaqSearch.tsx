@@ -1,7 +1,7 @@
 import { useMemo, useState } from "react";
 import { EmptyState, SearchField } from "../ui/SearchField";
 import SingleAccordion from "../content/SingleAccordion";
-import { searchFaq } from "../../../lib/search-text";
+import { searchFaq } from "../../../lib/search/text";
 
 export interface FaqEntry {
   id: string;

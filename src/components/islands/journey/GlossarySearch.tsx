@@ -1,6 +1,6 @@
 import { useMemo, useState } from "react";
 import { EmptyState, SearchField } from "../ui/SearchField";
-import { searchGlossary } from "../../../lib/search-text";
+import { searchGlossary } from "../../../lib/search/text";
 
 export interface GlossaryEntry {
   id: string;

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { buildTrailText, progressPercent, setAnswer, setProjectName, toggleCompleted, trailFileName } from "../../../lib/trail";
+import { buildTrailText, progressPercent, setAnswer, setProjectName, toggleCompleted, trailFileName } from "../../../lib/trail/trail";
 import { download } from "./trail-download";
 import type { TrailPhaseProps } from "./trail-phase";
 import { TrailDone, TrailExport } from "./TrailExport";
@@ -28,7 +28,7 @@ export default function ProjectTrail({ phases, mentoringHref }: { phases: TrailP
     download(trailFileName(state.projectName, "txt"), buildTrailText(state, phases, new Date()), "text/plain;charset=utf-8");
   // pdf-lib is loaded only when someone exports, keeping it out of the page's initial JS.
   const exportPdf = async () => {
-    const { buildTrailPdf } = await import("../../../lib/trail-pdf");
+    const { buildTrailPdf } = await import("../../../lib/trail/pdf");
     download(trailFileName(state.projectName, "pdf"), (await buildTrailPdf(state, phases, new Date())) as BlobPart, "application/pdf");
   };
 

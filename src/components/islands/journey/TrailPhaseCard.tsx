@@ -1,4 +1,4 @@
-import type { TrailState } from "../../../lib/trail";
+import type { TrailState } from "../../../lib/trail/trail";
 import type { TrailPhaseProps } from "./trail-phase";
 
 /** The current phase: description, pillars, the questions to answer, tools, templates and the completion tick. */

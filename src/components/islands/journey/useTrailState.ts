@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { emptyTrail, mergeTrails, type TrailState } from "../../../lib/trail";
-import { forgetTrailsExcept, readOwnTrail, writeOwnTrail } from "../../../lib/trail-storage";
+import { emptyTrail, mergeTrails, type TrailState } from "../../../lib/trail/trail";
+import { forgetTrailsExcept, readOwnTrail, writeOwnTrail } from "../../../lib/trail/storage";
 
 export type TrailStatus = "loading" | "ready" | "unavailable" | "foreign";
 

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from "react";
-import { validateForm, type FormRules } from "../../../lib/auth-rules";
+import { validateForm, type FormRules } from "../../../lib/auth/rules";
 
 /**
  * Form state for the account forms: validate on submit, re-validate on every change after the first

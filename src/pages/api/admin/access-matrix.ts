@@ -1,8 +1,8 @@
 import type { APIRoute } from "astro";
-import { buildAccessMatrix } from "../../../lib/server/access-matrix";
-import { getDb } from "../../../lib/server/db";
-import { refuseUnlessAllowed } from "../../../lib/server/guards";
-import { jsonResponse } from "../../../lib/server/http";
+import { buildAccessMatrix } from "../../../lib/server/admin/access-matrix";
+import { getDb } from "../../../lib/server/data/db";
+import { refuseUnlessAllowed } from "../../../lib/server/http/guards";
+import { jsonResponse } from "../../../lib/server/http/http";
 
 export const prerender = false;
 

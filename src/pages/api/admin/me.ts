@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
-import { refuseUnlessAllowed } from "../../../lib/server/guards";
-import { jsonResponse } from "../../../lib/server/http";
+import { refuseUnlessAllowed } from "../../../lib/server/http/guards";
+import { jsonResponse } from "../../../lib/server/http/http";
 
 export const prerender = false;
 

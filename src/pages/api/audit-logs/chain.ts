@@ -1,9 +1,9 @@
 import type { APIRoute } from "astro";
 import { isAdmin } from "../../../lib/routes";
-import { verifyAuditChain } from "../../../lib/server/audit-chain";
-import { getDb } from "../../../lib/server/db";
-import { refuseUnlessAllowed } from "../../../lib/server/guards";
-import { jsonResponse } from "../../../lib/server/http";
+import { verifyAuditChain } from "../../../lib/server/audit/chain";
+import { getDb } from "../../../lib/server/data/db";
+import { refuseUnlessAllowed } from "../../../lib/server/http/guards";
+import { jsonResponse } from "../../../lib/server/http/http";
 
 export const prerender = false;
 

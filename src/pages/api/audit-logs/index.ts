@@ -1,9 +1,9 @@
 import type { APIRoute } from "astro";
-import { auditFilterSchema, auditUserLabel } from "../../../lib/server/audit-query";
-import { readAuditPage } from "../../../lib/server/audit-reader";
-import { config } from "../../../lib/server/config";
-import { refuseUnlessAllowed } from "../../../lib/server/guards";
-import { jsonResponse } from "../../../lib/server/http";
+import { auditFilterSchema, auditUserLabel } from "../../../lib/server/audit/query";
+import { readAuditPage } from "../../../lib/server/audit/reader";
+import { config } from "../../../lib/server/config/config";
+import { refuseUnlessAllowed } from "../../../lib/server/http/guards";
+import { jsonResponse } from "../../../lib/server/http/http";
 
 export const prerender = false;
 

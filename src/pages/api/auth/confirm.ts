@@ -1,10 +1,10 @@
 import type { APIRoute } from "astro";
-import { confirmEmailSchema } from "../../../lib/auth-schemas";
-import { failureResponse } from "../../../lib/server/auth-result";
-import { getDb } from "../../../lib/server/db";
-import { confirmEmail, isLiveConfirmationLink } from "../../../lib/server/email-verification";
-import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http";
-import { refuseSignInFromIp } from "../../../lib/server/sign-in";
+import { confirmEmailSchema } from "../../../lib/auth/schemas";
+import { failureResponse } from "../../../lib/server/auth/result";
+import { getDb } from "../../../lib/server/data/db";
+import { confirmEmail, isLiveConfirmationLink } from "../../../lib/server/auth/email-verification";
+import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http/http";
+import { refuseSignInFromIp } from "../../../lib/server/auth/sign-in";
 
 export const prerender = false;
 

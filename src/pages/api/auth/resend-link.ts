@@ -1,11 +1,11 @@
 import type { APIRoute } from "astro";
-import { resendLinkSchema } from "../../../lib/auth-schemas";
-import { refuseWhenIpRateLimited } from "../../../lib/server/auth-guards";
-import { failureResponse } from "../../../lib/server/auth-result";
-import { getDb } from "../../../lib/server/db";
-import { resendLink } from "../../../lib/server/email-verification";
-import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http";
-import { refuseWhenPasswordAuthDisabled } from "../../../lib/server/password-auth";
+import { resendLinkSchema } from "../../../lib/auth/schemas";
+import { refuseWhenIpRateLimited } from "../../../lib/server/auth/guards";
+import { failureResponse } from "../../../lib/server/auth/result";
+import { getDb } from "../../../lib/server/data/db";
+import { resendLink } from "../../../lib/server/auth/email-verification";
+import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http/http";
+import { refuseWhenPasswordAuthDisabled } from "../../../lib/server/auth/password/switch";
 
 export const prerender = false;
 

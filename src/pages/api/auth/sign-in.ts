@@ -1,13 +1,13 @@
 import type { APIRoute } from "astro";
-import { signInRequestSchema } from "../../../lib/auth-schemas";
-import { failureResponse } from "../../../lib/server/auth-result";
-import { config } from "../../../lib/server/config";
-import { getDb } from "../../../lib/server/db";
-import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http";
-import { sessionCookieHeader } from "../../../lib/server/session";
-import { refuseSignInFromIp, signIn } from "../../../lib/server/sign-in";
-import { refuseWhenPasswordAuthDisabled } from "../../../lib/server/password-auth";
-import { challengeCookieHeader } from "../../../lib/server/two-factor-sign-in";
+import { signInRequestSchema } from "../../../lib/auth/schemas";
+import { failureResponse } from "../../../lib/server/auth/result";
+import { config } from "../../../lib/server/config/config";
+import { getDb } from "../../../lib/server/data/db";
+import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http/http";
+import { sessionCookieHeader } from "../../../lib/server/sessions/session";
+import { refuseSignInFromIp, signIn } from "../../../lib/server/auth/sign-in";
+import { refuseWhenPasswordAuthDisabled } from "../../../lib/server/auth/password/switch";
+import { challengeCookieHeader } from "../../../lib/server/auth/two-factor/sign-in";
 
 export const prerender = false;
 

@@ -1,9 +1,9 @@
 import type { APIRoute } from "astro";
-import { writeAuditLog } from "../../../lib/server/audit";
-import { config } from "../../../lib/server/config";
-import { getDb } from "../../../lib/server/db";
-import { deleteSessionCookieHeader, invalidateSession } from "../../../lib/server/session";
-import { clearSsoMarkerCookieHeader, ssoSignOutLocation } from "../../../lib/server/oidc-sign-out";
+import { writeAuditLog } from "../../../lib/server/audit/audit";
+import { config } from "../../../lib/server/config/config";
+import { getDb } from "../../../lib/server/data/db";
+import { deleteSessionCookieHeader, invalidateSession } from "../../../lib/server/sessions/session";
+import { clearSsoMarkerCookieHeader, ssoSignOutLocation } from "../../../lib/server/auth/sso/sign-out";
 
 export const prerender = false;
 

@@ -1,11 +1,11 @@
 import type { APIRoute } from "astro";
 import { z } from "zod";
-import { refuseWhenIpRateLimited } from "../../../lib/server/auth-guards";
-import { failureResponse } from "../../../lib/server/auth-result";
-import { getDb } from "../../../lib/server/db";
-import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http";
-import { signUp } from "../../../lib/server/sign-up";
-import { refuseWhenPasswordAuthDisabled } from "../../../lib/server/password-auth";
+import { refuseWhenIpRateLimited } from "../../../lib/server/auth/guards";
+import { failureResponse } from "../../../lib/server/auth/result";
+import { getDb } from "../../../lib/server/data/db";
+import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http/http";
+import { signUp } from "../../../lib/server/auth/sign-up";
+import { refuseWhenPasswordAuthDisabled } from "../../../lib/server/auth/password/switch";
 
 export const prerender = false;
 

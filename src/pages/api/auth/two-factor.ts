@@ -1,12 +1,12 @@
 import type { APIRoute } from "astro";
-import { twoFactorCodeSchema } from "../../../lib/two-factor-forms";
-import { failureResponse } from "../../../lib/server/auth-result";
-import { config } from "../../../lib/server/config";
-import { getDb } from "../../../lib/server/db";
-import { parseJsonBody, requestMeta } from "../../../lib/server/http";
-import { sessionCookieHeader } from "../../../lib/server/session";
-import { refuseSignInFromIp } from "../../../lib/server/sign-in";
-import { clearChallengeCookieHeader, completeTwoFactorSignIn, readChallengeCookie } from "../../../lib/server/two-factor-sign-in";
+import { twoFactorCodeSchema } from "../../../lib/auth/two-factor-forms";
+import { failureResponse } from "../../../lib/server/auth/result";
+import { config } from "../../../lib/server/config/config";
+import { getDb } from "../../../lib/server/data/db";
+import { parseJsonBody, requestMeta } from "../../../lib/server/http/http";
+import { sessionCookieHeader } from "../../../lib/server/sessions/session";
+import { refuseSignInFromIp } from "../../../lib/server/auth/sign-in";
+import { clearChallengeCookieHeader, completeTwoFactorSignIn, readChallengeCookie } from "../../../lib/server/auth/two-factor/sign-in";
 
 export const prerender = false;
 

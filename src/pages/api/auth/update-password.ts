@@ -1,11 +1,11 @@
 import type { APIRoute } from "astro";
-import { updatePasswordRequestSchema } from "../../../lib/auth-schemas";
-import { refuseWhenIpRateLimited } from "../../../lib/server/auth-guards";
-import { failureResponse } from "../../../lib/server/auth-result";
-import { getDb } from "../../../lib/server/db";
-import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http";
-import { updatePassword } from "../../../lib/server/password-reset";
-import { refuseWhenPasswordAuthDisabled } from "../../../lib/server/password-auth";
+import { updatePasswordRequestSchema } from "../../../lib/auth/schemas";
+import { refuseWhenIpRateLimited } from "../../../lib/server/auth/guards";
+import { failureResponse } from "../../../lib/server/auth/result";
+import { getDb } from "../../../lib/server/data/db";
+import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http/http";
+import { updatePassword } from "../../../lib/server/auth/password-reset";
+import { refuseWhenPasswordAuthDisabled } from "../../../lib/server/auth/password/switch";
 
 export const prerender = false;
 

@@ -1,10 +1,10 @@
 import type { APIRoute } from "astro";
-import { twoFactorCodeSchema } from "../../../lib/two-factor-forms";
-import { failureResponse } from "../../../lib/server/auth-result";
-import { config } from "../../../lib/server/config";
-import { getDb } from "../../../lib/server/db";
-import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http";
-import { beginTwoFactorEnrolment, confirmTwoFactorEnrolment, readTwoFactorStatus } from "../../../lib/server/two-factor";
+import { twoFactorCodeSchema } from "../../../lib/auth/two-factor-forms";
+import { failureResponse } from "../../../lib/server/auth/result";
+import { config } from "../../../lib/server/config/config";
+import { getDb } from "../../../lib/server/data/db";
+import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http/http";
+import { beginTwoFactorEnrolment, confirmTwoFactorEnrolment, readTwoFactorStatus } from "../../../lib/server/auth/two-factor/enrolment";
 
 export const prerender = false;
 

@@ -1,10 +1,10 @@
 import type { APIRoute } from "astro";
 import { roleSchema } from "../../../../lib/admin/forms";
-import { refusalBody } from "../../../../lib/server/admin-result";
-import { getDb } from "../../../../lib/server/db";
-import { actorOf, refuseUnlessAllowed } from "../../../../lib/server/guards";
-import { jsonResponse, parseJsonBody } from "../../../../lib/server/http";
-import { createRoleAsAdmin, listChecklistPages, listRoles } from "../../../../lib/server/roles";
+import { refusalBody } from "../../../../lib/server/admin/result";
+import { getDb } from "../../../../lib/server/data/db";
+import { actorOf, refuseUnlessAllowed } from "../../../../lib/server/http/guards";
+import { jsonResponse, parseJsonBody } from "../../../../lib/server/http/http";
+import { createRoleAsAdmin, listChecklistPages, listRoles } from "../../../../lib/server/admin/roles";
 
 export const prerender = false;
 

@@ -1,10 +1,10 @@
 import type { APIRoute } from "astro";
 import { updateUserSchema } from "../../../../lib/admin/forms";
-import { refusalBody } from "../../../../lib/server/admin-result";
-import { deleteUserAsAdmin, updateUserAsAdmin } from "../../../../lib/server/admin-users";
-import { getDb } from "../../../../lib/server/db";
-import { actorOf, refuseUnlessAllowed } from "../../../../lib/server/guards";
-import { jsonResponse, parseJsonBody } from "../../../../lib/server/http";
+import { refusalBody } from "../../../../lib/server/admin/result";
+import { deleteUserAsAdmin, updateUserAsAdmin } from "../../../../lib/server/admin/users";
+import { getDb } from "../../../../lib/server/data/db";
+import { actorOf, refuseUnlessAllowed } from "../../../../lib/server/http/guards";
+import { jsonResponse, parseJsonBody } from "../../../../lib/server/http/http";
 
 export const prerender = false;
 

@@ -1,11 +1,11 @@
 import type { APIRoute } from "astro";
 import { createUserSchema, userListQuerySchema } from "../../../../lib/admin/forms";
-import { refusalBody } from "../../../../lib/server/admin-result";
-import { createUserAsAdmin } from "../../../../lib/server/admin-users";
-import { getDb } from "../../../../lib/server/db";
-import { actorOf, refuseUnlessAllowed } from "../../../../lib/server/guards";
-import { jsonResponse, parseJsonBody } from "../../../../lib/server/http";
-import { listUsersPage } from "../../../../lib/server/admin-user-list";
+import { refusalBody } from "../../../../lib/server/admin/result";
+import { createUserAsAdmin } from "../../../../lib/server/admin/users";
+import { getDb } from "../../../../lib/server/data/db";
+import { actorOf, refuseUnlessAllowed } from "../../../../lib/server/http/guards";
+import { jsonResponse, parseJsonBody } from "../../../../lib/server/http/http";
+import { listUsersPage } from "../../../../lib/server/admin/user-list";
 
 export const prerender = false;
 

@@ -1,11 +1,11 @@
 import type { APIRoute } from "astro";
-import { clearStateCookieHeader, OIDC_STATE_COOKIE, readCookie } from "../../../../lib/server/oidc-attempts";
-import { config } from "../../../../lib/server/config";
-import { getDb } from "../../../../lib/server/db";
-import { jsonResponse, requestMeta } from "../../../../lib/server/http";
-import { completeSsoSignIn } from "../../../../lib/server/oidc-sign-in";
-import { ssoMarkerCookieHeader } from "../../../../lib/server/oidc-sign-out";
-import { sessionCookieHeader } from "../../../../lib/server/session";
+import { clearStateCookieHeader, OIDC_STATE_COOKIE, readCookie } from "../../../../lib/server/auth/sso/attempts";
+import { config } from "../../../../lib/server/config/config";
+import { getDb } from "../../../../lib/server/data/db";
+import { jsonResponse, requestMeta } from "../../../../lib/server/http/http";
+import { completeSsoSignIn } from "../../../../lib/server/auth/sso/sign-in";
+import { ssoMarkerCookieHeader } from "../../../../lib/server/auth/sso/sign-out";
+import { sessionCookieHeader } from "../../../../lib/server/sessions/session";
 
 export const prerender = false;
 

@@ -1,9 +1,9 @@
 import type { APIRoute } from "astro";
-import { clearStateCookieHeader, stateCookieHeader } from "../../../../lib/server/oidc-attempts";
-import { config } from "../../../../lib/server/config";
-import { getDb } from "../../../../lib/server/db";
-import { jsonResponse, requestMeta } from "../../../../lib/server/http";
-import { beginSsoSignIn } from "../../../../lib/server/oidc-sign-in";
+import { clearStateCookieHeader, stateCookieHeader } from "../../../../lib/server/auth/sso/attempts";
+import { config } from "../../../../lib/server/config/config";
+import { getDb } from "../../../../lib/server/data/db";
+import { jsonResponse, requestMeta } from "../../../../lib/server/http/http";
+import { beginSsoSignIn } from "../../../../lib/server/auth/sso/sign-in";
 
 export const prerender = false;
 

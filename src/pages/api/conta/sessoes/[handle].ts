@@ -1,7 +1,7 @@
 import type { APIRoute } from "astro";
-import { getDb } from "../../../../lib/server/db";
-import { jsonResponse, requestMeta } from "../../../../lib/server/http";
-import { endMySession } from "../../../../lib/server/my-sessions";
+import { getDb } from "../../../../lib/server/data/db";
+import { jsonResponse, requestMeta } from "../../../../lib/server/http/http";
+import { endMySession } from "../../../../lib/server/sessions/my-sessions";
 
 export const prerender = false;
 

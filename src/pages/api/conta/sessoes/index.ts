@@ -1,8 +1,8 @@
 import type { APIRoute } from "astro";
-import { config } from "../../../../lib/server/config";
-import { getDb } from "../../../../lib/server/db";
-import { jsonResponse, requestMeta } from "../../../../lib/server/http";
-import { endMyOtherSessions, listMySessions } from "../../../../lib/server/my-sessions";
+import { config } from "../../../../lib/server/config/config";
+import { getDb } from "../../../../lib/server/data/db";
+import { jsonResponse, requestMeta } from "../../../../lib/server/http/http";
+import { endMyOtherSessions, listMySessions } from "../../../../lib/server/sessions/my-sessions";
 
 export const prerender = false;
 

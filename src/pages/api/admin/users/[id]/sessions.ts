@@ -1,9 +1,9 @@
 import type { APIRoute } from "astro";
-import { getDb } from "../../../../../lib/server/db";
-import { actorOf, refuseUnlessAllowed } from "../../../../../lib/server/guards";
-import { jsonResponse } from "../../../../../lib/server/http";
-import { endAllSessionsOfUser } from "../../../../../lib/server/my-sessions";
-import { getUserById } from "../../../../../lib/server/user";
+import { getDb } from "../../../../../lib/server/data/db";
+import { actorOf, refuseUnlessAllowed } from "../../../../../lib/server/http/guards";
+import { jsonResponse } from "../../../../../lib/server/http/http";
+import { endAllSessionsOfUser } from "../../../../../lib/server/sessions/my-sessions";
+import { getUserById } from "../../../../../lib/server/auth/user";
 
 export const prerender = false;
 

@@ -1,0 +1,168 @@
+/**
+ * Scale scenarios of `npm run bench` against a gate whose database holds the seed:scale data:
+ * p95 of each audit filter and of the admin user search (sequential requests), and a gated
+ * page's p99 at 50 connections just before and while one full CSV export streams, with the
+ * server's RSS growth. The page load runs twice in each phase: at saturation (each connection
+ * sends its next request as soon as the last is answered, so latency is 50 ÷ throughput) and at a
+ * fixed 1,000 req/s over the same 50 connections (latency is then what a reader waits).
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+
+/** A gated page's load over one window, from scripts/bench/load-client.mjs. */
+export interface PageLoad {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+/** Page load during the export: false in `windowInsideExport` when the export ended first (small --audit-rows). */
+export type PageLoadDuringExport = PageLoad & { windowInsideExport: boolean };
+
+/**
+ * The rate of the paced page load (requests evenly spaced, latency counted from when each was due):
+ * several times what a 10,000-person company's portal sees at its busiest.
+ */
+export const PAGE_RATE = 1000;
+
+export interface ScaleFigures {
+  filters: Record<string, { p50: number; p95: number; rows: number }>;
+  adminSearch: { path: string; p50: number; p95: number; bytes: number };
+  /** The same loads just before the export, for comparison. */
+  pageAlone: { saturated: PageLoad; paced: PageLoad };
+  pageDuringExport: { saturated: PageLoadDuringExport; paced: PageLoadDuringExport };
+  export: { rows: number; seconds: number; rssGrowthMb: number };
+}
+
+export const AUDIT_FILTERS: Record<string, string> = {
+  "sem filtro": "",
+  "ação (logout)": "action=user_logout",
+  "resultado (falha)": "result=failure",
+  "usuário (pessoa 9999)": "user=pessoa%209999",
+  "usuário inexistente": "user=naoexiste",
+  "período (1 mês)": "from=2026-03-01&to=2026-03-31",
+  "ação + resultado": "action=user_login_success&result=blocked",
+};
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! * 10) / 10;
+};
+
+/** `count` sequential GETs, timed in a fresh client process (scripts/bench/timed-client.mjs). */
+async function timedGets(url: string, cookie: string, count: number) {
+  const output = await new Promise<string>((resolve, reject) => {
+    const client = spawn(process.execPath, ["scripts/bench/timed-client.mjs", url, cookie, String(count)], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    client.stdout.on("data", (chunk) => (out += chunk));
+    client.on("error", reject);
+    client.on("exit", () => resolve(out));
+  });
+  const { times, status, body } = JSON.parse(output || "{}") as { times: number[]; status: number; body: string };
+  if (status !== 200) throw new Error(`${url} respondeu ${status}: ${String(body).slice(0, 200)}`);
+  return { p50: percentile(times, 50), p95: percentile(times, 95), body };
+}
+
+/** Resident memory of a process in MB (Linux /proc). */
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+export async function benchScale(options: {
+  gateUrl: string;
+  serverPid: number;
+  adminToken: string;
+  viewerToken: string;
+  samples: number;
+  /** Length of the page-load windows, alone and during the export. */
+  seconds: number;
+}): Promise<ScaleFigures> {
+  const { gateUrl, serverPid, samples, seconds } = options;
+  const admin = `b1_session=${options.adminToken}`;
+  const filters: ScaleFigures["filters"] = {};
+  for (const [name, query] of Object.entries(AUDIT_FILTERS)) {
+    await timedGets(`${gateUrl}/api/audit-logs?${query}`, admin, 3); // warm-up
+    const run = await timedGets(`${gateUrl}/api/audit-logs?${query}`, admin, samples);
+    filters[name] = { p50: run.p50, p95: run.p95, rows: (JSON.parse(run.body) as { rows: unknown[] }).rows.length };
+  }
+
+  const searchPath = "/api/admin/users?q=pessoa%209999";
+  await timedGets(gateUrl + searchPath, admin, 3);
+  const search = await timedGets(gateUrl + searchPath, admin, samples);
+  const adminSearch = { path: searchPath, p50: search.p50, p95: search.p95, bytes: Buffer.byteLength(search.body) };
+
+  const pageLoad = (rate?: number) => loadWindow(`${gateUrl}/faq`, `b1_session=${options.viewerToken}`, seconds, rate);
+  await pageLoad(); // warm-up
+  const pageAlone = { saturated: await pageLoad(), paced: await pageLoad(PAGE_RATE) };
+
+  // One full export read as fast as the client can (in its own process, so reading it never
+  // stalls the load generator), while 50 connections ask for a gated page.
+  const rssBefore = rssMb(serverPid);
+  let rssPeak = rssBefore;
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(serverPid))), 100);
+  let exportDone = false;
+  const exported = new Promise<{ rows: number; seconds: number }>((resolve, reject) => {
+    const client = spawn(process.execPath, ["scripts/bench/export-client.mjs", `${gateUrl}/api/audit-logs/export.csv`, admin], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    // It stands in for a client on another machine: lowest priority, so it takes no CPU from the server.
+    if (client.pid) os.setPriority(client.pid, 19);
+    let out = "";
+    client.stdout.on("data", (chunk) => (out += chunk));
+    client.on("exit", () => {
+      exportDone = true;
+      const result = JSON.parse(out || "{}") as { status?: number; rows: number; seconds: number };
+      if (result.status !== 200) reject(new Error(`exportação respondeu ${result.status ?? "nada"}`));
+      else resolve(result);
+    });
+  });
+  // Windows of the same length as those alone, so the p99 are over comparable samples.
+  const duringSaturated = await pageLoad();
+  const saturatedInside = !exportDone;
+  const duringPaced = await pageLoad(PAGE_RATE);
+  const pacedInside = !exportDone;
+  const { rows, seconds: exportSeconds } = await exported;
+  clearInterval(sampler);
+  return {
+    filters,
+    adminSearch,
+    pageAlone,
+    pageDuringExport: {
+      saturated: { ...duringSaturated, windowInsideExport: saturatedInside },
+      paced: { ...duringPaced, windowInsideExport: pacedInside },
+    },
+    export: { rows, seconds: Math.round(exportSeconds * 10) / 10, rssGrowthMb: Math.round(rssPeak - rssBefore) },
+  };
+}
+
+/** One page-load window, run by autocannon in a fresh process (scripts/bench/load-client.mjs). */
+async function loadWindow(url: string, cookie: string, seconds: number, rate?: number): Promise<PageLoad> {
+  const args = ["scripts/bench/load-client.mjs", url, cookie, "50", String(seconds), ...(rate ? [String(rate)] : [])];
+  const output = await new Promise<string>((resolve, reject) => {
+    const client = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    client.stdout.on("data", (chunk) => (out += chunk));
+    client.on("error", reject);
+    client.on("exit", () => resolve(out));
+  });
+  const { reqPerSec, p50, p99, non2xx } = JSON.parse(output) as PageLoad;
+  return { reqPerSec, p50, p99, non2xx };
+}
+
+/** yes/no per target of the scale scenarios. */
+export function scaleTargets(figures: ScaleFigures): Record<string, boolean> {
+  return {
+    "cada filtro de auditoria ≤ 50 ms p95": Object.values(figures.filters).every((f) => f.p95 <= 50),
+    "busca de usuários (admin) ≤ 50 ms p95": figures.adminSearch.p95 <= 50,
+    [`página p99 ≤ 20 ms (50 conexões, ${PAGE_RATE} req/s) durante exportação`]: within(figures.pageDuringExport.paced),
+    "página p99 ≤ 20 ms (50 conexões, carga máxima) durante exportação": within(figures.pageDuringExport.saturated),
+    "RSS cresce < 100 MB na exportação": figures.export.rssGrowthMb < 100,
+  };
+}
+
+const within = (load: PageLoadDuringExport) => load.windowInsideExport && load.non2xx === 0 && load.p99 <= 20;

@@ -1,0 +1,66 @@
+import { decideAccess, findRoute, isAdmin, visibleNav, type Principal } from "../routes.ts";
+
+/**
+ * Prerendered HTML carries conditional blocks `<!--b1:if:COND-->…<!--b1:fi-->` (written by the
+ * `Only` component). At request time the gate keeps the blocks whose condition holds for the
+ * principal. Conditions: `anon`, `user`, `admin`, `nav:<path>` (header entry visible),
+ * `page:<path>` (the user may open that page).
+ */
+export type Condition = "anon" | "user" | "admin" | `nav:${string}` | `page:${string}`;
+
+const OPEN = "<!--b1:if:";
+const CLOSE = "<!--b1:fi-->";
+
+export type Segment = { text: string } | { when: Condition; children: Segment[] };
+
+/** Parses a page once (at start) into static text and (possibly nested) conditional blocks. */
+export function compileTemplate(html: string): Segment[] {
+  const root: Segment[] = [];
+  const stack: Segment[][] = [root];
+  let index = 0;
+  while (index < html.length) {
+    const open = html.indexOf(OPEN, index);
+    const close = html.indexOf(CLOSE, index);
+    const next = open !== -1 && (close === -1 || open < close) ? "open" : close !== -1 ? "close" : null;
+    const at = next === "open" ? open : close;
+    if (next === null || at === -1) break;
+    const current = stack.at(-1)!;
+    if (at > index) current.push({ text: html.slice(index, at) });
+    if (next === "open") {
+      const condEnd = html.indexOf("-->", open);
+      const block: Segment = { when: html.slice(open + OPEN.length, condEnd) as Condition, children: [] };
+      current.push(block);
+      stack.push(block.children);
+      index = condEnd + 3;
+    } else {
+      if (stack.length > 1) stack.pop();
+      index = close + CLOSE.length;
+    }
+  }
+  if (index < html.length) stack.at(-1)!.push({ text: html.slice(index) });
+  return root;
+}
+
+export function meetsCondition(condition: Condition, principal: Principal | null): boolean {
+  if (condition === "anon") return principal === null;
+  if (condition === "user") return principal !== null;
+  if (condition === "admin") return isAdmin(principal);
+  if (condition.startsWith("nav:")) {
+    const path = condition.slice(4);
+    return visibleNav(principal).some((route) => route.path === path);
+  }
+  if (condition.startsWith("page:")) {
+    const route = findRoute(condition.slice(5));
+    return route !== undefined && decideAccess(route, principal) === "allow";
+  }
+  return false;
+}
+
+export function renderTemplate(segments: readonly Segment[], principal: Principal | null): string {
+  let html = "";
+  for (const segment of segments) {
+    if (!("when" in segment)) html += segment.text;
+    else if (meetsCondition(segment.when, principal)) html += renderTemplate(segment.children, principal);
+  }
+  return html;
+}

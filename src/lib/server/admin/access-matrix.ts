@@ -1,0 +1,81 @@
+import { eq } from "drizzle-orm";
+import { pages, rolePermissions, roles, userRoles, users } from "../../../../db/schema/index.ts";
+import { decideAccess, ROUTES, type Principal, type RouteRule } from "../../routes.ts";
+import type { AccessColumn, AccessMatrix } from "../../admin/access-matrix.ts";
+import type { Db } from "../data/db.ts";
+
+export const VISITOR_COLUMN = "visitante";
+export const NO_ROLE_COLUMN = "sem-perfil";
+const SIGNED_IN_VIA = "Qualquer usuário conectado";
+const PUBLIC_VIA = "Público";
+
+interface RoleGrant {
+  name: string;
+  isSystem: boolean;
+  paths: Set<string>;
+}
+
+async function readRoleGrants(db: Db): Promise<Map<number, RoleGrant>> {
+  const grants = new Map<number, RoleGrant>();
+  for (const role of await db.select().from(roles).orderBy(roles.id)) {
+    grants.set(role.id, { name: role.name, isSystem: role.isSystem, paths: new Set() });
+  }
+  const granted = await db
+    .select({ roleId: rolePermissions.roleId, path: pages.path })
+    .from(rolePermissions)
+    .innerJoin(pages, eq(pages.id, rolePermissions.pageId))
+    .where(eq(rolePermissions.canAccess, true));
+  for (const { roleId, path } of granted) grants.get(roleId)?.paths.add(path);
+  return grants;
+}
+
+/** The principal the gate would build for someone holding exactly these roles (the session lookup's rule). */
+function principalHolding(held: RoleGrant[]): Principal {
+  return {
+    userId: "",
+    email: "",
+    name: "",
+    roles: held.filter((role) => role.isSystem).map((role) => role.name),
+    grantedPaths: new Set(held.flatMap((role) => [...role.paths])),
+  };
+}
+
+function viaFor(route: RouteRule, held: RoleGrant[]): string[] {
+  if (route.access.kind === "public") return [PUBLIC_VIA];
+  if (route.access.kind === "signed-in") return [SIGNED_IN_VIA];
+  return held.filter((role) => decideAccess(route, principalHolding([role])) === "allow").map((role) => role.name);
+}
+
+/** Pages × roles with the effective access, decided by the gate's own rule (decideAccess), plus each user's pages. */
+export async function buildAccessMatrix(db: Db): Promise<AccessMatrix> {
+  const grants = await readRoleGrants(db);
+  const roleList = [...grants.values()];
+  const columns: AccessColumn[] = [
+    { key: VISITOR_COLUMN, label: "Visitante (sem login)" },
+    { key: NO_ROLE_COLUMN, label: "Conectado sem perfil" },
+    ...roleList.map((role) => ({ key: `perfil:${role.name}`, label: role.name })),
+  ];
+  const rows = ROUTES.map((route) => ({
+    path: route.path,
+    name: route.name,
+    decisions: {
+      [VISITOR_COLUMN]: decideAccess(route, null),
+      [NO_ROLE_COLUMN]: decideAccess(route, principalHolding([])),
+      ...Object.fromEntries(roleList.map((role) => [`perfil:${role.name}`, decideAccess(route, principalHolding([role]))])),
+    },
+  }));
+  const heldByUser = new Map<string, RoleGrant[]>();
+  for (const link of await db.select().from(userRoles)) {
+    const grant = grants.get(link.roleId);
+    if (grant) heldByUser.set(link.userId, [...(heldByUser.get(link.userId) ?? []), grant]);
+  }
+  const userRows = (await db.select({ id: users.id, email: users.email, fullName: users.fullName }).from(users).orderBy(users.email)).map(
+    (user) => {
+      const held = heldByUser.get(user.id) ?? [];
+      const principal = principalHolding(held);
+      const open = ROUTES.filter((route) => decideAccess(route, principal) === "allow");
+      return { ...user, pages: open.map((route) => ({ path: route.path, name: route.name, via: viaFor(route, held) })) };
+    },
+  );
+  return { columns, rows, users: userRows };
+}

@@ -1,0 +1,62 @@
+import type { ResetRequestInput, UpdatePasswordRequest } from "../../auth/schemas.ts";
+import { sendPasswordResetLink } from "./accounts.ts";
+import { writeAuditLog, type RequestMeta } from "../audit/audit.ts";
+import { refuseUnlessAllowedEmail, refuseWhenRateLimited } from "./guards.ts";
+import { authFailure, type AuthResult } from "./result.ts";
+import type { Db } from "../data/db.ts";
+import { consumeEmailToken, findEmailToken } from "./email-tokens.ts";
+import { hashPassword } from "./password/hash.ts";
+import { refuseCommonPassword } from "./password/common.ts";
+import { RATE_LIMITS } from "../throttle/rate-limit.ts";
+import { invalidateUserSessions } from "../sessions/session.ts";
+import { getUserByEmail, normalizeEmail, setPasswordFromMailbox } from "./user.ts";
+
+const linkExpired = () => authFailure(400, "link_expired", "Link inválido ou expirado");
+
+/** Reset request: the same answer whether or not the account exists (no enumeration). */
+export async function requestPasswordReset(db: Db, input: ResetRequestInput, meta: RequestMeta): Promise<AuthResult> {
+  const email = normalizeEmail(input.email);
+  const attempt = { actionType: "password_reset_request", email, meta } as const;
+  const refused =
+    (await refuseWhenRateLimited(db, [{ key: `mail:email:${email}`, limit: RATE_LIMITS.mailEmail }], attempt)) ??
+    (await refuseUnlessAllowedEmail(db, email, attempt));
+  if (refused) return refused;
+  // The lookup, audit row, token and mail run after the answer, so its timing cannot tell whether the account exists.
+  setImmediate(() => void sendResetLinkIfAccountExists(db, email, meta));
+  return { ok: true, value: undefined };
+}
+
+async function sendResetLinkIfAccountExists(db: Db, email: string, meta: RequestMeta): Promise<void> {
+  try {
+    const user = await getUserByEmail(db, email);
+    await writeAuditLog(db, {
+      userId: user?.id,
+      actionType: "password_reset_request",
+      result: "success",
+      details: { email, account_found: Boolean(user) },
+      ...meta,
+    });
+    if (!user) return;
+    await sendPasswordResetLink(db, user).catch((error: unknown) => console.error("[e-mail] falha ao enviar redefinição", error));
+  } catch (error) {
+    console.error("[e-mail] falha ao preparar redefinição", error);
+  }
+}
+
+/** New password from the reset link: single-use token, password and every session ended in one transaction. */
+export async function updatePassword(db: Db, input: UpdatePasswordRequest, meta: RequestMeta): Promise<AuthResult> {
+  // A dead link costs no Argon2; the token is consumed below, in the transaction.
+  if (!(await findEmailToken(db, input.token, "password_reset")).ok) return linkExpired();
+  const common = refuseCommonPassword(input.password);
+  if (common) return common;
+  const passwordHash = await hashPassword(input.password);
+  const updated = await db.transaction(async (tx) => {
+    const token = await consumeEmailToken(tx, input.token, "password_reset");
+    if (!token.ok) return false;
+    await setPasswordFromMailbox(tx, token.userId, passwordHash);
+    await invalidateUserSessions(tx, token.userId);
+    await writeAuditLog(tx, { userId: token.userId, actionType: "password_reset_success", result: "success", ...meta });
+    return true;
+  });
+  return updated ? { ok: true, value: undefined } : linkExpired();
+}

@@ -1,0 +1,93 @@
+import type { SsoErrorCode } from "../../../auth/sso-messages.ts";
+import { safeNextPath } from "../../../url-path.ts";
+import { writeAuditLog, type RequestMeta } from "../../audit/audit.ts";
+import type { Db } from "../../data/db.ts";
+import { upsertSsoAccount } from "./account.ts";
+import { consumeSignInAttempt, startSignInAttempt } from "./attempts.ts";
+import { callbackUrl, client, discoverProvider, exchangeCode } from "./client.ts";
+import type { OidcSettings } from "../../config/oidc.ts";
+import { consumeRateLimit, type Limit } from "../../throttle/rate-limit.ts";
+import { createSession } from "../../sessions/session.ts";
+
+/** Per IP, for redirects to the provider and for callbacks: each writes a row, so they are counted like password sign-ins. */
+export const SSO_START_LIMIT: Limit = { max: 30, windowMs: 15 * 60_000 };
+
+export type SsoOutcome<T> = { ok: true; value: T } | { ok: false; code: SsoErrorCode };
+
+interface SsoContext {
+  db: Db;
+  settings: OidcSettings;
+  publicUrl: string;
+  meta: RequestMeta;
+}
+
+/** The provider's error, for the log and the audit row: a name and a short reason, never a stack. */
+function describeError(error: unknown): Record<string, string> {
+  if (error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError) {
+    return { error: error.error, ...(error.error_description ? { description: error.error_description.slice(0, 200) } : {}) };
+  }
+  if (error instanceof Error) return { error: error.name, description: error.message.slice(0, 200) };
+  return { error: "unknown" };
+}
+
+async function providerError(ctx: SsoContext, step: string, error: unknown): Promise<{ ok: false; code: SsoErrorCode }> {
+  const details = { step, ...describeError(error) };
+  console.error("[sso] falha no provedor:", JSON.stringify(details));
+  await writeAuditLog(ctx.db, { actionType: "sso_provider_error", result: "failure", details, ...ctx.meta });
+  return { ok: false, code: step === "discovery" ? "unavailable" : "provider" };
+}
+
+/** 'Entrar com a conta corporativa': the provider's authorization URL (code + PKCE + state + nonce) and the state for the cookie. */
+export async function beginSsoSignIn(ctx: SsoContext, next: string | null): Promise<SsoOutcome<{ url: string; state: string }>> {
+  if (!(await consumeRateLimit(ctx.db, `sso:ip:${ctx.meta.ipAddress ?? ""}`, SSO_START_LIMIT))) return { ok: false, code: "rate" };
+  let configuration;
+  try {
+    configuration = await discoverProvider(ctx.settings);
+  } catch (error) {
+    return await providerError(ctx, "discovery", error);
+  }
+  const attempt = await startSignInAttempt(ctx.db, safeNextPath(next));
+  const url = client.buildAuthorizationUrl(configuration, {
+    redirect_uri: callbackUrl(ctx.publicUrl),
+    scope: "openid email profile",
+    response_type: "code",
+    code_challenge: await client.calculatePKCECodeChallenge(attempt.codeVerifier),
+    code_challenge_method: "S256",
+    state: attempt.state,
+    nonce: attempt.nonce,
+  });
+  return { ok: true, value: { url: url.href, state: attempt.state } };
+}
+
+/** The provider's redirect back: state checked against this browser's cookie, code exchanged once, account and session made. */
+export async function completeSsoSignIn(
+  ctx: SsoContext,
+  query: URLSearchParams,
+  cookieState: string | null,
+): Promise<SsoOutcome<{ session: { token: string; expiresAt: number }; next: string }>> {
+  // Bounds the audit rows an anonymous client can cause with forged callbacks.
+  if (!(await consumeRateLimit(ctx.db, `sso-callback:ip:${ctx.meta.ipAddress ?? ""}`, SSO_START_LIMIT))) return { ok: false, code: "rate" };
+  const attempt = await consumeSignInAttempt(ctx.db, query.get("state") ?? "", cookieState);
+  if (!attempt) {
+    await writeAuditLog(ctx.db, {
+      actionType: "sso_invalid_state",
+      result: "failure",
+      details: { error: cookieState ? "state_mismatch_or_used" : "state_cookie_missing" },
+      ...ctx.meta,
+    });
+    return { ok: false, code: "state" };
+  }
+  let claims: Record<string, unknown>;
+  try {
+    const configuration = await discoverProvider(ctx.settings);
+    // The URL the provider redirected to, rebuilt on PUBLIC_URL (the gate already pinned the host).
+    const currentUrl = new URL(`${callbackUrl(ctx.publicUrl)}?${query.toString()}`);
+    claims = await exchangeCode(configuration, currentUrl, attempt, ctx.settings.roleClaim);
+  } catch (error) {
+    return await providerError(ctx, "callback", error);
+  }
+  const account = await upsertSsoAccount(ctx.db, ctx.settings, claims, ctx.meta);
+  if (!account.ok) return account;
+  const session = await createSession(ctx.db, account.userId, ctx.meta);
+  return { ok: true, value: { session, next: attempt.nextPath } };
+}

@@ -1,0 +1,131 @@
+import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { twoFactorChallenges } from "../../../../../db/schema/index.ts";
+import { users } from "../../../../../db/schema/index.ts";
+import { writeAuditLog, type RequestMeta } from "../../audit/audit.ts";
+import { authFailure, type AuthResult } from "../result.ts";
+import type { Db } from "../../data/db.ts";
+import { sha256 } from "../../platform/hashing.ts";
+import { createSession } from "../../sessions/session.ts";
+import { acceptTotpCode, consumeRecoveryCode } from "./code.ts";
+import { readTwoFactorStatus, WRONG_CODE_MESSAGE } from "./enrolment.ts";
+
+/** The cookie holding the pending challenge; it is sent to the two-factor endpoint only. */
+export const TWO_FACTOR_COOKIE = "b1_2fa";
+export const TWO_FACTOR_PATH = "/dois-fatores";
+const CHALLENGE_TTL_MS = 5 * 60 * 1000;
+/** Wrong codes a challenge takes before the password is asked again (which has its own limits). */
+const MAX_FAILURES = 5;
+export const CHALLENGE_EXPIRED_MESSAGE = "Sua verificação expirou. Entre com e-mail e senha novamente.";
+
+function hashChallenge(token: string): string {
+  return encodeHexLowerCase(sha256(token));
+}
+
+/** Password accepted for a user with a second factor: a short-lived challenge, not a session. */
+export async function needsSecondFactor(db: Db, key: Buffer | null, userId: string): Promise<boolean> {
+  return key !== null && (await readTwoFactorStatus(db, userId)).enrolled;
+}
+
+export async function startTwoFactorChallenge(
+  db: Db,
+  userId: string,
+  nextPath: string,
+  now = Date.now(),
+): Promise<{ token: string; expiresAt: number }> {
+  const token = encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(20)));
+  const expiresAt = now + CHALLENGE_TTL_MS;
+  await db.delete(twoFactorChallenges).where(lt(twoFactorChallenges.expiresAt, now));
+  await db.insert(twoFactorChallenges).values({ tokenHash: hashChallenge(token), userId, nextPath, expiresAt });
+  return { token, expiresAt };
+}
+
+export function challengeCookieHeader(token: string, secure: boolean): string {
+  return `${TWO_FACTOR_COOKIE}=${token}; Path=/api/auth/two-factor; HttpOnly; SameSite=Strict; Max-Age=${CHALLENGE_TTL_MS / 1000}${secure ? "; Secure" : ""}`;
+}
+
+export function clearChallengeCookieHeader(secure: boolean): string {
+  return `${TWO_FACTOR_COOKIE}=; Path=/api/auth/two-factor; HttpOnly; SameSite=Strict; Max-Age=0${secure ? "; Secure" : ""}`;
+}
+
+export function readChallengeCookie(cookieHeader: string | null): string | null {
+  const match = new RegExp(`(?:^|;\\s*)${TWO_FACTOR_COOKIE}=([a-z2-7]{32})(?:;|$)`).exec(cookieHeader ?? "");
+  return match?.[1] ?? null;
+}
+
+export interface SecondFactorPassed {
+  session: { token: string; expiresAt: number };
+  next: string;
+}
+
+/** The code after the password: a 6-digit TOTP code or a recovery code turns the challenge into a session. */
+export async function completeTwoFactorSignIn(
+  db: Db,
+  key: Buffer | null,
+  token: string | null,
+  code: string,
+  meta: RequestMeta,
+  now = Date.now(),
+): Promise<AuthResult<SecondFactorPassed>> {
+  const challenge =
+    token && key
+      ? (
+          await db
+            .select({
+              tokenHash: twoFactorChallenges.tokenHash,
+              userId: twoFactorChallenges.userId,
+              nextPath: twoFactorChallenges.nextPath,
+              email: users.email,
+            })
+            .from(twoFactorChallenges)
+            .innerJoin(users, eq(users.id, twoFactorChallenges.userId))
+            .where(and(eq(twoFactorChallenges.tokenHash, hashChallenge(token)), gt(twoFactorChallenges.expiresAt, now)))
+        )[0]
+      : undefined;
+  if (!challenge || !key) return authFailure(401, "challenge_expired", CHALLENGE_EXPIRED_MESSAGE);
+  const typed = code.trim();
+  const method = /^\d{6}$/.test(typed) ? "totp" : "recovery_code";
+  const accepted =
+    method === "totp"
+      ? await acceptTotpCode(db, key, challenge.userId, typed, now)
+      : await consumeRecoveryCode(db, challenge.userId, typed, now);
+  const audit = { userId: challenge.userId, ...meta };
+  if (!accepted) {
+    const failures = (
+      await db
+        .update(twoFactorChallenges)
+        .set({ failures: sql`${twoFactorChallenges.failures} + 1` })
+        .where(eq(twoFactorChallenges.tokenHash, challenge.tokenHash))
+        .returning({ failures: twoFactorChallenges.failures })
+    )[0]!?.failures;
+    await writeAuditLog(db, {
+      ...audit,
+      actionType: "two_factor_login_failure",
+      result: "failure",
+      details: { email: challenge.email, method },
+    });
+    if ((failures ?? MAX_FAILURES) >= MAX_FAILURES) {
+      await db.delete(twoFactorChallenges).where(eq(twoFactorChallenges.tokenHash, challenge.tokenHash));
+      return authFailure(401, "challenge_expired", CHALLENGE_EXPIRED_MESSAGE);
+    }
+    return authFailure(401, "invalid_code", WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
+  }
+  await db.delete(twoFactorChallenges).where(eq(twoFactorChallenges.tokenHash, challenge.tokenHash));
+  const session = await createSession(db, challenge.userId, meta, now);
+  if (method === "recovery_code") {
+    const left = (await readTwoFactorStatus(db, challenge.userId)).recoveryCodesLeft;
+    await writeAuditLog(db, {
+      ...audit,
+      actionType: "two_factor_recovery_code_used",
+      result: "success",
+      details: { email: challenge.email, left },
+    });
+  }
+  await writeAuditLog(db, {
+    ...audit,
+    actionType: "user_login_success",
+    result: "success",
+    details: { email: challenge.email, secondFactor: method },
+  });
+  return { ok: true, value: { session, next: challenge.nextPath } };
+}

@@ -1,0 +1,121 @@
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import { roles, userRoles, users } from "../../../../db/schema/index.ts";
+import { writeAuditLog, type AuditEntry } from "../audit/audit.ts";
+import type { Db } from "../data/db.ts";
+import { hashPassword } from "./password/hash.ts";
+
+export interface NewUser {
+  email: string;
+  fullName: string;
+  password: string;
+  roleNames: string[];
+  /** Confirmed users can sign in at once (CLI, admin panel); sign-ups confirm by e-mail. */
+  confirmed: boolean;
+}
+
+export type CreateUserResult = { ok: true; userId: string } | { ok: false; error: "email_taken" | "unknown_role"; detail?: string };
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export async function getUserByEmail(db: Db, email: string) {
+  return (
+    (
+      await db
+        .select()
+        .from(users)
+        .where(eq(users.email, normalizeEmail(email)))
+    )[0] ?? null
+  );
+}
+
+export async function getUserById(db: Pick<Db, "select">, id: string) {
+  return (await db.select().from(users).where(eq(users.id, id)))[0] ?? null;
+}
+
+/** What a caller records about a new user; written in the user's own transaction. */
+export type CreationAudit = (created: { userId: string; email: string; fullName: string; roles: string[] }) => AuditEntry[];
+
+/** Creates the user and their role links in one transaction, together with its audit rows. */
+export async function createUser(db: Db, input: NewUser, audit?: CreationAudit): Promise<CreateUserResult> {
+  const email = normalizeEmail(input.email);
+  const passwordHash = await hashPassword(input.password);
+  const wanted = [...new Set(input.roleNames)];
+  return db.transaction(async (tx) => {
+    if ((await tx.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]) {
+      return { ok: false, error: "email_taken" } as const;
+    }
+    const found = wanted.length ? await tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.name, wanted)) : [];
+    const missing = wanted.filter((name) => !found.some((role) => role.name === name));
+    if (missing.length) return { ok: false, error: "unknown_role", detail: missing.join(", ") } as const;
+
+    const userId = crypto.randomUUID();
+    await tx.insert(users).values({
+      id: userId,
+      email,
+      fullName: input.fullName.trim(),
+      passwordHash,
+      emailConfirmedAt: input.confirmed ? Date.now() : null,
+    });
+    for (const role of found) await tx.insert(userRoles).values({ userId, roleId: role.id });
+    const created = { userId, email, fullName: input.fullName.trim(), roles: found.map((role) => role.name) };
+    for (const entry of audit?.(created) ?? []) await writeAuditLog(tx, entry);
+    return { ok: true, userId } as const;
+  });
+}
+
+export async function listUsersWithRoles(db: Db) {
+  const rows = await db
+    .select({ id: users.id, email: users.email, fullName: users.fullName, createdAt: users.createdAt, role: roles.name })
+    .from(users)
+    .leftJoin(userRoles, eq(userRoles.userId, users.id))
+    .leftJoin(roles, eq(roles.id, userRoles.roleId))
+    .orderBy(users.createdAt);
+  const byId = new Map<string, { id: string; email: string; fullName: string; createdAt: number; roles: string[] }>();
+  for (const row of rows) {
+    const user = byId.get(row.id) ?? { id: row.id, email: row.email, fullName: row.fullName, createdAt: row.createdAt, roles: [] };
+    if (row.role) user.roles.push(row.role);
+    byId.set(row.id, user);
+  }
+  return [...byId.values()];
+}
+
+export async function deleteUserByEmail(db: Db, email: string): Promise<boolean> {
+  const result = await db
+    .delete(users)
+    .where(eq(users.email, normalizeEmail(email)))
+    .returning({ id: users.id });
+  return result.length > 0;
+}
+
+/** A new password from an e-mailed link; following the link proves the address, so it confirms it too. */
+export async function setPasswordFromMailbox(
+  db: Pick<Db, "update">,
+  userId: string,
+  passwordHash: string,
+  now = Date.now(),
+): Promise<void> {
+  await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ emailConfirmedAt: now })
+    .where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)));
+}
+
+/** Stored instead of a hash when no password may work: it is no PHC string, so verification always fails. */
+const NO_PASSWORD = "!sem-senha";
+
+export function hasUsablePassword(user: { passwordHash: string }): boolean {
+  return user.passwordHash !== NO_PASSWORD;
+}
+
+/** Discards the password of an unconfirmed account, so only a link sent to its mailbox can set one. */
+export async function discardPendingPassword(db: Pick<Db, "update">, userId: string): Promise<boolean> {
+  const updated = await db
+    .update(users)
+    .set({ passwordHash: NO_PASSWORD })
+    .where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)))
+    .returning({ id: users.id });
+  return updated.length === 1;
+}

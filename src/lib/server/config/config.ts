@@ -1,0 +1,102 @@
+import path from "node:path";
+import { engineOf } from "../../../../db/schema/index.ts";
+import { readOidcSettings, type OidcSettings } from "./oidc.ts";
+import { readTwoFactorSettings, type TwoFactorSettings } from "./two-factor.ts";
+
+/** Runtime configuration from the environment; every value has a safe default (the allow-list: empty). */
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  /** Cookies get `Secure` when the portal is published over https. */
+  secureCookies: boolean;
+  databasePath: string;
+  /** What the portal connects to: `DATABASE_URL` when it is a postgres:// address, else `databasePath`. */
+  databaseUrl: string;
+  allowedDomains: string[];
+  allowedEmails: string[];
+  smtpUrl: string;
+  mailFrom: string;
+  trustProxy: boolean;
+  tzDisplay: string;
+  outboxDir: string;
+  /** Whole-request limit (headers and body) before the server answers 408 and closes. */
+  requestTimeoutMs: number;
+  /** A request body that sends nothing for this long is cut. */
+  bodyIdleTimeoutMs: number;
+  /** Absolute session lifetime, on top of the sliding inactivity expiry. */
+  sessionMaxLifetimeMs: number;
+  /** Audit rows older than this many days are pruned; null keeps everything. */
+  auditRetentionDays: number | null;
+  auditRetentionIntervalMs: number;
+  /** Corporate sign-in over OpenID Connect; null when not configured. */
+  oidc: OidcSettings | null;
+  /** `AUTH_PASSWORD=false` hides the password form and refuses the password endpoints (the CLI still works). */
+  passwordAuth: boolean;
+  /** How long SIGTERM waits for in-flight requests before closing what is left. */
+  shutdownTimeoutMs: number;
+  /** TOTP second factor: its encryption key and the roles that must use it. */
+  twoFactor: TwoFactorSettings;
+  /** `AUDIT_IP_MASK=true`: audit rows keep IPv4 /24 and IPv6 /48 only (LGPD). */
+  auditIpMask: boolean;
+}
+
+function positiveInteger(name: string, value: string | undefined): number | null {
+  if (value === undefined || value.trim() === "") return null;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new Error(`${name} deve ser um número inteiro ≥ 1 (recebido: "${value}")`);
+  return number;
+}
+
+function positive(value: string | undefined, fallback: number): number {
+  const number = Number(value);
+  return value !== undefined && Number.isFinite(number) && number > 0 ? number : fallback;
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((item) => item.trim().toLowerCase())
+    .filter(Boolean);
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 4321);
+  const host = env.HOST ?? "127.0.0.1";
+  const databasePath = path.resolve(env.DATABASE_PATH ?? "data/b1.sqlite");
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
+  return {
+    port,
+    host,
+    publicUrl,
+    secureCookies: publicUrl.startsWith("https://"),
+    databasePath,
+    databaseUrl: engineOf(env.DATABASE_URL) === "postgres" ? env.DATABASE_URL! : databasePath,
+    // No default: an unconfigured portal lets nobody in (examples live in .env.example).
+    allowedDomains: list(env.AUTH_ALLOWED_DOMAINS),
+    allowedEmails: list(env.AUTH_ALLOWED_EMAILS),
+    smtpUrl: env.SMTP_URL ?? "",
+    mailFrom: env.MAIL_FROM ?? "B1 Method Hub <nao-responda@b1.example.com>",
+    trustProxy: env.TRUST_PROXY === "1" || env.TRUST_PROXY === "true",
+    tzDisplay: env.TZ_DISPLAY ?? "America/Sao_Paulo",
+    outboxDir: path.join(path.dirname(databasePath), "outbox"),
+    requestTimeoutMs: positive(env.REQUEST_TIMEOUT_MS, 30_000),
+    bodyIdleTimeoutMs: positive(env.BODY_IDLE_TIMEOUT_MS, 10_000),
+    sessionMaxLifetimeMs: positive(env.SESSION_MAX_LIFETIME_DAYS, 30) * 24 * 60 * 60 * 1000,
+    auditRetentionDays: positiveInteger("AUDIT_RETENTION_DAYS", env.AUDIT_RETENTION_DAYS),
+    auditRetentionIntervalMs: positiveInteger("AUDIT_RETENTION_INTERVAL_MS", env.AUDIT_RETENTION_INTERVAL_MS) ?? 60 * 60 * 1000,
+    oidc: readOidcSettings(env),
+    passwordAuth: !(env.AUTH_PASSWORD === "0" || env.AUTH_PASSWORD === "false"),
+    shutdownTimeoutMs: positiveInteger("SHUTDOWN_TIMEOUT_MS", env.SHUTDOWN_TIMEOUT_MS) ?? 30_000,
+    twoFactor: readTwoFactorSettings(env),
+    auditIpMask: env.AUDIT_IP_MASK === "1" || env.AUDIT_IP_MASK === "true",
+  };
+}
+
+let cached: Config | undefined;
+
+/** The process-wide configuration, read once. */
+export function config(): Config {
+  cached ??= readConfig();
+  return cached;
+}

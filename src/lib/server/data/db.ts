@@ -1,0 +1,221 @@
+/**
+ * The data layer's entry: one `Db` for the whole portal, on SQLite (the embedded default) or
+ * PostgreSQL (`DATABASE_URL=postgres://…`, several instances on one database).
+ *
+ * The seam is asynchronous (decision in docs/decisions.md): the code is typed against drizzle's
+ * PostgreSQL database, where every query is awaited. better-sqlite3 answers the same calls
+ * synchronously inside the promise, so SQLite keeps its speed; its transactions are the one thing
+ * drizzle cannot run asynchronously, so this module runs them itself (one at a time, see
+ * `sqliteTransactions`).
+ *
+ * Over 200 lines because connecting, migrating, transactions and the shared handle of both
+ * engines are one seam: splitting it would spread the engine checks across files.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { drizzle as drizzleSqlite } from "drizzle-orm/better-sqlite3";
+import { migrate as migrateSqlite } from "drizzle-orm/better-sqlite3/migrator";
+import { drizzle as drizzlePg, type NodePgQueryResultHKT } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase } from "drizzle-orm/pg-core";
+import * as pgSchema from "../../../../db/schema/pg/index.ts";
+import * as sqliteSchema from "../../../../db/schema/sqlite/all.ts";
+import { engineOf, type Engine } from "../../../../db/schema/index.ts";
+import { config } from "../config/config.ts";
+
+/** The database as the portal's code sees it (see the module comment). */
+export type Db = PgDatabase<NodePgQueryResultHKT, typeof pgSchema>;
+/** The handle inside `db.transaction(...)`: writes through it commit or roll back together. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export type { Engine };
+
+export const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "db/migrations");
+export const PG_MIGRATIONS_DIR = path.resolve(process.env.PG_MIGRATIONS_DIR ?? "db/migrations-pg");
+
+interface Handle {
+  engine: Engine;
+  sqlite?: Database.Database;
+  pool?: pg.Pool;
+  /** Runs `work` as the holder of the SQLite connection (drizzle's migrator opens its own transaction). */
+  owning?: <T>(work: () => T) => T;
+}
+// Kept on the object under a global symbol (not in a module-level map): the gate's bundle and the
+// Astro server's bundle each hold a copy of this module but share one database (see getDb).
+const HANDLE = Symbol.for("b1.db.handle");
+
+function handleOf(db: Db): Handle {
+  const handle = (db as unknown as { [HANDLE]?: Handle })[HANDLE];
+  if (!handle) throw new Error("banco de dados desconhecido");
+  return handle;
+}
+
+function setHandle(db: Db, handle: Handle): void {
+  Object.defineProperty(db, HANDLE, { value: handle });
+}
+
+/** Which engine this handle talks to (for the few places where the engines differ: db-dialect.ts). */
+export function engineOfDb(db: Db): Engine {
+  return handleOf(db).engine;
+}
+
+/** The better-sqlite3 connection behind a SQLite handle (backup, pragmas), or null on PostgreSQL. */
+export function sqliteClient(db: Db): Database.Database | null {
+  return handleOf(db).sqlite ?? null;
+}
+
+/** The pg pool behind a PostgreSQL handle, or null on SQLite. */
+export function pgPool(db: Db): pg.Pool | null {
+  return handleOf(db).pool ?? null;
+}
+
+/**
+ * Async transactions on the single SQLite connection. better-sqlite3 refuses a transaction whose
+ * function returns a promise, so: one at a time (a promise queue), BEGIN IMMEDIATE (the write
+ * lock first, so the CLI and the server queue behind each other instead of failing with
+ * SQLITE_BUSY), COMMIT or ROLLBACK. A statement from outside the transaction while one is open
+ * would silently join it: the connection refuses that loudly instead (only possible if a
+ * transaction awaited something other than its own queries, which the code never does).
+ */
+function sqliteTransactions(db: Db, sqlite: Database.Database): <T>(work: () => T) => T {
+  const inside = new AsyncLocalStorage<true>();
+  let tail: Promise<unknown> = Promise.resolve();
+  const prepare = sqlite.prepare.bind(sqlite);
+  sqlite.prepare = ((source: string) => {
+    if (sqlite.inTransaction && !inside.getStore()) {
+      throw new Error("comando fora da transação aberta na mesma conexão SQLite");
+    }
+    return prepare(source);
+  }) as typeof sqlite.prepare;
+  db.transaction = (async (work: (tx: Tx) => Promise<unknown>) => {
+    if (inside.getStore()) return work(db as unknown as Tx);
+    const turn = tail.then(() =>
+      inside.run(true, async () => {
+        sqlite.exec("BEGIN IMMEDIATE");
+        try {
+          const result = await work(db as unknown as Tx);
+          sqlite.exec("COMMIT");
+          return result;
+        } catch (error) {
+          if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
+          throw error;
+        }
+      }),
+    );
+    tail = turn.catch(() => undefined);
+    return turn;
+  }) as Db["transaction"];
+  return (work) => inside.run(true, work);
+}
+
+function connectSqlite(file: string, options: { readonly?: boolean } = {}): Db {
+  if (!options.readonly && file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = options.readonly ? new Database(file, { readonly: true, fileMustExist: true }) : new Database(file);
+  sqlite.pragma("busy_timeout = 5000");
+  if (!options.readonly) {
+    sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("foreign_keys = ON");
+    sqlite.pragma("synchronous = NORMAL");
+  }
+  const db = drizzleSqlite(sqlite, { schema: sqliteSchema }) as unknown as Db;
+  setHandle(db, { engine: "sqlite", sqlite, owning: sqliteTransactions(db, sqlite) });
+  return db;
+}
+
+// PostgreSQL `bigint` (int8) and `count(*)` arrive as strings by default; every one the portal
+// stores is a millisecond time or a count, well inside a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+
+function connectPostgres(url: string): Db {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: Number(process.env.DATABASE_POOL_MAX ?? 10) || 10,
+    application_name: "b1-method-hub",
+  });
+  // An idle client that loses its server (restart, failover) must not crash the process.
+  pool.on("error", () => undefined);
+  const db = drizzlePg(pool, { schema: pgSchema }) as unknown as Db;
+  setHandle(db, { engine: "postgres", pool });
+  return db;
+}
+
+/**
+ * Connects to `target` (a SQLite file path, `:memory:`, or a postgres:// URL) without migrating.
+ * SQLite gets WAL, foreign keys and a busy timeout; PostgreSQL a pool (`DATABASE_POOL_MAX`).
+ */
+export function connectDatabase(target: string): Db {
+  return engineOf(target) === "postgres" ? connectPostgres(target) : connectSqlite(target);
+}
+
+const MIGRATION_LOCK = 4_010_000;
+
+/** Applies the engine's migrations (db/migrations or db/migrations-pg); safe to run at every start. */
+export async function migrateDatabase(db: Db): Promise<void> {
+  const handle = handleOf(db);
+  if (handle.engine === "sqlite") {
+    handle.owning!(() => migrateSqlite(db as never, { migrationsFolder: MIGRATIONS_DIR }));
+  } else {
+    // Instances starting together take turns: the second finds the first's migrations applied.
+    const lock = await handle.pool!.connect();
+    try {
+      await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+      await migratePg(db as never, { migrationsFolder: PG_MIGRATIONS_DIR });
+    } finally {
+      await lock.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
+      lock.release();
+    }
+  }
+}
+
+/** Connects and, when asked, migrates; seeding is the start-up's job (seed.ts). */
+export async function openDatabase(target: string, options: { migrate?: boolean } = {}): Promise<Db> {
+  const db = connectDatabase(target);
+  if (options.migrate) await migrateDatabase(db);
+  return db;
+}
+
+/**
+ * A second, read-only connection to an existing SQLite database (worker threads): WAL lets it
+ * read while the server writes, and SQLite itself refuses any write through it.
+ */
+export function openReadOnlyDatabase(file: string): Db {
+  return connectSqlite(file, { readonly: true });
+}
+
+/** Closes the connection (SQLite) or ends the pool (PostgreSQL). */
+export async function closeDatabase(db: Db): Promise<void> {
+  const handle = handleOf(db);
+  if (handle.sqlite) handle.sqlite.close();
+  if (handle.pool) await handle.pool.end();
+}
+
+const SHARED = Symbol.for("b1.db.shared");
+type Shared = { [SHARED]?: Db };
+
+/**
+ * The process-wide database, connected on first use (never at build time), one per process: the
+ * gate and the Astro server (two bundles, two copies of this module) use the same connection or
+ * pool, so SQLite's transactions queue in one place. SQLite is migrated here (synchronously);
+ * PostgreSQL by the start-up (main.ts) or `db:migrate`.
+ */
+export function getDb(): Db {
+  const holder = globalThis as Shared;
+  if (!holder[SHARED]) {
+    const db = connectDatabase(config().databaseUrl);
+    handleOf(db).owning?.(() => migrateSqlite(db as never, { migrationsFolder: MIGRATIONS_DIR }));
+    holder[SHARED] = db;
+  }
+  return holder[SHARED];
+}
+
+export { pgSchema, sqliteSchema };
+
+/** The process-wide database, migrated on either engine (entry points: the server, the CLI scripts). */
+export async function getMigratedDb(): Promise<Db> {
+  const db = getDb();
+  if (engineOfDb(db) === "postgres") await migrateDatabase(db);
+  return db;
+}

@@ -1,0 +1,71 @@
+/**
+ * The few places where SQLite and PostgreSQL need different SQL, each written once. Everything
+ * else in the portal is the same drizzle query on both engines (see db.ts).
+ */
+import { sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { ENGINE } from "../../../../db/schema/index.ts";
+import type { Tx } from "./db.ts";
+
+const onPostgres = ENGINE === "postgres";
+
+/** A JSON array of the values a correlated subquery yields (`[]` when none), read as a JS array. */
+export function jsonArrayOf(select: { value: SQL; from: SQL; distinct?: boolean }): SQL<string[]> {
+  const distinct = select.distinct ? sql`distinct ` : sql``;
+  return onPostgres
+    ? sql<string[]>`(select coalesce(json_agg(${distinct}${select.value}), '[]'::json) ${select.from})`
+    : sql<string[]>`(select json_group_array(${distinct}${select.value}) ${select.from})`.mapWith(
+        (text: string) => JSON.parse(text) as string[],
+      );
+}
+
+/** `exists (subquery)` read as a boolean (SQLite answers 0/1, PostgreSQL true/false). */
+export function existsFlag(subquery: SQL): SQL<boolean> {
+  return sql<boolean>`exists(${subquery})`.mapWith((value: unknown) => value === true || value === 1);
+}
+
+/** Adds one to `count` in a JSON-object text column (starting from 1 when absent). */
+export function incrementJsonCount(column: AnyColumn): SQL {
+  return onPostgres
+    ? sql`jsonb_set(coalesce(${column}::jsonb, '{}'::jsonb), '{count}', to_jsonb(coalesce((${column}::jsonb ->> 'count')::integer, 1) + 1))::text`
+    : sql`json_set(coalesce(${column}, '{}'), '$.count', coalesce(json_extract(${column}, '$.count'), 1) + 1)`;
+}
+
+/**
+ * What a writer may need to hold alone, across connections and instances:
+ * - `audit-chain`: appending to (or pruning) the audit chain, whose rows link to the previous one;
+ * - `admin-changes`: changing who is an admin, so the last-admin rule holds when two admins act at once;
+ * - `seeding`: seeding, so two instances starting at once do not both insert a new page.
+ */
+const ADVISORY_LOCKS = { "audit-chain": 4_010_001, "admin-changes": 4_010_002, seeding: 4_010_003 } as const;
+
+/**
+ * Inside a transaction, waits until no other transaction holds `lock`. SQLite transactions
+ * already run one at a time (BEGIN IMMEDIATE); on PostgreSQL it is a transaction-scoped advisory
+ * lock, released at commit or rollback.
+ */
+export async function holdLock(tx: Tx, lock: keyof typeof ADVISORY_LOCKS): Promise<void> {
+  if (onPostgres) await tx.execute(sql`select pg_advisory_xact_lock(${ADVISORY_LOCKS[lock]})`);
+}
+
+/**
+ * A column in a comparison the planner should not use an index for (SQLite's unary `+`), so it
+ * picks the (filter, created_at, id) index the ORDER BY walks. PostgreSQL's planner costs both.
+ */
+export function withoutIndex(column: AnyColumn): SQL {
+  return onPostgres ? sql`${column}` : sql`+${column}`;
+}
+
+/** `column in (…ids)` with the list as one JSON parameter, however long (no limit on bound values). */
+export function inJsonList(column: SQL | AnyColumn, ids: readonly string[]): SQL {
+  const list = JSON.stringify(ids);
+  return onPostgres
+    ? sql`${column} in (select json_array_elements_text(${list}::json))`
+    : sql`${column} in (select value from json_each(${list}))`;
+}
+
+/** The current time in UTC milliseconds, computed by the database. */
+export const nowMillis: SQL<number> = onPostgres
+  ? sql<number>`(floor(extract(epoch from clock_timestamp()) * 1000))::bigint`
+  : sql<number>`cast(unixepoch('subsec') * 1000 as integer)`;
+
+export { onPostgres };

@@ -1,0 +1,103 @@
+import fs from "node:fs";
+import path from "node:path";
+import nodemailer, { type Transporter } from "nodemailer";
+import { config } from "../config/config.ts";
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+let transport: Transporter | undefined;
+
+/**
+ * Sends over SMTP when `SMTP_URL` is set; otherwise writes the message as an .eml file under
+ * data/outbox and prints it on the console, so a fresh clone works with no mail server.
+ */
+export async function sendMail(mail: Mail): Promise<void> {
+  const { smtpUrl, mailFrom, outboxDir } = config();
+  if (smtpUrl) {
+    transport ??= nodemailer.createTransport(smtpUrl);
+    await transport.sendMail({ from: mailFrom, ...mail });
+    return;
+  }
+  const outbox = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  const info = await outbox.sendMail({ from: mailFrom, ...mail });
+  fs.mkdirSync(outboxDir, { recursive: true });
+  const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${mail.to}.eml`);
+  fs.writeFileSync(file, info.message as Buffer);
+  console.log(`[e-mail] ${mail.subject} → ${mail.to} (sem SMTP: ${file})\n${mail.text}`);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
+}
+
+/** A short message with one call-to-action link, as plain text and simple HTML. */
+export function buildLinkMail(input: {
+  to: string;
+  subject: string;
+  greeting: string;
+  lines: string[];
+  action: string;
+  url: string;
+}): Mail {
+  const text = [input.greeting, "", ...input.lines, "", `${input.action}: ${input.url}`, "", "Equipe B1 Method Hub"].join("\n");
+  const html = `<!doctype html><html lang="pt-BR"><body style="font-family:Arial,sans-serif;color:#0f172a">
+<p>${escapeHtml(input.greeting)}</p>
+${input.lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("\n")}
+<p><a href="${escapeHtml(input.url)}" style="display:inline-block;background:#1f57c8;color:#fff;padding:10px 18px;border-radius:6px;text-decoration:none">${escapeHtml(input.action)}</a></p>
+<p style="font-size:12px;color:#475569">Se o botão não funcionar, copie este endereço no navegador: ${escapeHtml(input.url)}</p>
+<p>Equipe B1 Method Hub</p></body></html>`;
+  return { to: input.to, subject: input.subject, text, html };
+}
+
+// Mails greet neutrally: nothing a person typed (a name could carry a link) goes into them.
+const GREETING = "Olá!";
+
+export function confirmationMail(to: string, url: string): Mail {
+  return buildLinkMail({
+    to,
+    subject: "Confirme seu e-mail no B1 Method Hub",
+    greeting: GREETING,
+    lines: [
+      "Recebemos um cadastro no B1 Method Hub com este endereço.",
+      "Para ativar a conta, abra o link e digite a senha escolhida no cadastro. O link vale por 24 horas e pode ser usado uma vez.",
+      "Se você não fez este cadastro, ignore este e-mail: sem a senha, ninguém ativa a conta.",
+    ],
+    action: "Confirmar e-mail",
+    url,
+  });
+}
+
+export function passwordResetMail(to: string, url: string): Mail {
+  return buildLinkMail({
+    to,
+    subject: "Redefinição de senha do B1 Method Hub",
+    greeting: GREETING,
+    lines: [
+      "Recebemos um pedido para redefinir a senha da sua conta.",
+      "O link vale por 1 hora e pode ser usado uma vez. Se você não fez o pedido, ignore este e-mail: sua senha continua a mesma.",
+    ],
+    action: "Definir nova senha",
+    url,
+  });
+}
+
+/** After a second sign-up of an unconfirmed address: only the mailbox can set the password. */
+export function setPasswordMail(to: string, url: string): Mail {
+  return buildLinkMail({
+    to,
+    subject: "Defina sua senha no B1 Method Hub",
+    greeting: GREETING,
+    lines: [
+      "Recebemos um novo cadastro com este endereço, que ainda não estava confirmado.",
+      "Por segurança, a senha dos cadastros anteriores foi descartada. Defina a sua pelo link abaixo; ele também confirma o seu e-mail. O link vale por 1 hora e pode ser usado uma vez.",
+      "Se você não fez este cadastro, ignore este e-mail.",
+    ],
+    action: "Definir senha",
+    url,
+  });
+}

@@ -1,9 +1,0 @@
-import { getDb } from "./db.ts";
-import { validateSessionToken, type ValidatedSession } from "./session.ts";
-import { readSessionCookie } from "./session-cookie.ts";
-
-/** Resolves the session cookie of a request into a session and principal, or null. */
-export async function resolveRequestAuth(cookieHeader: string | null | undefined): Promise<ValidatedSession | null> {
-  const token = readSessionCookie(cookieHeader);
-  return token ? await validateSessionToken(getDb(), token) : null;
-}
