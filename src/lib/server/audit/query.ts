@@ -1,4 +1,4 @@
-import "../http/zod-locale.ts";
+import "../platform/zod-locale.ts";
 import { and, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { auditLogs, users } from "../../../../db/schema/index.ts";

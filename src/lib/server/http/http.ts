@@ -1,4 +1,4 @@
-import "./zod-locale.ts";
+import "../platform/zod-locale.ts";
 import type { z } from "zod";
 
 /** A JSON response that is never cached. */
