@@ -1,10 +1,45 @@
 /**
+ * The server domains (src/lib/server/<domain>/) and the folders each may import, lowest first:
+ * an arrow from a domain to one not listed here (or to a domain above it) is a violation.
+ */
+const SERVER_DOMAINS = {
+  platform: [],
+  config: ["platform"],
+  data: ["config", "platform"],
+  http: ["config", "platform"],
+  mail: ["config", "platform"],
+  content: ["config", "platform"],
+  audit: ["data", "config", "platform"],
+  trail: ["data", "config", "platform"],
+  throttle: ["audit", "data", "config", "platform"],
+  sessions: ["audit", "data", "config", "platform"],
+  auth: ["throttle", "sessions", "audit", "mail", "http", "data", "config", "platform"],
+  admin: ["auth", "sessions", "audit", "http", "data", "config", "platform"],
+};
+
+const domainRules = Object.entries(SERVER_DOMAINS).map(([domain, below]) => ({
+  name: `domain-${domain}`,
+  severity: "error",
+  comment: `src/lib/server/${domain}/ imports only the domains below it: ${below.join(", ") || "none"}.`,
+  from: { path: `^src/lib/server/${domain}/` },
+  to: { path: "^src/lib/server/", pathNot: `^src/lib/server/(${[domain, ...below].join("|")})/` },
+}));
+
+/**
  * Import rules checked by `npm run check` (depcruise): arrows point down the layers only
  * (entries → domain → data), and nothing imports in a circle.
  * @type {import('dependency-cruiser').IConfiguration}
  */
 module.exports = {
   forbidden: [
+    ...domainRules,
+    {
+      name: "shared-not-to-server",
+      severity: "error",
+      comment: "Shared logic (src/lib outside server/) runs in the browser too: it never imports server code.",
+      from: { path: "^src/lib/", pathNot: "^src/lib/server/" },
+      to: { path: "^src/lib/server/" },
+    },
     {
       name: "no-circular",
       severity: "error",

@@ -7,7 +7,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { scheduleAuditRetention } from "../lib/server/audit/retention.ts";
+import { scheduleMaintenance } from "./maintenance.ts";
 import { config } from "../lib/server/config/config.ts";
 import { closeDatabase, engineOfDb, getMigratedDb, MIGRATIONS_DIR, PG_MIGRATIONS_DIR } from "../lib/server/data/db.ts";
 import { logger } from "../lib/server/platform/logger.ts";
@@ -57,7 +57,7 @@ const gate = createGate({
   observeSessionCheck: metrics.observeSessionCheck,
 });
 
-scheduleAuditRetention(db, cfg.auditRetentionDays, cfg.auditRetentionIntervalMs);
+scheduleMaintenance(db, cfg.auditRetentionDays, cfg.auditRetentionIntervalMs);
 
 const checkReadiness = createReadinessCheck({
   database: engine === "sqlite" ? { engine, path: cfg.databasePath } : { engine, db },

@@ -3,7 +3,6 @@ import { auditLogs } from "../../../../db/schema/index.ts";
 import type { Db } from "../data/db.ts";
 import { writeChainCheckpoint } from "./chain.ts";
 import { holdLock } from "../data/dialect.ts";
-import { pruneRateLimits } from "../throttle/rate-limit.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Rows deleted per statement: each batch is a short write, so requests interleave with a big prune. */
@@ -38,31 +37,4 @@ export async function pruneAuditLogs(db: Db, retentionDays: number, now = Date.n
     if (changes < batchSize) return deleted;
     await new Promise((resolve) => setImmediate(resolve));
   }
-}
-
-/**
- * Now and then every `intervalMs`: prunes audit rows past `retentionDays` (when set) and ended
- * rate-limit windows. The timer never keeps the process alive.
- */
-export function scheduleAuditRetention(db: Db, retentionDays: number | null | undefined, intervalMs: number): { stop: () => void } {
-  let running = false;
-  const run = async () => {
-    if (running) return;
-    running = true;
-    try {
-      if (retentionDays) {
-        const deleted = await pruneAuditLogs(db, retentionDays);
-        if (deleted) console.log(`Auditoria: ${deleted} registros com mais de ${retentionDays} dias removidos`);
-      }
-      await pruneRateLimits(db);
-    } catch (error) {
-      console.error("[auditoria] falha ao remover registros antigos", error);
-    } finally {
-      running = false;
-    }
-  };
-  void run();
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
 }
