@@ -5,11 +5,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { closeDatabase, connectDatabase } from "../../../src/lib/server/data/db";
-import { consumeRateLimit } from "../../../src/lib/server/throttle/rate-limit";
+import { countAttempt } from "../../../src/lib/server/throttle/rate-limit";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { openOwnTestDatabase } from "../../support/users";
 
-describe("consumeRateLimit", () => {
+describe("countAttempt", () => {
   it("allows max attempts per window, measured in milliseconds, then recovers; every connection shares the count", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-rate-"));
     const { target, db } = await openOwnTestDatabase(path.join(dir, "db.sqlite"));
@@ -17,11 +17,11 @@ describe("consumeRateLimit", () => {
     const other = connectDatabase(target);
     try {
       const limit = { max: 2, windowMs: 1000 };
-      expect(await consumeRateLimit(db, "k", limit, 0)).toBe(true);
-      expect(await consumeRateLimit(other, "k", limit, 10)).toBe(true);
-      expect(await consumeRateLimit(db, "k", limit, 999)).toBe(false);
-      expect(await consumeRateLimit(other, "k", limit, 999)).toBe(false);
-      expect(await consumeRateLimit(other, "k", limit, 1000)).toBe(true);
+      expect(await countAttempt(db, "k", limit, 0)).toEqual({ count: 1, over: false });
+      expect(await countAttempt(other, "k", limit, 10)).toEqual({ count: 2, over: false });
+      expect(await countAttempt(db, "k", limit, 999)).toEqual({ count: 3, over: true });
+      expect(await countAttempt(other, "k", limit, 999)).toEqual({ count: 4, over: true });
+      expect(await countAttempt(other, "k", limit, 1000)).toEqual({ count: 1, over: false });
     } finally {
       await closeDatabase(other);
       await closeDatabase(db);

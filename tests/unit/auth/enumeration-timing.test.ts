@@ -7,6 +7,7 @@ import { emailTokens } from "../../../db/schema/index";
 import { closeDatabase, pgPool, sqliteClient, type Db } from "../../../src/lib/server/data/db";
 import { resendLink } from "../../../src/lib/server/auth/email-verification";
 import { requestPasswordReset } from "../../../src/lib/server/auth/password-reset";
+import { beginAttempt } from "../../../src/lib/server/throttle/throttle";
 import { createTestUser, openOwnTestDatabase, type TestUser } from "../../support/users";
 
 let dataDir: string;
@@ -51,10 +52,14 @@ const meta = { ipAddress: "127.0.0.1", userAgent: "teste" };
 
 describe("an attacker timing reset and resend requests to learn which accounts exist", () => {
   it("a reset request does the same database work before answering for an existing and an unknown account", async () => {
-    const existing = await statementsBeforeAnswer(() => requestPasswordReset(db, { email: confirmed.email }, meta));
+    const existing = await statementsBeforeAnswer(async () =>
+      requestPasswordReset(db, { email: confirmed.email }, meta, await beginAttempt(db, "reset-request", meta)),
+    );
     // The first call\'s deferred work must not run inside the second one\'s window.
     await settle();
-    const unknown = await statementsBeforeAnswer(() => requestPasswordReset(db, { email: "ninguem-reset@b1.example.com" }, meta));
+    const unknown = await statementsBeforeAnswer(async () =>
+      requestPasswordReset(db, { email: "ninguem-reset@b1.example.com" }, meta, await beginAttempt(db, "reset-request", meta)),
+    );
     expect(existing).toEqual(unknown);
     await settle();
     // The work still happens, after the answer.
@@ -62,11 +67,13 @@ describe("an attacker timing reset and resend requests to learn which accounts e
   });
 
   it("a resend request does the same database work before answering for an existing and an unknown account", async () => {
-    const existing = await statementsBeforeAnswer(() => resendLink(db, { email: confirmed.email, type: "password-reset" }, meta));
+    const existing = await statementsBeforeAnswer(async () =>
+      resendLink(db, { email: confirmed.email, type: "password-reset" }, meta, await beginAttempt(db, "resend-link", meta)),
+    );
     // The first call\'s deferred work must not run inside the second one\'s window.
     await settle();
-    const unknown = await statementsBeforeAnswer(() =>
-      resendLink(db, { email: "ninguem-resend@b1.example.com", type: "password-reset" }, meta),
+    const unknown = await statementsBeforeAnswer(async () =>
+      resendLink(db, { email: "ninguem-resend@b1.example.com", type: "password-reset" }, meta, await beginAttempt(db, "resend-link", meta)),
     );
     expect(existing).toEqual(unknown);
     await settle();

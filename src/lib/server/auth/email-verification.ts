@@ -1,13 +1,12 @@
 import { LINK_EXPIRED_MESSAGES, type ConfirmEmailInput, type ResendLinkInput } from "../../auth/schemas.ts";
 import { confirmUserEmail, sendConfirmationLink, sendPasswordResetLink } from "./accounts.ts";
 import { writeAuditLog, type RequestMeta } from "../audit/audit.ts";
-import { refuseRateLimited, refuseUnlessAllowedEmail, refuseWhenRateLimited } from "./guards.ts";
+import { rateLimited, refuseUnlessAllowedEmail } from "./guards.ts";
 import { authFailure, type AuthResult } from "./result.ts";
 import type { Db } from "../data/db.ts";
 import { consumeEmailToken, findEmailToken } from "./email-tokens.ts";
 import { verifyPasswordHash } from "./password/hash.ts";
-import { RATE_LIMITS } from "../throttle/rate-limit.ts";
-import { beginPasswordAttempt, passwordAttemptSucceeded, signInBlockedKey } from "../throttle/sign-in-throttle.ts";
+import type { Attempt } from "../throttle/throttle.ts";
 import { getUserByEmail, getUserById, hasUsablePassword, normalizeEmail } from "./user.ts";
 
 export const WRONG_SIGN_UP_PASSWORD = "Senha incorreta. Digite a senha que você criou no cadastro.";
@@ -23,26 +22,22 @@ export async function isLiveConfirmationLink(db: Db, token: string): Promise<boo
  * Finishing a confirmation takes the link AND the password chosen at sign-up: the mailbox alone
  * cannot activate a password someone else chose, and nobody is signed in by it.
  */
-export async function confirmEmail(db: Db, input: ConfirmEmailInput, meta: RequestMeta): Promise<AuthResult> {
+export async function confirmEmail(db: Db, input: ConfirmEmailInput, meta: RequestMeta, attempt: Attempt): Promise<AuthResult> {
   const found = await findEmailToken(db, input.token, "email_confirmation");
   const user = found.ok ? await getUserById(db, found.userId) : null;
   if (!user) return linkExpired();
-  const ip = meta.ipAddress ?? "";
-  const attempt = { actionType: "user_email_confirmed", email: user.email, meta } as const;
-  const blockedKey = await signInBlockedKey(db, user.email, ip);
-  if (blockedKey) return await refuseRateLimited(db, blockedKey, attempt);
-  await beginPasswordAttempt(db, user.email, ip);
+  if (await attempt.forAccount(user.email)) return rateLimited();
   if (!(await verifyPasswordHash(user.passwordHash, input.password))) {
     await writeAuditLog(db, {
       userId: user.id,
-      actionType: attempt.actionType,
+      actionType: "user_email_confirmed",
       result: "failure",
       details: { email: user.email, error: "invalid_credentials" },
       ...meta,
     });
     return authFailure(401, "invalid_credentials", WRONG_SIGN_UP_PASSWORD);
   }
-  await passwordAttemptSucceeded(db, user.email, ip);
+  await attempt.succeeded();
   const confirmed = await db.transaction(async (tx) => {
     if (!(await consumeEmailToken(tx, input.token, "email_confirmation")).ok) return false;
     await confirmUserEmail(tx, user.id, meta);
@@ -56,13 +51,11 @@ export async function confirmEmail(db: Db, input: ConfirmEmailInput, meta: Reque
  * password was discarded), or a new reset link for a confirmed one that asked for it. The answer
  * never tells whether the account exists.
  */
-export async function resendLink(db: Db, input: ResendLinkInput, meta: RequestMeta): Promise<AuthResult> {
+export async function resendLink(db: Db, input: ResendLinkInput, meta: RequestMeta, attempt: Attempt): Promise<AuthResult> {
   const email = normalizeEmail(input.email);
   const actionType = input.type === "password-reset" ? "password_reset_request" : "email_confirmation_resend";
-  const attempt = { actionType, email, meta } as const;
-  const refused =
-    (await refuseWhenRateLimited(db, [{ key: `mail:email:${email}`, limit: RATE_LIMITS.mailEmail }], attempt)) ??
-    (await refuseUnlessAllowedEmail(db, email, attempt, LINK_EXPIRED_MESSAGES.unauthorized));
+  if (await attempt.forAccount(email)) return rateLimited();
+  const refused = await refuseUnlessAllowedEmail(db, email, { actionType, email, meta }, LINK_EXPIRED_MESSAGES.unauthorized);
   if (refused) return refused;
   // The lookup, audit row, token and mail run after the answer, so its timing cannot tell whether the account exists.
   setImmediate(() => void resendLinkIfAccountExists(db, input.type, email, meta));

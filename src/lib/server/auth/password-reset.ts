@@ -1,25 +1,23 @@
 import type { ResetRequestInput, UpdatePasswordRequest } from "../../auth/schemas.ts";
 import { sendPasswordResetLink } from "./accounts.ts";
 import { writeAuditLog, type RequestMeta } from "../audit/audit.ts";
-import { refuseUnlessAllowedEmail, refuseWhenRateLimited } from "./guards.ts";
+import { rateLimited, refuseUnlessAllowedEmail } from "./guards.ts";
 import { authFailure, type AuthResult } from "./result.ts";
 import type { Db } from "../data/db.ts";
 import { consumeEmailToken, findEmailToken } from "./email-tokens.ts";
 import { hashPassword } from "./password/hash.ts";
 import { refuseCommonPassword } from "./password/common.ts";
-import { RATE_LIMITS } from "../throttle/rate-limit.ts";
+import type { Attempt } from "../throttle/throttle.ts";
 import { invalidateUserSessions } from "../sessions/session.ts";
 import { getUserByEmail, normalizeEmail, setPasswordFromMailbox } from "./user.ts";
 
 const linkExpired = () => authFailure(400, "link_expired", "Link inválido ou expirado");
 
 /** Reset request: the same answer whether or not the account exists (no enumeration). */
-export async function requestPasswordReset(db: Db, input: ResetRequestInput, meta: RequestMeta): Promise<AuthResult> {
+export async function requestPasswordReset(db: Db, input: ResetRequestInput, meta: RequestMeta, attempt: Attempt): Promise<AuthResult> {
   const email = normalizeEmail(input.email);
-  const attempt = { actionType: "password_reset_request", email, meta } as const;
-  const refused =
-    (await refuseWhenRateLimited(db, [{ key: `mail:email:${email}`, limit: RATE_LIMITS.mailEmail }], attempt)) ??
-    (await refuseUnlessAllowedEmail(db, email, attempt));
+  if (await attempt.forAccount(email)) return rateLimited();
+  const refused = await refuseUnlessAllowedEmail(db, email, { actionType: "password_reset_request", email, meta });
   if (refused) return refused;
   // The lookup, audit row, token and mail run after the answer, so its timing cannot tell whether the account exists.
   setImmediate(() => void sendResetLinkIfAccountExists(db, email, meta));

@@ -1,12 +1,12 @@
 import type { SignInRequest } from "../../auth/schemas.ts";
 import { safeNextPath } from "../../url-path.ts";
 import { writeAuditLog, type RequestMeta } from "../audit/audit.ts";
-import { refuseRateLimited, refuseUnlessAllowedEmail, refuseWhenIpRateLimited } from "./guards.ts";
-import { authFailure, type AuthFailure, type AuthResult } from "./result.ts";
+import { rateLimited, refuseUnlessAllowedEmail } from "./guards.ts";
+import { authFailure, type AuthResult } from "./result.ts";
 import type { Db } from "../data/db.ts";
 import { hashPassword, verifyPasswordHash } from "./password/hash.ts";
 import { createSession } from "../sessions/session.ts";
-import { beginPasswordAttempt, passwordAttemptSucceeded, signInBlockedIpKey, signInBlockedKey } from "../throttle/sign-in-throttle.ts";
+import type { Attempt } from "../throttle/throttle.ts";
 import { getUserByEmail, hasUsablePassword, normalizeEmail } from "./user.ts";
 import { config } from "../config/config.ts";
 import { needsSecondFactor, startTwoFactorChallenge, TWO_FACTOR_PATH } from "./two-factor/sign-in.ts";
@@ -20,32 +20,23 @@ export type SignedIn =
   | { session: { token: string; expiresAt: number }; next: string; twoFactorChallenge?: undefined }
   | { twoFactorChallenge: string; next: string; session?: undefined };
 
-/** The per-IP guard, before the body is read: attempts of any outcome, then failures over every account. */
-export async function refuseSignInFromIp(db: Db, meta: RequestMeta): Promise<AuthFailure | null> {
-  const blockedKey = await signInBlockedIpKey(db, meta.ipAddress ?? "");
-  if (blockedKey) return await refuseRateLimited(db, blockedKey, { actionType: "user_login_attempt", meta });
-  return await refuseWhenIpRateLimited(db, "sign-in", meta);
-}
-
 /** E-mail and password → a new session, or the refusal the form shows. */
-export async function signIn(db: Db, input: SignInRequest, meta: RequestMeta): Promise<AuthResult<SignedIn>> {
+export async function signIn(db: Db, input: SignInRequest, meta: RequestMeta, attempt: Attempt): Promise<AuthResult<SignedIn>> {
   const email = normalizeEmail(input.email);
-  const ip = meta.ipAddress ?? "";
-  const attempt = { actionType: "user_login_attempt", email, meta } as const;
-  const blockedKey = await signInBlockedKey(db, email, ip);
-  const refused = blockedKey ? await refuseRateLimited(db, blockedKey, attempt) : await refuseUnlessAllowedEmail(db, email, attempt);
+  const actionType = "user_login_attempt";
+  const refused = await refuseUnlessAllowedEmail(db, email, { actionType, email, meta });
   if (refused) return refused;
+  if (await attempt.forAccount(email)) return rateLimited();
   const user = await getUserByEmail(db, email);
-  await beginPasswordAttempt(db, email, ip);
   const usableHash = user && hasUsablePassword(user) ? user.passwordHash : null;
   // No account, or one whose password was discarded: checked against the dummy hash, so every path costs the same.
   const matches = await verifyPasswordHash(usableHash ?? (await dummyHash), input.password);
   const valid = usableHash !== null && matches;
-  if (user && valid) await passwordAttemptSucceeded(db, email, ip);
+  if (user && valid) await attempt.succeeded();
   if (!user || !valid) {
     await writeAuditLog(db, {
       userId: user?.id,
-      actionType: attempt.actionType,
+      actionType,
       result: "failure",
       details: { email, error: "invalid_credentials" },
       ...meta,
@@ -55,7 +46,7 @@ export async function signIn(db: Db, input: SignInRequest, meta: RequestMeta): P
   if (user.emailConfirmedAt === null) {
     await writeAuditLog(db, {
       userId: user.id,
-      actionType: attempt.actionType,
+      actionType,
       result: "failure",
       details: { email, error: "email_not_confirmed" },
       ...meta,

@@ -31,3 +31,20 @@ export function maskIpAddress(address: string | null | undefined): string | null
     .map((group) => group.toString(16))
     .join(":")}::`;
 }
+
+/**
+ * The network a client is counted by: an IPv4 address itself (an IPv4-mapped IPv6 address as its
+ * IPv4), an IPv6 address its /64, the block one home or office usually holds whole.
+ */
+export function clientNetwork(address: string | null | undefined): string {
+  if (!address) return "";
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(address)) return address;
+  const groups = ipv6Groups(address);
+  if (!groups) return address;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(":")}::/64`;
+}

@@ -39,14 +39,13 @@ async function hit(db: Db, key: string, limit: Limit, now: number): Promise<numb
   return row!.count;
 }
 
-/** Counts one attempt; false when the key is over its limit for the current window. */
-export async function consumeRateLimit(db: Db, key: string, limit: Limit, now = Date.now()): Promise<boolean> {
-  return (await hit(db, key, limit, now)) <= effective(limit).max;
-}
-
-/** Counts one event (e.g. a failed password) without deciding anything. */
-export async function recordRateLimitHit(db: Db, key: string, limit: Limit, now = Date.now()): Promise<void> {
-  await hit(db, key, limit, now);
+/**
+ * Counts one attempt under `key` and says whether it passed the limit: check and count are the
+ * same upsert, so parallel attempts (one instance or several) each get their own count.
+ */
+export async function countAttempt(db: Db, key: string, limit: Limit, now = Date.now()): Promise<{ count: number; over: boolean }> {
+  const count = await hit(db, key, limit, now);
+  return { count, over: count > effective(limit).max };
 }
 
 async function currentWindow(db: Db, key: string, now: number) {
@@ -57,30 +56,25 @@ async function currentWindow(db: Db, key: string, now: number) {
   return row;
 }
 
-/** Events counted under the key in its current window. */
-export async function rateLimitCount(db: Db, key: string, now = Date.now()): Promise<number> {
-  return (await currentWindow(db, key, now))?.count ?? 0;
-}
-
 /** When the key's current window ends, or null when it has none. */
 export async function rateLimitWindowEnd(db: Db, key: string, now = Date.now()): Promise<number | null> {
   return (await currentWindow(db, key, now))?.resetAt ?? null;
 }
 
-/** True when the key has already used up its limit, without counting anything. */
-export async function isRateLimited(db: Db, key: string, limit: Limit, now = Date.now()): Promise<boolean> {
-  return (await rateLimitCount(db, key, now)) >= effective(limit).max;
+/** True when the key has already used up its limit, without counting anything (a fast refusal, never the guard itself). */
+export async function isOverLimit(db: Db, key: string, limit: Limit, now = Date.now()): Promise<boolean> {
+  return ((await currentWindow(db, key, now))?.count ?? 0) >= effective(limit).max;
 }
 
-/** Takes back one counted event (an attempt counted in advance that turned out fine). */
-export async function undoRateLimitHit(db: Db, key: string): Promise<void> {
+/** Takes back one counted attempt (counted in advance as a failure, it turned out fine). */
+export async function takeBackAttempt(db: Db, key: string): Promise<void> {
   await db
     .update(rateLimits)
     .set({ count: sql`${rateLimits.count} - 1` })
     .where(and(eq(rateLimits.key, key), gt(rateLimits.count, 0)));
 }
 
-export async function clearRateLimit(db: Db, key: string): Promise<void> {
+export async function clearAttempts(db: Db, key: string): Promise<void> {
   await db.delete(rateLimits).where(eq(rateLimits.key, key));
 }
 
@@ -88,20 +82,5 @@ export async function clearRateLimit(db: Db, key: string): Promise<void> {
 export async function pruneRateLimits(db: Db, now = Date.now()): Promise<number> {
   return (await db.delete(rateLimits).where(lte(rateLimits.resetAt, now)).returning({ key: rateLimits.key })).length;
 }
-
-export const RATE_LIMITS = {
-  /** Sign-in attempts of any outcome per IP: bounds the Argon2 work one client can ask for. */
-  signInIp: { max: 100, windowMs: 15 * 60_000 },
-  /** Failed sign-ins per IP, over every account. */
-  signInIpFailures: { max: 30, windowMs: 15 * 60_000 },
-  /** Failed sign-ins per (e-mail, IP); a success clears it. */
-  signInPairFailures: { max: 8, windowMs: 15 * 60_000 },
-  /** Failed sign-ins per e-mail from any IP; past it, only clients that have not failed may try. */
-  signInEmailFailures: { max: 20, windowMs: 15 * 60_000 },
-  signUpIp: { max: 10, windowMs: 60 * 60_000 },
-  mailIp: { max: 10, windowMs: 60 * 60_000 },
-  mailEmail: { max: 4, windowMs: 60 * 60_000 },
-  passwordUpdateIp: { max: 10, windowMs: 15 * 60_000 },
-} satisfies Record<string, Limit>;
 
 export const RATE_LIMIT_MESSAGE = "Muitas tentativas. Aguarde alguns minutos e tente novamente.";

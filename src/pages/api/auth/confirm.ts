@@ -4,7 +4,8 @@ import { failureResponse } from "../../../lib/server/auth/result";
 import { getDb } from "../../../lib/server/data/db";
 import { confirmEmail, isLiveConfirmationLink } from "../../../lib/server/auth/email-verification";
 import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http/http";
-import { refuseSignInFromIp } from "../../../lib/server/auth/sign-in";
+import { rateLimited } from "../../../lib/server/auth/guards";
+import { beginAttempt } from "../../../lib/server/throttle/throttle";
 
 export const prerender = false;
 
@@ -20,10 +21,10 @@ export const GET: APIRoute = async ({ url }) => {
 /** Link token + sign-up password → address confirmed; never a session (the person then signs in). */
 export const POST: APIRoute = async ({ request, locals }) => {
   const meta = requestMeta(locals, request);
-  const refused = await refuseSignInFromIp(getDb(), meta);
-  if (refused) return failureResponse(refused);
+  const attempt = await beginAttempt(getDb(), "confirm-email", meta);
+  if (attempt.refused) return failureResponse(rateLimited());
   const parsed = await parseJsonBody(request, confirmEmailSchema);
   if (!parsed.ok) return parsed.response;
-  const result = await confirmEmail(getDb(), parsed.data, meta);
+  const result = await confirmEmail(getDb(), parsed.data, meta, attempt);
   return result.ok ? jsonResponse(200, { ok: true }) : failureResponse(result);
 };

@@ -1,6 +1,7 @@
 import type { APIRoute } from "astro";
 import { resetRequestSchema } from "../../../lib/auth/schemas";
-import { refuseWhenIpRateLimited } from "../../../lib/server/auth/guards";
+import { rateLimited } from "../../../lib/server/auth/guards";
+import { beginAttempt } from "../../../lib/server/throttle/throttle";
 import { failureResponse } from "../../../lib/server/auth/result";
 import { getDb } from "../../../lib/server/data/db";
 import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http/http";
@@ -13,10 +14,10 @@ export const POST: APIRoute = async ({ request, locals }) => {
   const passwordOff = refuseWhenPasswordAuthDisabled();
   if (passwordOff) return passwordOff;
   const meta = requestMeta(locals, request);
-  const refused = await refuseWhenIpRateLimited(getDb(), "reset-request", meta);
-  if (refused) return failureResponse(refused);
+  const attempt = await beginAttempt(getDb(), "reset-request", meta);
+  if (attempt.refused) return failureResponse(rateLimited());
   const parsed = await parseJsonBody(request, resetRequestSchema);
   if (!parsed.ok) return parsed.response;
-  const result = await requestPasswordReset(getDb(), parsed.data, meta);
+  const result = await requestPasswordReset(getDb(), parsed.data, meta, attempt);
   return result.ok ? jsonResponse(200, { ok: true }) : failureResponse(result);
 };

@@ -5,7 +5,9 @@ import { config } from "../../../lib/server/config/config";
 import { getDb } from "../../../lib/server/data/db";
 import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http/http";
 import { sessionCookieHeader } from "../../../lib/server/sessions/session";
-import { refuseSignInFromIp, signIn } from "../../../lib/server/auth/sign-in";
+import { signIn } from "../../../lib/server/auth/sign-in";
+import { rateLimited } from "../../../lib/server/auth/guards";
+import { beginAttempt } from "../../../lib/server/throttle/throttle";
 import { refuseWhenPasswordAuthDisabled } from "../../../lib/server/auth/password/switch";
 import { challengeCookieHeader } from "../../../lib/server/auth/two-factor/sign-in";
 
@@ -15,11 +17,11 @@ export const POST: APIRoute = async ({ request, locals }) => {
   const passwordOff = refuseWhenPasswordAuthDisabled();
   if (passwordOff) return passwordOff;
   const meta = requestMeta(locals, request);
-  const refused = await refuseSignInFromIp(getDb(), meta);
-  if (refused) return failureResponse(refused);
+  const attempt = await beginAttempt(getDb(), "sign-in", meta);
+  if (attempt.refused) return failureResponse(rateLimited());
   const parsed = await parseJsonBody(request, signInRequestSchema);
   if (!parsed.ok) return parsed.response;
-  const result = await signIn(getDb(), parsed.data, meta);
+  const result = await signIn(getDb(), parsed.data, meta, attempt);
   if (!result.ok) return failureResponse(result);
   const signedIn = result.value;
   if (signedIn.twoFactorChallenge !== undefined) {

@@ -5,7 +5,8 @@ import { config } from "../../../lib/server/config/config";
 import { getDb } from "../../../lib/server/data/db";
 import { parseJsonBody, requestMeta } from "../../../lib/server/http/http";
 import { sessionCookieHeader } from "../../../lib/server/sessions/session";
-import { refuseSignInFromIp } from "../../../lib/server/auth/sign-in";
+import { rateLimited } from "../../../lib/server/auth/guards";
+import { beginAttempt } from "../../../lib/server/throttle/throttle";
 import { clearChallengeCookieHeader, completeTwoFactorSignIn, readChallengeCookie } from "../../../lib/server/auth/two-factor/sign-in";
 
 export const prerender = false;
@@ -13,13 +14,13 @@ export const prerender = false;
 /** The code after the password: the pending challenge (cookie) + a TOTP or recovery code → a session. */
 export const POST: APIRoute = async ({ request, locals }) => {
   const meta = requestMeta(locals, request);
-  const refused = await refuseSignInFromIp(getDb(), meta);
-  if (refused) return failureResponse(refused);
+  const attempt = await beginAttempt(getDb(), "two-factor", meta);
+  if (attempt.refused) return failureResponse(rateLimited());
   const parsed = await parseJsonBody(request, twoFactorCodeSchema);
   if (!parsed.ok) return parsed.response;
   const { twoFactor, secureCookies } = config();
   const token = readChallengeCookie(request.headers.get("cookie"));
-  const result = await completeTwoFactorSignIn(getDb(), twoFactor.key, token, parsed.data.code, meta);
+  const result = await completeTwoFactorSignIn(getDb(), twoFactor.key, token, parsed.data.code, meta, attempt);
   if (!result.ok) {
     const response = failureResponse(result);
     if (result.code === "challenge_expired") response.headers.append("Set-Cookie", clearChallengeCookieHeader(secureCookies));

@@ -6,11 +6,8 @@ import { upsertSsoAccount } from "./account.ts";
 import { consumeSignInAttempt, startSignInAttempt } from "./attempts.ts";
 import { callbackUrl, client, discoverProvider, exchangeCode } from "./client.ts";
 import type { OidcSettings } from "../../config/oidc.ts";
-import { consumeRateLimit, type Limit } from "../../throttle/rate-limit.ts";
+import { beginAttempt } from "../../throttle/throttle.ts";
 import { createSession } from "../../sessions/session.ts";
-
-/** Per IP, for redirects to the provider and for callbacks: each writes a row, so they are counted like password sign-ins. */
-export const SSO_START_LIMIT: Limit = { max: 30, windowMs: 15 * 60_000 };
 
 export type SsoOutcome<T> = { ok: true; value: T } | { ok: false; code: SsoErrorCode };
 
@@ -39,7 +36,7 @@ async function providerError(ctx: SsoContext, step: string, error: unknown): Pro
 
 /** 'Entrar com a conta corporativa': the provider's authorization URL (code + PKCE + state + nonce) and the state for the cookie. */
 export async function beginSsoSignIn(ctx: SsoContext, next: string | null): Promise<SsoOutcome<{ url: string; state: string }>> {
-  if (!(await consumeRateLimit(ctx.db, `sso:ip:${ctx.meta.ipAddress ?? ""}`, SSO_START_LIMIT))) return { ok: false, code: "rate" };
+  if ((await beginAttempt(ctx.db, "sso-start", ctx.meta)).refused) return { ok: false, code: "rate" };
   let configuration;
   try {
     configuration = await discoverProvider(ctx.settings);
@@ -65,10 +62,10 @@ export async function completeSsoSignIn(
   query: URLSearchParams,
   cookieState: string | null,
 ): Promise<SsoOutcome<{ session: { token: string; expiresAt: number }; next: string }>> {
-  // Bounds the audit rows an anonymous client can cause with forged callbacks.
-  if (!(await consumeRateLimit(ctx.db, `sso-callback:ip:${ctx.meta.ipAddress ?? ""}`, SSO_START_LIMIT))) return { ok: false, code: "rate" };
   const attempt = await consumeSignInAttempt(ctx.db, query.get("state") ?? "", cookieState);
   if (!attempt) {
+    // Only forged or used states count, so a flood of them never refuses a sign-in that completes.
+    if ((await beginAttempt(ctx.db, "sso-callback", ctx.meta)).refused) return { ok: false, code: "rate" };
     await writeAuditLog(ctx.db, {
       actionType: "sso_invalid_state",
       result: "failure",

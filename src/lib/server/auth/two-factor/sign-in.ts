@@ -3,10 +3,12 @@ import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { twoFactorChallenges } from "../../../../../db/schema/index.ts";
 import { users } from "../../../../../db/schema/index.ts";
 import { writeAuditLog, type RequestMeta } from "../../audit/audit.ts";
+import { rateLimited } from "../guards.ts";
 import { authFailure, type AuthResult } from "../result.ts";
 import type { Db } from "../../data/db.ts";
 import { sha256 } from "../../platform/hashing.ts";
 import { createSession } from "../../sessions/session.ts";
+import type { Attempt } from "../../throttle/throttle.ts";
 import { acceptTotpCode, consumeRecoveryCode } from "./code.ts";
 import { readTwoFactorStatus, WRONG_CODE_MESSAGE } from "./enrolment.ts";
 
@@ -14,7 +16,7 @@ import { readTwoFactorStatus, WRONG_CODE_MESSAGE } from "./enrolment.ts";
 export const TWO_FACTOR_COOKIE = "b1_2fa";
 export const TWO_FACTOR_PATH = "/dois-fatores";
 const CHALLENGE_TTL_MS = 5 * 60 * 1000;
-/** Wrong codes a challenge takes before the password is asked again (which has its own limits). */
+/** Codes a challenge checks before the password is asked again (which has its own limits); counted in `failures`. */
 const MAX_FAILURES = 5;
 export const CHALLENGE_EXPIRED_MESSAGE = "Sua verificação expirou. Entre com e-mail e senha novamente.";
 
@@ -53,9 +55,48 @@ export function readChallengeCookie(cookieHeader: string | null): string | null 
   return match?.[1] ?? null;
 }
 
+/** The live challenge behind a token, with its owner's e-mail. */
+async function findChallenge(db: Db, token: string, now: number) {
+  const [challenge] = await db
+    .select({
+      tokenHash: twoFactorChallenges.tokenHash,
+      userId: twoFactorChallenges.userId,
+      nextPath: twoFactorChallenges.nextPath,
+      email: users.email,
+    })
+    .from(twoFactorChallenges)
+    .innerJoin(users, eq(users.id, twoFactorChallenges.userId))
+    .where(and(eq(twoFactorChallenges.tokenHash, hashChallenge(token)), gt(twoFactorChallenges.expiresAt, now)));
+  return challenge;
+}
+
 export interface SecondFactorPassed {
   session: { token: string; expiresAt: number };
   next: string;
+}
+
+/**
+ * Takes one of the challenge's code checks, atomically: a challenge that has used up its checks
+ * (or expired) gives none, so parallel requests on one challenge check at most MAX_FAILURES codes.
+ */
+async function takeCodeCheck(db: Db, token: string, now: number) {
+  const [taken] = await db
+    .update(twoFactorChallenges)
+    .set({ failures: sql`${twoFactorChallenges.failures} + 1` })
+    .where(
+      and(
+        eq(twoFactorChallenges.tokenHash, hashChallenge(token)),
+        gt(twoFactorChallenges.expiresAt, now),
+        lt(twoFactorChallenges.failures, MAX_FAILURES),
+      ),
+    )
+    .returning({
+      tokenHash: twoFactorChallenges.tokenHash,
+      userId: twoFactorChallenges.userId,
+      nextPath: twoFactorChallenges.nextPath,
+      checks: twoFactorChallenges.failures,
+    });
+  return taken;
 }
 
 /** The code after the password: a 6-digit TOTP code or a recovery code turns the challenge into a session. */
@@ -65,24 +106,18 @@ export async function completeTwoFactorSignIn(
   token: string | null,
   code: string,
   meta: RequestMeta,
+  attempt: Attempt,
   now = Date.now(),
 ): Promise<AuthResult<SecondFactorPassed>> {
-  const challenge =
-    token && key
-      ? (
-          await db
-            .select({
-              tokenHash: twoFactorChallenges.tokenHash,
-              userId: twoFactorChallenges.userId,
-              nextPath: twoFactorChallenges.nextPath,
-              email: users.email,
-            })
-            .from(twoFactorChallenges)
-            .innerJoin(users, eq(users.id, twoFactorChallenges.userId))
-            .where(and(eq(twoFactorChallenges.tokenHash, hashChallenge(token)), gt(twoFactorChallenges.expiresAt, now)))
-        )[0]
-      : undefined;
-  if (!challenge || !key) return authFailure(401, "challenge_expired", CHALLENGE_EXPIRED_MESSAGE);
+  const challenge = token && key ? await findChallenge(db, token, now) : undefined;
+  if (!challenge || !token || !key) return authFailure(401, "challenge_expired", CHALLENGE_EXPIRED_MESSAGE);
+  if (await attempt.forAccount(challenge.userId, { userId: challenge.userId, email: challenge.email })) return rateLimited();
+  const check = await takeCodeCheck(db, token, now);
+  if (!check) {
+    await attempt.notChecked();
+    await db.delete(twoFactorChallenges).where(eq(twoFactorChallenges.tokenHash, challenge.tokenHash));
+    return authFailure(401, "challenge_expired", CHALLENGE_EXPIRED_MESSAGE);
+  }
   const typed = code.trim();
   const method = /^\d{6}$/.test(typed) ? "totp" : "recovery_code";
   const accepted =
@@ -91,26 +126,25 @@ export async function completeTwoFactorSignIn(
       : await consumeRecoveryCode(db, challenge.userId, typed, now);
   const audit = { userId: challenge.userId, ...meta };
   if (!accepted) {
-    const failures = (
-      await db
-        .update(twoFactorChallenges)
-        .set({ failures: sql`${twoFactorChallenges.failures} + 1` })
-        .where(eq(twoFactorChallenges.tokenHash, challenge.tokenHash))
-        .returning({ failures: twoFactorChallenges.failures })
-    )[0]!?.failures;
     await writeAuditLog(db, {
       ...audit,
       actionType: "two_factor_login_failure",
       result: "failure",
       details: { email: challenge.email, method },
     });
-    if ((failures ?? MAX_FAILURES) >= MAX_FAILURES) {
+    if (check.checks >= MAX_FAILURES) {
       await db.delete(twoFactorChallenges).where(eq(twoFactorChallenges.tokenHash, challenge.tokenHash));
       return authFailure(401, "challenge_expired", CHALLENGE_EXPIRED_MESSAGE);
     }
     return authFailure(401, "invalid_code", WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
   }
-  await db.delete(twoFactorChallenges).where(eq(twoFactorChallenges.tokenHash, challenge.tokenHash));
+  await attempt.succeeded();
+  const [used] = await db
+    .delete(twoFactorChallenges)
+    .where(eq(twoFactorChallenges.tokenHash, challenge.tokenHash))
+    .returning({ tokenHash: twoFactorChallenges.tokenHash });
+  // A parallel request with another right code already turned this challenge into a session.
+  if (!used) return authFailure(401, "challenge_expired", CHALLENGE_EXPIRED_MESSAGE);
   const session = await createSession(db, challenge.userId, meta, now);
   if (method === "recovery_code") {
     const left = (await readTwoFactorStatus(db, challenge.userId)).recoveryCodesLeft;

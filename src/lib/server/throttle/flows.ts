@@ -1,0 +1,105 @@
+import type { AuditActionType } from "../../audit/actions.ts";
+import type { Limit } from "./rate-limit.ts";
+
+/** Whose attempts a rule counts together: the client's network, the account, or the account from that network. */
+export type Scope = "network" | "account" | "pair";
+
+export interface Rule {
+  /** The counter's name; rules of different flows with the same name share one count. */
+  name: string;
+  scope: Scope;
+  limit: Limit;
+  /**
+   * attempts: every attempt counts. failures: counted before the check (so parallel attempts cannot
+   * slip past), given back when the attempt succeeds. peek: refuses a client already over the
+   * limit without counting (a fast refusal before the body is read; the counting rule is the guard).
+   */
+  counts: "attempts" | "failures" | "peek";
+  /** A success wipes the count instead of giving back one. */
+  clearedBySuccess?: boolean;
+  /** Refuses only a client that already failed for this account, so nobody locks an owner out from elsewhere. */
+  onlyAfterClientFailures?: boolean;
+}
+
+export interface Flow {
+  /** The action its `blocked` audit row names (null: refusals are not audited). */
+  actionType: AuditActionType | null;
+  /** Checked when the attempt begins, before the request body is read. */
+  perClient: Rule[];
+  /** Checked once the account is known. */
+  perAccount: Rule[];
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+const signInFailures: Rule[] = [
+  { name: "sign-in:failures:ip", scope: "network", limit: { max: 30, windowMs: 15 * MINUTE }, counts: "failures" },
+  { name: "sign-in:failures:pair", scope: "pair", limit: { max: 8, windowMs: 15 * MINUTE }, counts: "failures", clearedBySuccess: true },
+  {
+    name: "sign-in:failures:email",
+    scope: "account",
+    limit: { max: 20, windowMs: 15 * MINUTE },
+    counts: "failures",
+    onlyAfterClientFailures: true,
+  },
+];
+
+const signInClient: Rule[] = [
+  { ...signInFailures[0]!, counts: "peek" },
+  /** Sign-ins of any outcome: bounds the Argon2 work one client can ask for. */
+  { name: "sign-in:ip", scope: "network", limit: { max: 100, windowMs: 15 * MINUTE }, counts: "attempts" },
+];
+
+const mailClient: Rule[] = [{ name: "mail:ip", scope: "network", limit: { max: 10, windowMs: HOUR }, counts: "attempts" }];
+const mailAccount: Rule[] = [{ name: "mail:email", scope: "account", limit: { max: 4, windowMs: HOUR }, counts: "attempts" }];
+
+/** Every limited flow and its limits, in the order they are checked. */
+export const FLOWS = {
+  "sign-in": { actionType: "user_login_attempt", perClient: signInClient, perAccount: signInFailures },
+  /** Confirming an e-mail checks the sign-up password: the same counts as a sign-in. */
+  "confirm-email": { actionType: "user_email_confirmed", perClient: signInClient, perAccount: signInFailures },
+  "sign-up": {
+    actionType: "user_signup_attempt",
+    perClient: [{ name: "sign-up:ip", scope: "network", limit: { max: 10, windowMs: HOUR }, counts: "attempts" }],
+    perAccount: [],
+  },
+  /** Reset and resend share one mail budget per network and per address. */
+  "reset-request": { actionType: "password_reset_request", perClient: mailClient, perAccount: mailAccount },
+  "resend-link": { actionType: "email_confirmation_resend", perClient: mailClient, perAccount: mailAccount },
+  "update-password": {
+    actionType: null,
+    perClient: [{ name: "password-update:ip", scope: "network", limit: { max: 10, windowMs: 15 * MINUTE }, counts: "attempts" }],
+    perAccount: [],
+  },
+  /**
+   * Codes after the password: per network like sign-ins, and a budget of wrong codes per account
+   * that no number of networks or challenges raises (10 an hour: ~0.02 % of the code space a day).
+   */
+  "two-factor": {
+    actionType: "two_factor_login_failure",
+    perClient: signInClient,
+    perAccount: [
+      { name: "two-factor:failures:ip", scope: "network", limit: { max: 30, windowMs: 15 * MINUTE }, counts: "failures" },
+      { name: "two-factor:failures:account", scope: "account", limit: { max: 10, windowMs: HOUR }, counts: "failures" },
+    ],
+  },
+  /**
+   * Redirects to the provider: each stores a pending attempt, so a network gets a ceiling, high
+   * enough that an office of thousands never meets it while a page firing requests must send
+   * 100 times more than before to block anyone.
+   */
+  "sso-start": {
+    actionType: null,
+    perClient: [{ name: "sso:ip", scope: "network", limit: { max: 3000, windowMs: 15 * MINUTE }, counts: "attempts" }],
+    perAccount: [],
+  },
+  /** Callbacks with an unknown or used state (a completed sign-in is never counted). */
+  "sso-callback": {
+    actionType: "sso_invalid_state",
+    perClient: [{ name: "sso-callback:failures:ip", scope: "network", limit: { max: 30, windowMs: 15 * MINUTE }, counts: "attempts" }],
+    perAccount: [],
+  },
+} as const satisfies Record<string, Flow>;
+
+export type ThrottledFlow = keyof typeof FLOWS;
