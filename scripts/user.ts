@@ -3,13 +3,14 @@
  *   npm run user -- add --email E --name "N" --password P --role admin [--role lider …]
  *   npm run user -- list
  *   npm run user -- remove --email E
+ *   npm run user -- sso-unlink --email E
  */
 import { parseArgs } from "node:util";
 import { emailField, passwordField, fullNameField, MESSAGES } from "../src/lib/auth/schemas.ts";
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "../src/lib/server/auth/password/common.ts";
 import { closeDatabase, getDb, getMigratedDb } from "../src/lib/server/data/db.ts";
 import { seedDatabase } from "../src/lib/server/data/seed.ts";
-import { createUser, deleteUserByEmail, listUsersWithRoles } from "../src/lib/server/auth/user.ts";
+import { createUser, deleteUserByEmail, listUsersWithRoles, unlinkSsoIdentity } from "../src/lib/server/auth/user.ts";
 
 function fail(message: string): never {
   console.error(`Erro: ${message}`);
@@ -19,7 +20,8 @@ function fail(message: string): never {
 const USAGE = `Uso:
   npm run user -- add --email E --name "Nome" --password SENHA --role admin [--role lider …]
   npm run user -- list
-  npm run user -- remove --email E`;
+  npm run user -- remove --email E
+  npm run user -- sso-unlink --email E   (o próximo login corporativo com este e-mail vincula a conta de novo)`;
 
 async function main(argv: string[]) {
   const [command, ...rest] = argv;
@@ -67,6 +69,12 @@ async function main(argv: string[]) {
     if (!values.email) fail("informe --email");
     if (!(await deleteUserByEmail(db, values.email))) fail(`usuário não encontrado: ${values.email}`);
     console.log(`Usuário removido: ${values.email}`);
+    return;
+  }
+  if (command === "sso-unlink") {
+    if (!values.email) fail("informe --email");
+    if (!(await unlinkSsoIdentity(db, values.email, "cli"))) fail(`usuário não encontrado ou sem vínculo corporativo: ${values.email}`);
+    console.log(`Vínculo corporativo removido: ${values.email}`);
     return;
   }
   console.error(USAGE);

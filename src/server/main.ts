@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { scheduleMaintenance } from "./maintenance.ts";
+import { schedulePendingAccountPurge } from "../lib/server/auth/pending-accounts.ts";
 import { config } from "../lib/server/config/config.ts";
 import { closeDatabase, engineOfDb, getMigratedDb, MIGRATIONS_DIR, PG_MIGRATIONS_DIR } from "../lib/server/data/db.ts";
 import { logger } from "../lib/server/platform/logger.ts";
@@ -58,6 +59,7 @@ const gate = createGate({
 });
 
 scheduleMaintenance(db, cfg.auditRetentionDays, cfg.auditRetentionIntervalMs);
+await schedulePendingAccountPurge(db);
 
 const checkReadiness = createReadinessCheck({
   database: engine === "sqlite" ? { engine, path: cfg.databasePath } : { engine, db },

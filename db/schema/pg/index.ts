@@ -20,8 +20,14 @@ export const users = pgTable(
     passwordHash: text("password_hash").notNull(),
     emailConfirmedAt: millis("email_confirmed_at"),
     createdAt: createdAt(),
+    oidcIssuer: text("oidc_issuer"),
+    oidcSubject: text("oidc_subject"),
   },
-  (table) => [uniqueIndex("users_email_unique").on(table.email)],
+  (table) => [
+    uniqueIndex("users_email_unique").on(table.email),
+    uniqueIndex("users_oidc_identity_unique").on(table.oidcIssuer, table.oidcSubject),
+    index("users_pending_created_idx").on(table.emailConfirmedAt, table.createdAt),
+  ],
 );
 
 export const sessions = pgTable(

@@ -17,11 +17,19 @@ export const users = sqliteTable(
     fullName: text("full_name").notNull().default(""),
     /** Argon2id PHC string. */
     passwordHash: text("password_hash").notNull(),
-    /** When the address was confirmed; null blocks sign-in. */
+    /** When the address was confirmed; null blocks sign-in, and a sign-up left so for 7 days is purged. */
     emailConfirmedAt: integer("email_confirmed_at", { mode: "number" }),
     createdAt: createdAt(),
+    /** The identity provider (`iss`) this account is linked to; null until its first corporate sign-in. */
+    oidcIssuer: text("oidc_issuer"),
+    /** The provider's `sub` for this person: corporate sign-in matches on issuer + subject, not on the e-mail. */
+    oidcSubject: text("oidc_subject"),
   },
-  (table) => [uniqueIndex("users_email_unique").on(table.email)],
+  (table) => [
+    uniqueIndex("users_email_unique").on(table.email),
+    uniqueIndex("users_oidc_identity_unique").on(table.oidcIssuer, table.oidcSubject),
+    index("users_pending_created_idx").on(table.emailConfirmedAt, table.createdAt),
+  ],
 );
 
 /** Lucia-guide sessions: the token is `<id>.<secret>`; only SHA-256(secret) is stored. */

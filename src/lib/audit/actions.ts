@@ -26,6 +26,10 @@ export const AUDIT_ACTION_LABELS = {
   sso_invalid_state: "SSO: Estado Inválido",
   sso_provider_error: "SSO: Erro do Provedor",
   sso_roles_updated: "SSO: Perfis Atualizados",
+  sso_claims_refused: "SSO: Dados do Provedor Recusados",
+  sso_identity_conflict: "SSO: E-mail de Outra Identidade",
+  sso_identity_unlinked: "SSO: Vínculo Removido",
+  user_pending_purged: "Cadastro Pendente Removido",
   // Two-factor sign-in (TOTP)
   two_factor_enabled: "Verificação em Duas Etapas Ativada",
   two_factor_login_failure: "Código de Verificação Recusado",

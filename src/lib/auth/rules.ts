@@ -24,7 +24,10 @@ export const INVISIBLE_CHARACTER = /[\p{Cc}\p{Cf}]/u;
 /** ≥ 8 characters: lower, upper, digit and one of @$!%*?&; nothing else allowed. */
 export const PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[@$!%*?&])[A-Za-z\d@$!%*?&]{8,}$/;
 
-/** zod 4's default e-mail pattern (kept here so client and server agree byte for byte). */
+/**
+ * zod 4's default e-mail pattern (kept here so client and server agree byte for byte). ASCII only, so no
+ * look-alike (the Kelvin sign U+212A lower-cases to "k") or normalisation can make two spellings one address.
+ */
 export const EMAIL_PATTERN = /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
 /** A field rule: the Portuguese message when `value` is wrong, else undefined. */
@@ -41,7 +44,7 @@ const confirmation: Rule = (value, values) => (value === values.password ? undef
 
 export const signUpRules: FormRules<"fullName" | "email" | "password" | "confirmPassword"> = {
   fullName: (value) => {
-    const trimmed = value.trim();
+    const trimmed = value.normalize("NFC").trim();
     if (trimmed.length < 2) return MESSAGES.name;
     if (trimmed.length > FIELD_MAX_LENGTH.name) return MESSAGES.nameTooLong;
     return INVISIBLE_CHARACTER.test(trimmed) ? MESSAGES.nameCharacters : undefined;

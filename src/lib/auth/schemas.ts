@@ -8,12 +8,25 @@ export { LINK_EXPIRED_MESSAGES, MESSAGES, PASSWORD_PATTERN };
 
 export const emailField = z.string().trim().max(FIELD_MAX_LENGTH.email, MESSAGES.email).regex(EMAIL_PATTERN, MESSAGES.email);
 export const passwordField = z.string().max(FIELD_MAX_LENGTH.password, MESSAGES.passwordTooLong).regex(PASSWORD_PATTERN, MESSAGES.password);
+/** A person's name: NFC (one spelling per name), then trimmed, 2–120 characters, nothing invisible. */
 export const fullNameField = z
   .string()
+  .normalize("NFC")
   .trim()
   .min(2, MESSAGES.name)
   .max(FIELD_MAX_LENGTH.name, MESSAGES.nameTooLong)
   .refine((name) => !INVISIBLE_CHARACTER.test(name), MESSAGES.nameCharacters);
+
+/**
+ * What an identity provider says about a person, held to the sign-up form's rules. The e-mail is
+ * taken as sent: the form forgives spaces a person typed, but a claim padded with (Unicode) spaces
+ * is refused, not trimmed into someone else's address. An absent name is allowed (the account's name
+ * stays empty); a present one must pass the form's rule.
+ */
+export const ssoClaimsSchema = z.object({
+  email: z.string().max(FIELD_MAX_LENGTH.email, MESSAGES.email).regex(EMAIL_PATTERN, MESSAGES.email),
+  fullName: z.union([z.literal(""), fullNameField]),
+});
 
 export const signUpSchema = z
   .object({

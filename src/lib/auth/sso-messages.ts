@@ -9,6 +9,11 @@ export const SSO_ERROR_MESSAGES = {
   provider: "O provedor de identidade não concluiu o login. Tente novamente ou fale com o administrador.",
   domain: "Sua conta corporativa usa um e-mail de domínio não autorizado. Entre em contato com o administrador se necessário.",
   email: "Sua conta corporativa não tem um e-mail verificado. Fale com o administrador.",
+  email_invalid: "O e-mail da sua conta corporativa não é um endereço aceito pelo portal. Fale com o administrador.",
+  name_invalid:
+    "O nome da sua conta corporativa tem caracteres invisíveis ou de controle, ou tamanho fora de 2 a 120 caracteres. Fale com o administrador.",
+  conflict:
+    "Este e-mail já está vinculado a outra conta corporativa no portal. Por segurança, o login não foi feito; fale com o administrador.",
   rate: "Muitas tentativas. Aguarde alguns minutos e tente novamente.",
 } as const;
 

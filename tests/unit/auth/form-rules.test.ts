@@ -9,7 +9,7 @@ import {
   validateForm,
   type FormRules,
 } from "../../../src/lib/auth/rules";
-import { resetRequestSchema, signInSchema, signUpSchema, updatePasswordSchema } from "../../../src/lib/auth/schemas";
+import { resetRequestSchema, signInSchema, signUpSchema, ssoClaimsSchema, updatePasswordSchema } from "../../../src/lib/auth/schemas";
 
 /** What the server answers for a body: each field's first message (as parseJsonBody reports it). */
 function serverErrors(schema: z.ZodType, values: Record<string, string>) {
@@ -30,6 +30,9 @@ const CASES: Record<string, Record<string, string>> = {
   "nome com separador invisível": { ...good, fullName: "Maria\u001fSilva" },
   "nome com inversão bidi": { ...good, fullName: "Maria\u202eSilva" },
   "nome com espaço de largura zero": { ...good, fullName: "Maria\u200bSilva" },
+  // 121 code units as typed, 120 once "e" + combining acute is composed (NFC): both sides count after NFC.
+  "nome decomposto no limite": { ...good, fullName: `${long(119)}e\u0301` },
+  "nome decomposto acima do limite": { ...good, fullName: `${long(120)}e\u0301` },
   "e-mail sem domínio": { ...good, email: "maria@" },
   "e-mail com espaços em volta": { ...good, email: "  maria@b1.example.com  " },
   "e-mail com pontos seguidos": { ...good, email: "maria..silva@b1.example.com" },
@@ -78,5 +81,20 @@ describe("form rules", () => {
   it("accept a valid sign-in and ask for the password when it is empty", () => {
     expect(validateForm(signInRules, { email: "maria@b1.example.com", password: "qualquer" })).toEqual({});
     expect(validateForm(signInRules, { email: "maria@b1.example.com", password: "" })).toEqual({ password: MESSAGES.passwordRequired });
+  });
+
+  it("count and keep a name in NFC, so a decomposed accent is one character", () => {
+    expect(validateForm(signUpRules, CASES["nome decomposto no limite"]!)).toEqual({});
+    expect(validateForm(signUpRules, CASES["nome decomposto acima do limite"]!)).toEqual({ fullName: MESSAGES.nameTooLong });
+    expect(signUpSchema.parse({ ...good, fullName: " Jose\u0301 Conceic\u0327a\u0303o " }).fullName).toBe("Jos\u00e9 Concei\u00e7\u00e3o");
+  });
+
+  it("take an e-mail claim only as the form's pattern, unpadded and ASCII (no Kelvin sign, no formula)", () => {
+    const claim = (email: string) => ssoClaimsSchema.safeParse({ email, fullName: "" }).success;
+    expect(claim("katia@b1.example.com")).toBe(true);
+    expect(claim("\u212Aatia@b1.example.com")).toBe(false);
+    expect(claim(" katia@b1.example.com")).toBe(false);
+    expect(claim("katia@b1.example.com\u00a0")).toBe(false);
+    expect(claim('=HYPERLINK("x")@b1.example.com')).toBe(false);
   });
 });

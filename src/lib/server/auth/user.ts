@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull } from "drizzle-orm";
 import { roles, userRoles, users } from "../../../../db/schema/index.ts";
 import { writeAuditLog, type AuditEntry } from "../audit/audit.ts";
 import type { Db } from "../data/db.ts";
+import { holdLock } from "../data/dialect.ts";
 import { hashPassword } from "./password/hash.ts";
 
 export interface NewUser {
@@ -38,11 +39,13 @@ export async function getUserById(db: Pick<Db, "select">, id: string) {
 export type CreationAudit = (created: { userId: string; email: string; fullName: string; roles: string[] }) => AuditEntry[];
 
 /** Creates the user and their role links in one transaction, together with its audit rows. */
-export async function createUser(db: Db, input: NewUser, audit?: CreationAudit): Promise<CreateUserResult> {
+export async function createUser(db: Db, input: NewUser, audit?: CreationAudit, now = Date.now()): Promise<CreateUserResult> {
   const email = normalizeEmail(input.email);
   const passwordHash = await hashPassword(input.password);
   const wanted = [...new Set(input.roleNames)];
   return db.transaction(async (tx) => {
+    // A corporate sign-in or a second sign-up claiming the address waits: the check below stays true until commit.
+    await holdLock(tx, "accounts");
     if ((await tx.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]) {
       return { ok: false, error: "email_taken" } as const;
     }
@@ -56,7 +59,8 @@ export async function createUser(db: Db, input: NewUser, audit?: CreationAudit):
       email,
       fullName: input.fullName.trim(),
       passwordHash,
-      emailConfirmedAt: input.confirmed ? Date.now() : null,
+      emailConfirmedAt: input.confirmed ? now : null,
+      createdAt: now,
     });
     for (const role of found) await tx.insert(userRoles).values({ userId, roleId: role.id });
     const created = { userId, email, fullName: input.fullName.trim(), roles: found.map((role) => role.name) };
@@ -103,8 +107,11 @@ export async function setPasswordFromMailbox(
     .where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)));
 }
 
-/** Stored instead of a hash when no password may work: it is no PHC string, so verification always fails. */
-const NO_PASSWORD = "!sem-senha";
+/**
+ * Stored instead of a hash when no password may work (a discarded pending password, an account made by
+ * corporate sign-in): it is no PHC string, so verification always fails; only an e-mailed link sets one.
+ */
+export const NO_PASSWORD = "!sem-senha";
 
 export function hasUsablePassword(user: { passwordHash: string }): boolean {
   return user.passwordHash !== NO_PASSWORD;
@@ -118,4 +125,29 @@ export async function discardPendingPassword(db: Pick<Db, "update">, userId: str
     .where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)))
     .returning({ id: users.id });
   return updated.length === 1;
+}
+
+/**
+ * Forgets which provider identity an account is linked to, audited with where it was done: the next
+ * corporate sign-in with its e-mail links anew (a new `sub`, or a new provider). False when the
+ * account does not exist or is not linked.
+ */
+export async function unlinkSsoIdentity(db: Db, email: string, via: "cli"): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await holdLock(tx, "accounts");
+    const user = (
+      await tx
+        .select()
+        .from(users)
+        .where(eq(users.email, normalizeEmail(email)))
+    )[0];
+    if (!user?.oidcIssuer) return false;
+    await tx.update(users).set({ oidcIssuer: null, oidcSubject: null }).where(eq(users.id, user.id));
+    await writeAuditLog(tx, {
+      actionType: "sso_identity_unlinked",
+      result: "success",
+      details: { via, user_id: user.id, email: user.email, issuer: user.oidcIssuer, subject: user.oidcSubject },
+    });
+    return true;
+  });
 }

@@ -34,9 +34,10 @@ export function incrementJsonCount(column: AnyColumn): SQL {
  * What a writer may need to hold alone, across connections and instances:
  * - `audit-chain`: appending to (or pruning) the audit chain, whose rows link to the previous one;
  * - `admin-changes`: changing who is an admin, so the last-admin rule holds when two admins act at once;
- * - `seeding`: seeding, so two instances starting at once do not both insert a new page.
+ * - `seeding`: seeding, so two instances starting at once do not both insert a new page;
+ * - `accounts`: deciding who holds an e-mail address (creating a user, a corporate sign-in, purging pending sign-ups).
  */
-const ADVISORY_LOCKS = { "audit-chain": 4_010_001, "admin-changes": 4_010_002, seeding: 4_010_003 } as const;
+const ADVISORY_LOCKS = { "audit-chain": 4_010_001, "admin-changes": 4_010_002, seeding: 4_010_003, accounts: 4_010_004 } as const;
 
 /**
  * Inside a transaction, waits until no other transaction holds `lock`. SQLite transactions

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readConfig } from "../../../../src/lib/server/config/config";
-import { mapRoleClaim } from "../../../../src/lib/server/auth/sso/account";
+import { mapRoleClaim } from "../../../../src/lib/server/auth/sso/roles";
 import { isLoopbackHttp } from "../../../../src/lib/server/auth/sso/client";
 import { parseRoleMap } from "../../../../src/lib/server/config/oidc";
 import { applySignInMethods, marker } from "../../../../src/lib/auth/sign-in-methods";

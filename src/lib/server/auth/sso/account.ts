@@ -1,126 +1,111 @@
-import { randomBytes } from "node:crypto";
-import { and, eq, inArray } from "drizzle-orm";
-import { roles, userRoles, users } from "../../../../../db/schema/index.ts";
+import { and, eq } from "drizzle-orm";
+import { users } from "../../../../../db/schema/index.ts";
 import { isAllowedEmail } from "../allowed-email.ts";
 import { writeAuditLog, type RequestMeta } from "../../audit/audit.ts";
-import type { Db } from "../../data/db.ts";
+import type { Db, Tx } from "../../data/db.ts";
+import { holdLock } from "../../data/dialect.ts";
 import type { OidcSettings } from "../../config/oidc.ts";
-import { hashPassword } from "../password/hash.ts";
-import { normalizeEmail } from "../user.ts";
+import { deleteUnusedEmailTokens } from "../email-tokens.ts";
+import { removePendingAccount } from "../pending-accounts.ts";
+import { NO_PASSWORD } from "../user.ts";
+import type { SsoIdentity } from "./claims.ts";
+import { applyMappedRoles, mapRoleClaim } from "./roles.ts";
 
-export const DEFAULT_SSO_ROLE = "visualizador";
+export type SsoAccountResult = { ok: true; userId: string; email: string } | { ok: false; code: "domain" | "conflict" };
 
-export type SsoAccountResult = { ok: true; userId: string; email: string } | { ok: false; code: "email" | "domain" };
-
-/** Portal roles named by the role claim's values (an array, or one string) through `OIDC_ROLE_MAP`. */
-export function mapRoleClaim(claim: unknown, roleMap: OidcSettings["roleMap"]): string[] {
-  const values = Array.isArray(claim) ? claim : typeof claim === "string" ? [claim] : [];
-  const mapped = values.flatMap((value) => (typeof value === "string" ? (roleMap.get(value) ?? []) : []));
-  return [...new Set(mapped)].sort();
-}
-
-/** `name`, else given + family name; empty when the provider sends neither. */
-export function fullNameFromClaims(claims: Record<string, unknown>): string {
-  const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
-  const name = text(claims.name) || [text(claims.given_name), text(claims.family_name)].filter(Boolean).join(" ");
-  return name.slice(0, 200);
-}
+type User = typeof users.$inferSelect;
+type Opened = { user: User; changes: Partial<typeof users.$inferInsert>; details: Record<string, unknown> };
+type Refused = { conflict: User; error: "linked_to_other_identity" | "email_held_by_other_account" };
 
 /**
- * Finds or creates the portal user for verified claims and applies the mapped roles, in one
- * transaction with its audit rows. Roles from the provider are stored with source `oidc` and
- * replaced at every sign-in; roles given by hand (`manual`) are never touched. A user left with
- * no role at all gets Visualizador, as an `oidc` role.
+ * Opens the portal account of a provider identity, in one transaction with its audit rows (roles as
+ * in roles.ts). Under the `accounts` lock, so parallel callbacks, a sign-up of the same address and
+ * the pending purge each see the others' result.
  */
-export async function upsertSsoAccount(
-  db: Db,
-  settings: OidcSettings,
-  claims: Record<string, unknown>,
-  meta: RequestMeta,
-): Promise<SsoAccountResult> {
-  const rawEmail = typeof claims.email === "string" ? claims.email : "";
-  const email = normalizeEmail(rawEmail);
-  if (!email || claims.email_verified !== true) {
-    await writeAuditLog(db, {
-      actionType: "sso_email_unverified",
-      result: "failure",
-      details: { email: email || null, sub: claims.sub ?? null },
-      ...meta,
-    });
-    return { ok: false, code: "email" };
-  }
+export async function openSsoAccount(db: Db, settings: OidcSettings, identity: SsoIdentity, meta: RequestMeta): Promise<SsoAccountResult> {
+  const { email } = identity;
   if (!isAllowedEmail(email)) {
     await writeAuditLog(db, { actionType: "sso_domain_refused", result: "failure", details: { email, error: "invalid_domain" }, ...meta });
     return { ok: false, code: "domain" };
   }
-  const fullName = fullNameFromClaims(claims);
-  const wanted = mapRoleClaim(claims[settings.roleClaim], settings.roleMap);
-  const exists = (await db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0];
-  // SSO accounts get an unknown random password: only a reset link by e-mail can give them one.
-  const unusableHash = exists ? null : await hashPassword(randomBytes(32).toString("base64url"));
-
   return db.transaction(async (tx) => {
-    const now = Date.now();
-    let user = (await tx.select().from(users).where(eq(users.email, email)))[0];
-    const created = !user;
-    if (!user) {
-      user = (
-        await tx
-          .insert(users)
-          .values({ id: crypto.randomUUID(), email, fullName, passwordHash: unusableHash ?? "", emailConfirmedAt: now })
-          .returning()
-      )[0]!;
-    } else {
-      const changes: Partial<typeof users.$inferInsert> = {};
-      if (fullName && fullName !== user.fullName) changes.fullName = fullName;
-      // The provider verified the address: a pending password sign-up is confirmed by it.
-      if (user.emailConfirmedAt === null) changes.emailConfirmedAt = now;
-      if (Object.keys(changes).length) await tx.update(users).set(changes).where(eq(users.id, user.id));
-    }
-    const userId = user.id;
-
-    const held = await tx
-      .select({ roleId: userRoles.roleId, name: roles.name, source: userRoles.source })
-      .from(userRoles)
-      .innerJoin(roles, eq(roles.id, userRoles.roleId))
-      .where(eq(userRoles.userId, userId));
-    const manual = held.filter((role) => role.source === "manual").map((role) => role.name);
-    const before = held
-      .filter((role) => role.source === "oidc")
-      .map((role) => role.name)
-      .sort();
-    const known = wanted.length ? await tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.name, wanted)) : [];
-    const unknown = wanted.filter((name) => !known.some((role) => role.name === name));
-    if (unknown.length) console.warn(`[sso] OIDC_ROLE_MAP cita perfis inexistentes: ${unknown.join(", ")}`);
-    let target = known.filter((role) => !manual.includes(role.name));
-    if (target.length === 0 && manual.length === 0) {
-      target = await tx.select({ id: roles.id, name: roles.name }).from(roles).where(eq(roles.name, DEFAULT_SSO_ROLE));
-    }
-    const after = target.map((role) => role.name).sort();
-
-    const dropped = held.filter((role) => role.source === "oidc" && !after.includes(role.name)).map((role) => role.roleId);
-    if (dropped.length) {
-      await tx.delete(userRoles).where(and(eq(userRoles.userId, userId), eq(userRoles.source, "oidc"), inArray(userRoles.roleId, dropped)));
-    }
-    for (const role of target) {
-      await tx.insert(userRoles).values({ userId, roleId: role.id, source: "oidc" }).onConflictDoNothing();
-    }
-    if (before.join(",") !== after.join(",")) {
+    await holdLock(tx, "accounts");
+    const found = await findAccount(tx, identity, Date.now());
+    if ("conflict" in found) {
       await writeAuditLog(tx, {
-        userId,
-        actionType: "sso_roles_updated",
-        result: "success",
-        details: { email, before, after, manual: manual.sort(), claim: settings.roleClaim },
+        userId: found.conflict.id,
+        actionType: "sso_identity_conflict",
+        result: "failure",
+        details: { email, issuer: identity.issuer, subject: identity.subject, error: found.error },
         ...meta,
       });
+      return { ok: false, code: "conflict" } as const;
     }
+    let user = found.user;
+    if (identity.fullName && identity.fullName !== user.fullName) found.changes.fullName = identity.fullName;
+    if (Object.keys(found.changes).length) {
+      user = (await tx.update(users).set(found.changes).where(eq(users.id, user.id)).returning())[0]!;
+    }
+    const roles = await applyMappedRoles(tx, user, mapRoleClaim(identity.roleClaim, settings.roleMap), settings, meta);
     await writeAuditLog(tx, {
-      userId,
+      userId: user.id,
       actionType: "sso_login_success",
       result: "success",
-      details: { email, created, roles: [...manual, ...after].sort() },
+      details: { email, roles, issuer: identity.issuer, subject: identity.subject, ...found.details },
       ...meta,
     });
-    return { ok: true, userId, email } as const;
+    return { ok: true, userId: user.id, email } as const;
   });
+}
+
+/**
+ * Which account the identity opens. The one linked to its iss + sub, whatever e-mail it had (it
+ * takes the provider's new address; a pending sign-up holding that address is removed, a confirmed
+ * account holding it is a conflict). Else the account with its e-mail, if linked to no other
+ * identity (another sub or another issuer is a conflict, never a merge): linked now, and a pending
+ * sign-up is confirmed by the provider, losing the password and links its unknown author chose.
+ * Else a new confirmed account with no password.
+ */
+async function findAccount(tx: Tx, identity: SsoIdentity, now: number): Promise<Opened | Refused> {
+  const { email, issuer, subject } = identity;
+  const linked = (
+    await tx
+      .select()
+      .from(users)
+      .where(and(eq(users.oidcIssuer, issuer), eq(users.oidcSubject, subject)))
+  )[0];
+  const holder = (await tx.select().from(users).where(eq(users.email, email)))[0];
+
+  if (linked) {
+    if (holder?.id === linked.id) return { user: linked, changes: {}, details: { created: false } };
+    if (holder && holder.emailConfirmedAt !== null) return { conflict: holder, error: "email_held_by_other_account" };
+    if (holder) await removePendingAccount(tx, holder, "address_claimed_by_sso");
+    return { user: linked, changes: { email }, details: { created: false, previous_email: linked.email } };
+  }
+  if (holder) {
+    if (holder.oidcIssuer !== null) return { conflict: holder, error: "linked_to_other_identity" };
+    const link = { oidcIssuer: issuer, oidcSubject: subject };
+    if (holder.emailConfirmedAt !== null) return { user: holder, changes: link, details: { created: false, linked: true } };
+    await deleteUnusedEmailTokens(tx, holder.id, "email_confirmation");
+    await deleteUnusedEmailTokens(tx, holder.id, "password_reset");
+    return {
+      user: holder,
+      // The provider proved the address; the name, password and links the sign-up's author chose go.
+      changes: { ...link, emailConfirmedAt: now, passwordHash: NO_PASSWORD, fullName: identity.fullName },
+      details: { created: false, linked: true, pending_account: "password_discarded" },
+    };
+  }
+  const created = await tx
+    .insert(users)
+    .values({
+      id: crypto.randomUUID(),
+      email,
+      fullName: identity.fullName,
+      passwordHash: NO_PASSWORD,
+      emailConfirmedAt: now,
+      oidcIssuer: issuer,
+      oidcSubject: subject,
+    })
+    .returning();
+  return { user: created[0]!, changes: {}, details: { created: true } };
 }

@@ -1,5 +1,6 @@
 import * as client from "openid-client";
 import type { OidcSettings } from "../../config/oidc.ts";
+import type { VerifiedClaims } from "./claims.ts";
 
 /** The provider's metadata and keys, discovered once per process and again after a failure. */
 let discovered: { key: string; configuration: Promise<client.Configuration> } | undefined;
@@ -40,7 +41,7 @@ export async function exchangeCode(
   currentUrl: URL,
   checks: { codeVerifier: string; state: string; nonce: string },
   roleClaim: string,
-): Promise<Record<string, unknown>> {
+): Promise<VerifiedClaims> {
   const tokens = await client.authorizationCodeGrant(configuration, currentUrl, {
     pkceCodeVerifier: checks.codeVerifier,
     expectedState: checks.state,

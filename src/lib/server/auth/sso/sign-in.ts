@@ -2,8 +2,9 @@ import type { SsoErrorCode } from "../../../auth/sso-messages.ts";
 import { safeNextPath } from "../../../url-path.ts";
 import { writeAuditLog, type RequestMeta } from "../../audit/audit.ts";
 import type { Db } from "../../data/db.ts";
-import { upsertSsoAccount } from "./account.ts";
+import { openSsoAccount } from "./account.ts";
 import { consumeSignInAttempt, startSignInAttempt } from "./attempts.ts";
+import { readSsoClaims, type VerifiedClaims } from "./claims.ts";
 import { callbackUrl, client, discoverProvider, exchangeCode } from "./client.ts";
 import type { OidcSettings } from "../../config/oidc.ts";
 import { beginAttempt } from "../../throttle/throttle.ts";
@@ -74,7 +75,7 @@ export async function completeSsoSignIn(
     });
     return { ok: false, code: "state" };
   }
-  let claims: Record<string, unknown>;
+  let claims: VerifiedClaims;
   try {
     const configuration = await discoverProvider(ctx.settings);
     // The URL the provider redirected to, rebuilt on PUBLIC_URL (the gate already pinned the host).
@@ -83,7 +84,9 @@ export async function completeSsoSignIn(
   } catch (error) {
     return await providerError(ctx, "callback", error);
   }
-  const account = await upsertSsoAccount(ctx.db, ctx.settings, claims, ctx.meta);
+  const read = await readSsoClaims(ctx.db, claims, ctx.settings.roleClaim, ctx.meta);
+  if (!read.ok) return read;
+  const account = await openSsoAccount(ctx.db, ctx.settings, read.identity, ctx.meta);
   if (!account.ok) return account;
   const session = await createSession(ctx.db, account.userId, ctx.meta);
   return { ok: true, value: { session, next: attempt.nextPath } };
