@@ -20,7 +20,7 @@ import {
   TWO_FACTOR_ENROL_PATH,
   TWO_FACTOR_REQUIRED_MESSAGE,
 } from "../lib/auth/two-factor-policy.ts";
-import { isSameOrigin } from "../lib/server/http/origin.ts";
+import { isAcceptedOrigin, originRefusalMessage } from "../lib/server/http/origin.ts";
 import { MAX_BODY_BYTES, TOO_LARGE_MESSAGE } from "../lib/server/http/http.ts";
 import { SCRIPT_FILE_CSP, securityHeaders } from "./security-headers.ts";
 import { closeAfterAnswer, cutIdleBody, declaresTooLarge, limitRequestBody } from "./body-limit.ts";
@@ -181,8 +181,8 @@ export function createGate(options: GateOptions) {
       }
       if (mustEnrol && !isOpenWhileEnrolling(path))
         return json(res, 403, { error: TWO_FACTOR_REQUIRED_MESSAGE, code: "two_factor_required" });
-      if (UNSAFE_METHODS.has(method) && !isSameOrigin(req.headers, config.publicUrl)) {
-        return json(res, 403, { error: "Origem da requisição não permitida" });
+      if (UNSAFE_METHODS.has(method) && !isAcceptedOrigin(req.headers, config.acceptedOrigins)) {
+        return json(res, 403, { error: originRefusalMessage(config.publicUrl) });
       }
       if (method !== "GET" && method !== "HEAD") {
         // An oversized body is refused before a byte of it is read; the connection closes.

@@ -108,8 +108,11 @@ server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
 server.listen(cfg.port, cfg.host, () => {
   // The pid file guards the SQLite file against db:restore; PostgreSQL has no file of ours to guard.
   if (engine === "sqlite") writePidFile(cfg.databasePath);
-  const { port } = server.address() as AddressInfo;
-  console.log(`B1 Method Hub no ar em http://${cfg.host === "0.0.0.0" ? "localhost" : cfg.host}:${port}`);
+  const { address, port } = server.address() as AddressInfo;
+  // The address people open is PUBLIC_URL's; where the socket listens is added when a browser could not use it.
+  const listening = `${address.includes(":") ? `[${address}]` : address}:${port}`;
+  const reachable = cfg.acceptedOrigins.includes(new URL(`http://${listening}`).origin);
+  console.log(`B1 Method Hub no ar em ${cfg.publicUrl}${reachable ? "" : ` (escutando em ${listening})`}`);
   console.log(`Banco de dados: ${engine === "sqlite" ? cfg.databasePath : `PostgreSQL (${new URL(cfg.databaseUrl).host})`}`);
 });
 

@@ -10,6 +10,7 @@ import { freshDatabaseUrl } from "./pg";
 import { openTestDatabase } from "./users";
 
 export interface RunningServer {
+  /** The address the server listens on (loopback, its port), whatever PUBLIC_URL says. */
   url: string;
   /** The server process id (memory read from /proc; crash and shutdown tests signal it). */
   pid: number;
@@ -34,11 +35,11 @@ export interface StartOptions {
 /**
  * Starts the BUILT gate (`dist/gate/main.mjs`) on a free loopback port with a fresh database (or
  * `options.dataDir`'s); PUBLIC_URL is that address, as in production (the CSRF check compares
- * Origin with it).
+ * Origin with it). A variable given as `undefined` is left out (e.g. PUBLIC_URL, to run the default configuration).
  */
-export async function startBuiltServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningServer> {
+export async function startBuiltServer(env: Record<string, string | undefined> = {}, options: StartOptions = {}): Promise<RunningServer> {
   const { cwd = process.cwd(), startTimeoutMs = 20_000 } = options;
-  const port = await freePort();
+  const port = env.PORT ?? String(await freePort());
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "b1-test-"));
   const databasePath = path.join(dataDir, "db.sqlite");
   // PostgreSQL pass: one database per data folder, remembered in it so a restart finds it again.
@@ -52,7 +53,7 @@ export async function startBuiltServer(env: Record<string, string> = {}, options
     // The test users' domain is allowed explicitly: the portal has no default allow-list.
     env: {
       ...process.env,
-      PORT: String(port),
+      PORT: port,
       HOST: "127.0.0.1",
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATABASE_PATH: databasePath,
@@ -75,10 +76,10 @@ export async function startBuiltServer(env: Record<string, string> = {}, options
     const timer = setTimeout(() => reject(new Error(`servidor não iniciou:\n${log}`)), startTimeoutMs);
     child.stdout!.on("data", (chunk) => {
       log += chunk;
-      const match = /no ar em (http:\/\/[^\s]+)/.exec(log);
-      if (match) {
+      // The start-up line prints PUBLIC_URL's address; requests go to where the server listens.
+      if (log.includes("no ar em ")) {
         clearTimeout(timer);
-        resolve(match[1]!);
+        resolve(`http://127.0.0.1:${port}`);
       }
     });
     child.on("exit", (code) => reject(new Error(`servidor saiu (${code}):\n${log}`)));

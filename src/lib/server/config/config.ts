@@ -7,7 +7,10 @@ import { readTwoFactorSettings, type TwoFactorSettings } from "./two-factor.ts";
 export interface Config {
   port: number;
   host: string;
+  /** Where people open the portal (e-mail links, the start-up line): PUBLIC_URL, else derived from HOST and PORT. */
   publicUrl: string;
+  /** Origins the CSRF check accepts: PUBLIC_URL's alone, or without it the loopback spellings that reach HOST:PORT. */
+  acceptedOrigins: readonly string[];
   /** Cookies get `Secure` when the portal is published over https. */
   secureCookies: boolean;
   databasePath: string;
@@ -60,15 +63,40 @@ function list(value: string | undefined): string[] {
     .filter(Boolean);
 }
 
+/** Loopback spellings a browser can reach a server on, by listen address; any other HOST is one address. */
+const LOOPBACK_SPELLINGS: Readonly<Record<string, readonly string[]>> = {
+  "127.0.0.1": ["localhost", "127.0.0.1"],
+  "0.0.0.0": ["localhost", "127.0.0.1"],
+  "::1": ["localhost", "[::1]"],
+  // A dual-stack socket, or a name that may resolve to either family.
+  "::": ["localhost", "127.0.0.1", "[::1]"],
+  localhost: ["localhost", "127.0.0.1", "[::1]"],
+};
+
+function readPublicAddress(env: NodeJS.ProcessEnv, host: string, port: number): { publicUrl: string; acceptedOrigins: string[] } {
+  const configured = env.PUBLIC_URL?.trim();
+  if (configured) {
+    const url = URL.parse(configured);
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+      throw new Error(`PUBLIC_URL deve ser um endereço http:// ou https:// (recebido: "${configured}")`);
+    }
+    return { publicUrl: url.href.replace(/\/+$/, ""), acceptedOrigins: [url.origin] };
+  }
+  const origin = (name: string) => new URL(`http://${name}:${port}`).origin;
+  const spellings = LOOPBACK_SPELLINGS[host.toLowerCase()] ?? [host.includes(":") ? `[${host}]` : host];
+  return { publicUrl: origin(spellings[0]!), acceptedOrigins: spellings.map(origin) };
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 4321);
   const host = env.HOST ?? "127.0.0.1";
   const databasePath = path.resolve(env.DATABASE_PATH ?? "data/b1.sqlite");
-  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, "");
+  const { publicUrl, acceptedOrigins } = readPublicAddress(env, host, port);
   return {
     port,
     host,
     publicUrl,
+    acceptedOrigins,
     secureCookies: publicUrl.startsWith("https://"),
     databasePath,
     databaseUrl: engineOf(env.DATABASE_URL) === "postgres" ? env.DATABASE_URL! : databasePath,
