@@ -13,6 +13,7 @@ import { parseArgs } from "node:util";
 import { ENGINE, engineOf } from "../db/schema/index.ts";
 import { closeDatabase, openDatabase } from "../src/lib/server/data/db.ts";
 import { createLoadCast, LOAD_KINDS, runLoad, summarizeLoad, verifyLoad } from "./bench/load.ts";
+import { freePort } from "./pg-cluster.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -45,12 +46,16 @@ if (engineOf(target) !== ENGINE) {
   process.exit(1);
 }
 const db = await openDatabase(target, { migrate: true });
+const port = await freePort();
 const child = spawn(process.execPath, ["dist/gate/main.mjs"], {
-  // Loopback only; rate limits raised because every request comes from one address.
+  // Loopback only; rate limits raised because every request comes from one address. PUBLIC_URL is
+  // where the gate listens, so the writes pass the origin check; the load cast's domain is allowed.
   env: {
     ...process.env,
-    PORT: "0",
+    PORT: String(port),
     HOST: "127.0.0.1",
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    AUTH_ALLOWED_DOMAINS: "b1.example.com",
     DATABASE_PATH: databasePath,
     ...(target === databasePath ? {} : { DATABASE_URL: target }),
     RATE_LIMIT_MULTIPLIER: "1000000",
@@ -63,8 +68,7 @@ try {
     let out = "";
     child.stdout!.on("data", (chunk) => {
       out += chunk;
-      const match = /no ar em (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (match) resolve(match[1]!);
+      if (out.includes("no ar em ")) resolve(`http://127.0.0.1:${port}`);
     });
     child.once("exit", (code) => reject(new Error(`o servidor saiu com código ${code}`)));
   });
