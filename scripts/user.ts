@@ -11,10 +11,32 @@ import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "../src/lib/server/aut
 import { closeDatabase, getDb, getMigratedDb } from "../src/lib/server/data/db.ts";
 import { seedDatabase } from "../src/lib/server/data/seed.ts";
 import { createUser, deleteUserByEmail, listUsersWithRoles, unlinkSsoIdentity } from "../src/lib/server/auth/user.ts";
+import { isAllowedEmail, isAllowListEmpty } from "../src/lib/server/auth/allowed-email.ts";
+import { listRoles } from "../src/lib/server/admin/roles.ts";
+import { config } from "../src/lib/server/config/config.ts";
 
 function fail(message: string): never {
   console.error(`Erro: ${message}`);
   process.exit(1);
+}
+
+/** Why an address could never sign in under this terminal's allow-list (the server's must be the same), or null. */
+function allowListRefusal(email: string): string | null {
+  const { allowedDomains, allowedEmails } = config();
+  if (isAllowListEmpty()) {
+    return (
+      "AUTH_ALLOWED_DOMAINS e AUTH_ALLOWED_EMAILS estão vazias: assim ninguém consegue entrar no portal. " +
+      "Exporte aqui os mesmos valores do servidor (com scripts/start.sh: export AUTH_ALLOWED_DOMAINS=b1.example.com,b1.example.com.br,semente.example.org) " +
+      "e rode o comando de novo."
+    );
+  }
+  if (isAllowedEmail(email)) return null;
+  const shown = (values: string[]) => values.join(",") || "vazia";
+  return (
+    `o e-mail ${email} não poderia entrar no portal: o domínio ${email.slice(email.lastIndexOf("@") + 1)} não está em ` +
+    `AUTH_ALLOWED_DOMAINS (${shown(allowedDomains)}) nem o endereço em AUTH_ALLOWED_EMAILS (${shown(allowedEmails)}). ` +
+    "Use um e-mail autorizado ou inclua-o nessas variáveis, aqui e no servidor."
+  );
 }
 
 const USAGE = `Uso:
@@ -45,6 +67,8 @@ async function main(argv: string[]) {
     if (!name.success) fail(name.error.issues[0]?.message ?? MESSAGES.name);
     if (!passwordField.safeParse(values.password ?? "").success) fail(MESSAGES.password);
     if (isCommonPassword(values.password!)) fail(COMMON_PASSWORD_MESSAGE);
+    const refusal = allowListRefusal(email.data);
+    if (refusal) fail(refusal);
     const result = await createUser(
       db,
       { email: email.data, fullName: name.data, password: values.password!, roleNames: values.role ?? [], confirmed: true },
@@ -54,7 +78,11 @@ async function main(argv: string[]) {
     );
     if (!result.ok) {
       if (result.error === "email_taken") fail(`já existe um usuário com o e-mail ${email.data}`);
-      fail(`perfil desconhecido: ${result.detail}`);
+      const known = await listRoles(db);
+      const names = (system: boolean) => known.filter((role) => role.isSystem === system).map((role) => role.name);
+      fail(
+        `perfil desconhecido: ${result.detail}. Perfis válidos — do sistema: ${names(true).join(", ")}; customizados: ${names(false).join(", ") || "nenhum"}.`,
+      );
     }
     console.log(`Usuário criado: ${email.data} (${(values.role ?? []).join(", ") || "sem perfil"})`);
     return;

@@ -12,7 +12,8 @@ const LOAD_ENV = { RATE_LIMIT_MULTIPLIER: "100000" };
 function runCli(args: string[], databaseEnv: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/user.ts", ...args], {
-      env: { ...process.env, ...databaseEnv },
+      // The CLI refuses an address outside the allow-list: the same one the test server runs with.
+      env: { ...process.env, ...databaseEnv, AUTH_ALLOWED_DOMAINS: "b1.example.com" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
