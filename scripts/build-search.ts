@@ -12,6 +12,28 @@ import { BASE_BUNDLE, gatedSearchablePaths, groupKey } from "../src/lib/search/b
 const pagesDir = path.resolve("dist/pages");
 const outDir = path.resolve("dist/search");
 
+/**
+ * Controls are not prose: their labels ("Baixar", "Em breve", a filter's options, tab names) stay
+ * out of the index and so out of every excerpt.
+ */
+const CONTROLS = [
+  "button",
+  "select",
+  "input",
+  "textarea",
+  "label",
+  "nav",
+  "[role=tablist]",
+  "[role=toolbar]",
+  "[role=menu]",
+  "[data-pagefind-ignore]",
+];
+
+/** Neighbouring inline elements render as separate words but sit in the HTML with nothing between them: the index gets a space. */
+export function separateInlineWords(html: string): string {
+  return html.replace(/(<\/(?:span|a|strong|em|b|i|small|mark|code|abbr|time|li|p|h[1-6]|div|dt|dd|td|th)>)(?=<)/g, "$1 ");
+}
+
 function routeOf(file: string): string {
   const rel = path.relative(pagesDir, file).split(path.sep).join("/");
   return rel === "index.html" ? "/" : "/" + rel.replace(/\/index\.html$/, "");
@@ -20,13 +42,13 @@ function routeOf(file: string): string {
 const searchable = new Map<string, string>();
 for (const file of listFiles(pagesDir).filter((name) => name.endsWith(".html"))) {
   const html = fs.readFileSync(file, "utf8");
-  if (html.includes("data-pagefind-body")) searchable.set(routeOf(file), html);
+  if (html.includes("data-pagefind-body")) searchable.set(routeOf(file), separateInlineWords(html));
 }
 const gated = gatedSearchablePaths(new Set(searchable.keys()));
 const open = [...searchable.keys()].filter((route) => !gated.includes(route));
 
 async function writeBundle(key: string, routes: readonly string[]): Promise<void> {
-  const { index, errors } = await pagefind.createIndex({ forceLanguage: "pt", rootSelector: "html" });
+  const { index, errors } = await pagefind.createIndex({ forceLanguage: "pt", rootSelector: "html", excludeSelectors: CONTROLS });
   if (!index) throw new Error(`Pagefind: ${errors.join("; ")}`);
   for (const route of routes) {
     const result = await index.addHTMLFile({ url: route, content: searchable.get(route)! });
