@@ -24,11 +24,16 @@ export function runningServerPid(databasePath: string): number | null {
   } catch {
     return null;
   }
-  if (!Number.isInteger(pid) || pid <= 0) return null;
+  return isProcessAlive(pid) ? pid : null;
+}
+
+/** Whether a process with this id exists (one owned by another user counts). */
+export function isProcessAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    return pid;
+    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM" ? pid : null;
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
