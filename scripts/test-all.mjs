@@ -55,6 +55,7 @@ const ENGINE_NEUTRAL_SUITES = [
   "tests/integration/security/protocol-abuse.test.ts",
   "tests/integration/security/path-agreement.test.ts",
   "tests/integration/ops/request-log.test.ts",
+  "tests/integration/ops/node-version.test.ts",
 ];
 
 /** Runs the database-facing suites on PostgreSQL; null when no server can be started here (and CI is unset). */
