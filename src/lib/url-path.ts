@@ -41,3 +41,12 @@ export function safeNextPath(next: string | null | undefined): string {
     return "/";
   }
 }
+
+/** Longest encoded request target a redirect repeats in `next=`, so a Location header never carries more than ~1 KB of what the visitor sent. */
+export const MAX_NEXT_TARGET = 1024;
+
+/** The encoded `next=` value of a redirect that should come back to `path` + `query`; a query that would pass MAX_NEXT_TARGET is dropped. */
+export function nextTarget(path: string, query: string): string {
+  const target = encodeURIComponent(path + query);
+  return target.length <= MAX_NEXT_TARGET ? target : encodeURIComponent(path);
+}

@@ -13,7 +13,7 @@ import { readSessionCookie, sessionCookieHeader } from "../lib/server/sessions/c
 import type { Asset, PageTemplate } from "../lib/server/content/static-files.ts";
 import type { SearchFiles } from "../lib/server/content/search-files.ts";
 import { decideAccess, findApiRule, findRoute, type Principal, type RouteRule } from "../lib/routes.ts";
-import { normalizePath } from "../lib/url-path.ts";
+import { nextTarget, normalizePath } from "../lib/url-path.ts";
 import {
   isOpenWhileEnrolling,
   mustEnrolTwoFactor,
@@ -214,7 +214,7 @@ export function createGate(options: GateOptions) {
     }
     const decision = decideAccess(route, principal);
     if (decision === "sign-in") {
-      const next = path === "/" ? "" : `?next=${encodeURIComponent(path + query)}`;
+      const next = path === "/" ? "" : `?next=${nextTarget(path, query)}`;
       return redirect(res, `/auth${next}`);
     }
     if (decision === "deny") {
@@ -224,7 +224,7 @@ export function createGate(options: GateOptions) {
     if (mustEnrol && route.access.kind !== "public" && route.path !== TWO_FACTOR_ENROL_PATH) {
       return redirect(
         res,
-        `${TWO_FACTOR_ENROL_PATH}?next=${encodeURIComponent(path + query)}`,
+        `${TWO_FACTOR_ENROL_PATH}?next=${nextTarget(path, query)}`,
         renewedCookie ? { "Set-Cookie": renewedCookie } : {},
       );
     }
