@@ -1,4 +1,5 @@
 import { DEFAULT_SSO_BUTTON_LABEL } from "../../auth/sso-messages.ts";
+import { requireSystemRoles } from "./role-names.ts";
 
 /** Corporate sign-in (OpenID Connect) settings, read from the environment by `readConfig`. */
 export interface OidcSettings {
@@ -10,7 +11,7 @@ export interface OidcSettings {
   buttonLabel: string;
   /** Claim whose values map to portal roles (`groups`, `roles`…). */
   roleClaim: string;
-  /** Claim value → portal role names. */
+  /** Claim value → system role names (an unknown name stops the start). */
   roleMap: ReadonlyMap<string, readonly string[]>;
   /** Send the browser to the provider's end-session endpoint after 'Sair'. */
   logout: boolean;
@@ -38,13 +39,15 @@ export function readOidcSettings(env: NodeJS.ProcessEnv): OidcSettings | null {
   const issuer = env.OIDC_ISSUER?.trim() ?? "";
   const clientId = env.OIDC_CLIENT_ID?.trim() ?? "";
   if (!issuer || !clientId) return null;
+  const roleMap = parseRoleMap(env.OIDC_ROLE_MAP);
+  requireSystemRoles("OIDC_ROLE_MAP", [...roleMap.values()].flat());
   return {
     issuer,
     clientId,
     clientSecret: env.OIDC_CLIENT_SECRET ?? "",
     buttonLabel: env.OIDC_BUTTON_LABEL?.trim() || DEFAULT_SSO_BUTTON_LABEL,
     roleClaim: env.OIDC_ROLE_CLAIM?.trim() || "groups",
-    roleMap: parseRoleMap(env.OIDC_ROLE_MAP),
+    roleMap,
     logout: env.OIDC_LOGOUT === "1" || env.OIDC_LOGOUT === "true",
   };
 }

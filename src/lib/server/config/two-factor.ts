@@ -1,8 +1,10 @@
+import { requireSystemRoles } from "./role-names.ts";
+
 /** Two-factor sign-in settings, read from the environment by `readConfig`. */
 export interface TwoFactorSettings {
   /** AES-256-GCM key for the TOTP secrets at rest (TWO_FACTOR_KEY, 32 bytes as 64 hex characters or base64); null turns two-factor off. */
   key: Buffer | null;
-  /** System roles that must enrol before opening any signed-in page (TWO_FACTOR_REQUIRED_ROLES). */
+  /** System roles whose sessions must have presented a second factor before opening any signed-in page (TWO_FACTOR_REQUIRED_ROLES). */
   requiredRoles: readonly string[];
 }
 
@@ -30,6 +32,7 @@ export function readTwoFactorSettings(env: NodeJS.ProcessEnv): TwoFactorSettings
           .split(",")
           .map((role) => role.trim().toLowerCase())
           .filter(Boolean);
+  requireSystemRoles("TWO_FACTOR_REQUIRED_ROLES", roles);
   if (!rawKey) {
     if (explicitRoles !== undefined && roles.length > 0) {
       throw new Error(`TWO_FACTOR_REQUIRED_ROLES=${explicitRoles} exige TWO_FACTOR_KEY (gere com: openssl rand -hex 32)`);
