@@ -148,8 +148,8 @@ export function createGate(options: GateOptions) {
     const principal = auth?.principal ?? null;
     if (context && principal) context.userId = principal.userId;
     const renewedCookie = auth?.session.renewed ? sessionCookieHeader(token!, auth.session.expiresAt, secureCookies) : undefined;
-    // A role that requires two-factor opens nothing but the enrolment page until it is set up.
-    const mustEnrol = mustEnrolTwoFactor(principal, config.twoFactor.requiredRoles);
+    // A role that requires two-factor opens nothing but the enrolment page until this session presents it.
+    const mustEnrol = mustEnrolTwoFactor(auth, config.twoFactor.requiredRoles);
 
     if (path.startsWith("/pagefind/") || path === "/pagefind") {
       if (!principal) return json(res, 401, { error: "Não autenticado" });

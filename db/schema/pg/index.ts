@@ -43,6 +43,9 @@ export const sessions = pgTable(
     expiresAt: millis("expires_at").notNull(),
     ipAddress: text("ip_address"),
     userAgent: text("user_agent"),
+    authMethod: text("auth_method", { enum: ["password", "two_factor", "sso"] })
+      .notNull()
+      .default("password"),
   },
   (table) => [index("sessions_user_idx").on(table.userId)],
 );

@@ -46,6 +46,10 @@ export const sessions = sqliteTable(
     expiresAt: integer("expires_at", { mode: "number" }).notNull(),
     ipAddress: text("ip_address"),
     userAgent: text("user_agent"),
+    /** How the sign-in that opened it was made: the two-factor requirement asks for `two_factor` or `sso`. */
+    authMethod: text("auth_method", { enum: ["password", "two_factor", "sso"] })
+      .notNull()
+      .default("password"),
   },
   (table) => [index("sessions_user_idx").on(table.userId)],
 );

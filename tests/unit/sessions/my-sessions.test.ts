@@ -54,6 +54,16 @@ describe("Minhas sessões", () => {
     expect(rows.map((row) => row.actionType)).toContain("session_ended");
   });
 
+  it("'all others' needs a sign-in in the last 10 minutes: an older session gets 403 asking to sign in again and ends nothing", async () => {
+    const user = await createTestUser(server.db, ["visualizador"]);
+    const old = (await createSession(server.db, user.id, {}, Date.now() - 11 * 60 * 1000)).token;
+    const response = await call("/api/conta/sessoes", old, "DELETE");
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ code: "reauthentication_required", error: expect.stringContaining("entre novamente") });
+    expect((await call("/faq", user.token)).status).toBe(200);
+    expect((await call("/faq", old)).status).toBe(200);
+  });
+
   it("an admin ends every session of a user from the panel's API; others cannot", async () => {
     const admin = await createTestUser(server.db, ["admin"]);
     const lider = await createTestUser(server.db, ["lider"]);

@@ -5,6 +5,7 @@ import { sessions } from "../../../../db/schema/index.ts";
 import { writeAuditLog, type RequestMeta } from "../audit/audit.ts";
 import type { Db } from "../data/db.ts";
 import { sha256 } from "../platform/hashing.ts";
+import { signedInRecently } from "./recent-sign-in.ts";
 import type { SessionView } from "../../auth/session-view.ts";
 
 export type { SessionView };
@@ -52,9 +53,13 @@ export async function endMySession(db: Db, actor: Actor, handle: string): Promis
   });
 }
 
-/** Ends every session of the user except the current one; returns how many ended. */
-export async function endMyOtherSessions(db: Db, actor: Actor, currentSessionId: string): Promise<number> {
+/**
+ * Ends every session of the user except the current one and returns how many ended; null (nothing
+ * ended) unless the current session signed in recently, so a stolen cookie cannot shut the owner out.
+ */
+export async function endMyOtherSessions(db: Db, actor: Actor, currentSessionId: string, now = Date.now()): Promise<number | null> {
   return db.transaction(async (tx) => {
+    if (!(await signedInRecently(tx, actor.userId, currentSessionId, now))) return null;
     const ended = await tx
       .delete(sessions)
       .where(and(eq(sessions.userId, actor.userId), ne(sessions.id, currentSessionId)))

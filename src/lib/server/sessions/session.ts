@@ -1,8 +1,9 @@
 import { decodeHex, encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { roles, sessions, userRoles, users, rolePermissions, pages } from "../../../../db/schema/index.ts";
 import { twoFactorSecrets } from "../../../../db/schema/index.ts";
 import type { Principal } from "../../routes.ts";
+import type { AuthMethod } from "../../auth/two-factor-policy.ts";
 import type { Db } from "../data/db.ts";
 import { existsFlag, jsonArrayOf } from "../data/dialect.ts";
 import { config } from "../config/config.ts";
@@ -16,6 +17,8 @@ export const ACTIVITY_CHECK_INTERVAL_MS = 60 * 60 * 1000;
 export interface SessionInfo {
   id: string;
   expiresAt: number;
+  /** How this session was opened; the two-factor requirement reads this, never the account. */
+  authMethod: AuthMethod;
   /** True when this validation renewed the expiry: the cookie should be re-sent. */
   renewed: boolean;
 }
@@ -37,11 +40,14 @@ export function hashSecret(secret: string): Uint8Array {
   return sha256(secret);
 }
 
-/** Creates a session and returns its token `<id>.<secret>`; only the secret's hash is stored. */
+/**
+ * Creates a session and returns its token `<id>.<secret>`; only the secret's hash is stored.
+ * `authMethod` defaults to the weakest, so a caller that forgets it never grants more.
+ */
 export async function createSession(
   db: Db,
   userId: string,
-  meta: { ipAddress?: string | null; userAgent?: string | null } = {},
+  meta: { ipAddress?: string | null; userAgent?: string | null; authMethod?: AuthMethod } = {},
   now = Date.now(),
 ): Promise<{ token: string; expiresAt: number }> {
   const id = generateSecureRandomString();
@@ -56,6 +62,7 @@ export async function createSession(
     expiresAt,
     ipAddress: meta.ipAddress ?? null,
     userAgent: meta.userAgent?.slice(0, 512) ?? null,
+    authMethod: meta.authMethod ?? "password",
   });
   return { token: `${id}.${secret}`, expiresAt };
 }
@@ -74,6 +81,7 @@ function prepareLookup(db: Db) {
       createdAt: sessions.createdAt,
       lastVerifiedAt: sessions.lastVerifiedAt,
       expiresAt: sessions.expiresAt,
+      authMethod: sessions.authMethod,
       userId: users.id,
       email: users.email,
       fullName: users.fullName,
@@ -151,11 +159,20 @@ export function isExpired(row: LookupRow, now: number): boolean {
   return now - row.lastVerifiedAt >= INACTIVITY_TIMEOUT_MS || now - row.createdAt >= config().sessionMaxLifetimeMs;
 }
 
-/** The checks shared by both validators: secret, inactivity and absolute expiry, hourly renewal. */
+/**
+ * With two-factor on, a session opened with the password alone does not outlive the account's
+ * enrolment: enrolment ends such sessions, and this also ends one that a sign-in racing the
+ * enrolment wrote just after it (or one from before sessions recorded their method).
+ */
+function weakerThanAccount(row: LookupRow): boolean {
+  return row.authMethod === "password" && row.twoFactorEnrolled && config().twoFactor.key !== null;
+}
+
+/** The checks shared by both validators: secret, inactivity and absolute expiry, strength, hourly renewal. */
 export async function checkSession(db: Db, entry: SessionEntry, id: string, secret: string, now: number): Promise<ValidatedSession | null> {
   if (!secretMatches(entry, secret)) return null;
   const { row } = entry;
-  if (isExpired(row, now)) {
+  if (isExpired(row, now) || weakerThanAccount(row)) {
     await invalidateSession(db, id);
     return null;
   }
@@ -167,7 +184,7 @@ export async function checkSession(db: Db, entry: SessionEntry, id: string, secr
     await db.update(sessions).set({ lastVerifiedAt: now, expiresAt: row.expiresAt }).where(eq(sessions.id, id));
     renewed = true;
   }
-  return { session: { id, expiresAt: row.expiresAt, renewed }, principal: entry.principal };
+  return { session: { id, expiresAt: row.expiresAt, authMethod: row.authMethod, renewed }, principal: entry.principal };
 }
 
 /** Reads a session by id (one indexed statement), or undefined when unknown. */
@@ -188,10 +205,18 @@ export async function invalidateSession(db: Db, sessionId: string): Promise<void
   await db.delete(sessions).where(eq(sessions.id, sessionId));
 }
 
-/** Ends every session of a user, optionally keeping one (e.g. the one changing the password). */
-export async function invalidateUserSessions(db: Db, userId: string, keepSessionId?: string): Promise<void> {
-  const filter = keepSessionId ? sql`${sessions.userId} = ${userId} and ${sessions.id} <> ${keepSessionId}` : eq(sessions.userId, userId);
-  await db.delete(sessions).where(filter);
+/** Ends every session of a user, optionally keeping one (e.g. the one changing the password); returns how many ended. */
+export async function invalidateUserSessions(db: Db, userId: string, keepSessionId?: string | null): Promise<number> {
+  const filter = keepSessionId ? and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)) : eq(sessions.userId, userId);
+  return (await db.delete(sessions).where(filter).returning({ id: sessions.id })).length;
+}
+
+/** This session of the user just presented a second-factor code: it passes the two-factor requirement from now on. */
+export async function recordSecondFactor(db: Db, sessionId: string, userId: string): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ authMethod: "two_factor" })
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId)));
 }
 
 // Callers written before the cookie code moved to its own module keep working.

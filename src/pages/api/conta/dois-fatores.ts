@@ -9,7 +9,7 @@ import { beginTwoFactorEnrolment, confirmTwoFactorEnrolment, readTwoFactorStatus
 export const prerender = false;
 
 function signedIn(locals: App.Locals) {
-  return locals.principal ? { userId: locals.principal.userId, email: locals.principal.email } : null;
+  return locals.principal ? { userId: locals.principal.userId, email: locals.principal.email, sessionId: locals.sessionId } : null;
 }
 
 /** Whether the signed-in person has two-factor on, and whether the portal offers it. */

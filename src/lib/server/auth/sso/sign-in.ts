@@ -88,6 +88,6 @@ export async function completeSsoSignIn(
   if (!read.ok) return read;
   const account = await openSsoAccount(ctx.db, ctx.settings, read.identity, ctx.meta);
   if (!account.ok) return account;
-  const session = await createSession(ctx.db, account.userId, ctx.meta);
+  const session = await createSession(ctx.db, account.userId, { ...ctx.meta, authMethod: "sso" });
   return { ok: true, value: { session, next: attempt.nextPath } };
 }

@@ -19,32 +19,41 @@ export function hashRecoveryCode(code: string): string {
 }
 
 /**
- * Checks a 6-digit code against the user's confirmed or pending key, one step of clock drift
- * either way; the accepted step is remembered so the same code (or an older one) never works twice.
+ * The time-step whose code `code` is, one step of clock drift either way, skipping steps at or
+ * before `lastUsedStep` (a code, or an older one, never works twice); null when none matches.
+ */
+export function matchTotpStep(secret: Uint8Array, lastUsedStep: number | null, code: string, now: number): number | null {
+  if (!/^\d{6}$/.test(code)) return null;
+  const current = Math.floor(now / (TOTP_PERIOD_SECONDS * 1000));
+  for (const step of [current - 1, current, current + 1]) {
+    if (lastUsedStep !== null && step <= lastUsedStep) continue;
+    if (constantTimeEqual(Buffer.from(generateHOTP(secret, BigInt(step), TOTP_DIGITS)), Buffer.from(code))) return step;
+  }
+  return null;
+}
+
+/**
+ * Checks a 6-digit code against the user's confirmed or pending key; the accepted step is
+ * recorded against that very key, so a code checked just before the key was replaced fails.
  */
 export async function acceptTotpCode(db: Db, key: Buffer, userId: string, code: string, now = Date.now()): Promise<boolean> {
-  if (!/^\d{6}$/.test(code)) return false;
   const row = (await db.select().from(twoFactorSecrets).where(eq(twoFactorSecrets.userId, userId)))[0];
   const secret = row && decryptTwoFactorSecret(key, row.secretEncrypted);
   if (!row || !secret) return false;
-  const current = Math.floor(now / (TOTP_PERIOD_SECONDS * 1000));
-  for (const step of [current - 1, current, current + 1]) {
-    if (row.lastUsedStep !== null && step <= row.lastUsedStep) continue;
-    const expected = generateHOTP(secret, BigInt(step), TOTP_DIGITS);
-    if (!constantTimeEqual(Buffer.from(expected), Buffer.from(code))) continue;
-    const updated = await db
-      .update(twoFactorSecrets)
-      .set({ lastUsedStep: step })
-      .where(
-        and(
-          eq(twoFactorSecrets.userId, userId),
-          row.lastUsedStep === null ? isNull(twoFactorSecrets.lastUsedStep) : eq(twoFactorSecrets.lastUsedStep, row.lastUsedStep),
-        ),
-      )
-      .returning({ userId: twoFactorSecrets.userId });
-    return updated.length === 1;
-  }
-  return false;
+  const step = matchTotpStep(secret, row.lastUsedStep, code, now);
+  if (step === null) return false;
+  const updated = await db
+    .update(twoFactorSecrets)
+    .set({ lastUsedStep: step })
+    .where(
+      and(
+        eq(twoFactorSecrets.userId, userId),
+        eq(twoFactorSecrets.secretEncrypted, row.secretEncrypted),
+        row.lastUsedStep === null ? isNull(twoFactorSecrets.lastUsedStep) : eq(twoFactorSecrets.lastUsedStep, row.lastUsedStep),
+      ),
+    )
+    .returning({ userId: twoFactorSecrets.userId });
+  return updated.length === 1;
 }
 
 /** Marks an unused recovery code of the user as used; false when unknown or already spent. */

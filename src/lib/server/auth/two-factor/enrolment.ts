@@ -1,13 +1,15 @@
 import { createTOTPKeyURI } from "@oslojs/otp";
 import { encodeBase32LowerCaseNoPadding, encodeBase32UpperCaseNoPadding } from "@oslojs/encoding";
-import { eq } from "drizzle-orm";
+import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { renderSVG } from "uqr";
 import { twoFactorChallenges, twoFactorRecoveryCodes, twoFactorSecrets } from "../../../../../db/schema/index.ts";
 import { writeAuditLog, type RequestMeta } from "../../audit/audit.ts";
 import { authFailure, type AuthResult } from "../result.ts";
 import type { Db } from "../../data/db.ts";
-import { acceptTotpCode, hashRecoveryCode, TOTP_DIGITS, TOTP_PERIOD_SECONDS } from "./code.ts";
-import { encryptTwoFactorSecret } from "./secret.ts";
+import { invalidateUserSessions, recordSecondFactor } from "../../sessions/session.ts";
+import { SIGN_IN_AGAIN_CODE, SIGN_IN_AGAIN_MESSAGE, signedInRecently } from "../../sessions/recent-sign-in.ts";
+import { hashRecoveryCode, matchTotpStep, TOTP_DIGITS, TOTP_PERIOD_SECONDS } from "./code.ts";
+import { decryptTwoFactorSecret, encryptTwoFactorSecret } from "./secret.ts";
 
 export const TWO_FACTOR_OFF_MESSAGE = "A verificação em duas etapas não está configurada neste portal. Fale com o administrador.";
 export const ALREADY_ENROLLED_MESSAGE = "A verificação em duas etapas já está ativa na sua conta.";
@@ -31,20 +33,38 @@ export async function readTwoFactorStatus(db: Db, userId: string): Promise<TwoFa
   return { enrolled: Boolean(row?.confirmedAt), recoveryCodesLeft: codes.filter((code) => code.usedAt === null).length };
 }
 
-/** A new pending key for the user: the QR code (SVG) and the key to type by hand; a confirmed factor is left alone. */
+/** The signed-in person at the enrolment page, and the session they use there. */
+export interface EnrollingUser {
+  userId: string;
+  email: string;
+  sessionId: string | null;
+}
+
+/**
+ * A new pending key for the user: the QR code (SVG) and the key to type by hand. One statement
+ * writes it and never over a confirmed key, so another session's 'Ativar' cannot replace the key
+ * its owner is confirming at that moment.
+ */
 export async function beginTwoFactorEnrolment(
   db: Db,
   key: Buffer | null,
-  user: { userId: string; email: string },
+  user: EnrollingUser,
+  now = Date.now(),
 ): Promise<AuthResult<{ qrSvg: string; manualKey: string }>> {
   if (!key) return authFailure(409, "two_factor_off", TWO_FACTOR_OFF_MESSAGE);
-  if ((await readTwoFactorStatus(db, user.userId)).enrolled) return authFailure(409, "already_enrolled", ALREADY_ENROLLED_MESSAGE);
+  if (!(await signedInRecently(db, user.userId, user.sessionId, now))) return authFailure(403, SIGN_IN_AGAIN_CODE, SIGN_IN_AGAIN_MESSAGE);
   const secret = crypto.getRandomValues(new Uint8Array(20));
   const secretEncrypted = encryptTwoFactorSecret(key, secret);
-  await db
+  const written = await db
     .insert(twoFactorSecrets)
     .values({ userId: user.userId, secretEncrypted })
-    .onConflictDoUpdate({ target: twoFactorSecrets.userId, set: { secretEncrypted, lastUsedStep: null } });
+    .onConflictDoUpdate({
+      target: twoFactorSecrets.userId,
+      set: { secretEncrypted, lastUsedStep: null },
+      setWhere: isNull(twoFactorSecrets.confirmedAt),
+    })
+    .returning({ userId: twoFactorSecrets.userId });
+  if (written.length === 0) return authFailure(409, "already_enrolled", ALREADY_ENROLLED_MESSAGE);
   const uri = createTOTPKeyURI(ISSUER, user.email, secret, TOTP_PERIOD_SECONDS, TOTP_DIGITS);
   const manualKey = encodeBase32UpperCaseNoPadding(secret).replace(/(.{4})(?=.)/g, "$1 ");
   return { ok: true, value: { qrSvg: renderSVG(uri, { ecc: "M", border: 2 }), manualKey } };
@@ -58,37 +78,70 @@ function generateRecoveryCodes(): string[] {
   });
 }
 
-/** The first code from the app confirms the pending key; the answer carries the recovery codes, the only time they are shown. */
+/**
+ * The first code from the app confirms the pending key; the answer carries the recovery codes, the
+ * only time they are shown. The account's other sessions end (they were opened without the factor)
+ * and this one, which just presented a code, becomes a two-factor session.
+ */
 export async function confirmTwoFactorEnrolment(
   db: Db,
   key: Buffer | null,
-  user: { userId: string; email: string },
+  user: EnrollingUser,
   code: string,
   meta: RequestMeta,
+  now = Date.now(),
 ): Promise<AuthResult<{ recoveryCodes: string[] }>> {
   if (!key) return authFailure(409, "two_factor_off", TWO_FACTOR_OFF_MESSAGE);
-  if ((await readTwoFactorStatus(db, user.userId)).enrolled) return authFailure(409, "already_enrolled", ALREADY_ENROLLED_MESSAGE);
-  if (!(await acceptTotpCode(db, key, user.userId, code.trim())))
-    return authFailure(400, "invalid_code", WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
+  if (!(await signedInRecently(db, user.userId, user.sessionId, now))) return authFailure(403, SIGN_IN_AGAIN_CODE, SIGN_IN_AGAIN_MESSAGE);
+  const row = (await db.select().from(twoFactorSecrets).where(eq(twoFactorSecrets.userId, user.userId)))[0];
+  if (row?.confirmedAt) return authFailure(409, "already_enrolled", ALREADY_ENROLLED_MESSAGE);
+  const secret = row && decryptTwoFactorSecret(key, row.secretEncrypted);
+  const step = secret ? matchTotpStep(secret, row.lastUsedStep, code.trim(), now) : null;
+  if (!row || step === null) return authFailure(400, "invalid_code", WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
   const recoveryCodes = generateRecoveryCodes();
-  await db.transaction(async (tx) => {
-    await tx.update(twoFactorSecrets).set({ confirmedAt: Date.now() }).where(eq(twoFactorSecrets.userId, user.userId));
+  const confirmed = await db.transaction(async (tx) => {
+    // One statement confirms exactly the key the code was checked against, still pending, its step unused.
+    const updated = await tx
+      .update(twoFactorSecrets)
+      .set({ confirmedAt: now, lastUsedStep: step })
+      .where(
+        and(
+          eq(twoFactorSecrets.userId, user.userId),
+          eq(twoFactorSecrets.secretEncrypted, row.secretEncrypted),
+          isNull(twoFactorSecrets.confirmedAt),
+          or(isNull(twoFactorSecrets.lastUsedStep), lt(twoFactorSecrets.lastUsedStep, step)),
+        ),
+      )
+      .returning({ userId: twoFactorSecrets.userId });
+    if (updated.length === 0) return false;
     await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, user.userId));
     await tx
       .insert(twoFactorRecoveryCodes)
       .values(recoveryCodes.map((recoveryCode) => ({ codeHash: hashRecoveryCode(recoveryCode), userId: user.userId })));
+    const ended = await invalidateUserSessions(tx, user.userId, user.sessionId);
+    if (user.sessionId) await recordSecondFactor(tx, user.sessionId, user.userId);
     await writeAuditLog(tx, {
       userId: user.userId,
       actionType: "two_factor_enabled",
       result: "success",
-      details: { email: user.email },
+      details: { email: user.email, sessionsEnded: ended },
       ...meta,
     });
+    return true;
   });
+  // Another session replaced the pending key, or confirmed one, between the check and the write.
+  if (!confirmed) {
+    return (await readTwoFactorStatus(db, user.userId)).enrolled
+      ? authFailure(409, "already_enrolled", ALREADY_ENROLLED_MESSAGE)
+      : authFailure(400, "invalid_code", WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
+  }
   return { ok: true, value: { recoveryCodes } };
 }
 
-/** An administrator removes a user's second factor (lost phone): they enrol again at their next sign-in. */
+/**
+ * An administrator removes a user's second factor (lost phone): every session of the user ends
+ * (the lost device may hold one) and they enrol again at their next sign-in.
+ */
 export async function resetTwoFactor(
   db: Db,
   target: { userId: string; email: string },
@@ -101,11 +154,12 @@ export async function resetTwoFactor(
     await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, target.userId));
     await tx.delete(twoFactorChallenges).where(eq(twoFactorChallenges.userId, target.userId));
     if (removed === 0) return false;
+    const ended = await invalidateUserSessions(tx, target.userId);
     await writeAuditLog(tx, {
       userId: actor.userId,
       actionType: "two_factor_reset",
       result: "success",
-      details: { targetUserId: target.userId, email: target.email },
+      details: { targetUserId: target.userId, email: target.email, sessionsEnded: ended },
       ipAddress: actor.ipAddress,
       userAgent: actor.userAgent,
     });

@@ -145,7 +145,7 @@ export async function completeTwoFactorSignIn(
     .returning({ tokenHash: twoFactorChallenges.tokenHash });
   // A parallel request with another right code already turned this challenge into a session.
   if (!used) return authFailure(401, "challenge_expired", CHALLENGE_EXPIRED_MESSAGE);
-  const session = await createSession(db, challenge.userId, meta, now);
+  const session = await createSession(db, challenge.userId, { ...meta, authMethod: "two_factor" }, now);
   if (method === "recovery_code") {
     const left = (await readTwoFactorStatus(db, challenge.userId)).recoveryCodesLeft;
     await writeAuditLog(db, {

@@ -3,6 +3,7 @@ import { config } from "../../../../lib/server/config/config";
 import { getDb } from "../../../../lib/server/data/db";
 import { jsonResponse, requestMeta } from "../../../../lib/server/http/http";
 import { endMyOtherSessions, listMySessions } from "../../../../lib/server/sessions/my-sessions";
+import { SIGN_IN_AGAIN_CODE, SIGN_IN_AGAIN_MESSAGE } from "../../../../lib/server/sessions/recent-sign-in";
 
 export const prerender = false;
 
@@ -15,9 +16,10 @@ export const GET: APIRoute = async ({ locals }) => {
   });
 };
 
-/** 'Encerrar todas as outras': every session but this one ends. */
+/** 'Encerrar todas as outras': every session but this one ends (after a recent sign-in only). */
 export const DELETE: APIRoute = async ({ locals, request }) => {
   if (!locals.principal || !locals.sessionId) return jsonResponse(401, { error: "Não autenticado" });
   const ended = await endMyOtherSessions(getDb(), { userId: locals.principal.userId, ...requestMeta(locals, request) }, locals.sessionId);
+  if (ended === null) return jsonResponse(403, { error: SIGN_IN_AGAIN_MESSAGE, code: SIGN_IN_AGAIN_CODE });
   return jsonResponse(200, { message: ended === 1 ? "1 sessão encerrada." : `${ended} sessões encerradas.`, ended });
 };
