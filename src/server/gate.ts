@@ -9,7 +9,7 @@ import type { Db } from "../lib/server/data/db.ts";
 import { writeAuditLog } from "../lib/server/audit/audit.ts";
 import type { ValidatedSession } from "../lib/server/sessions/session.ts";
 import { createSessionValidator } from "../lib/server/sessions/cache.ts";
-import { readSessionCookie, sessionCookieHeader } from "../lib/server/sessions/cookie.ts";
+import { deleteSessionCookieHeader, readSessionCookie, sessionCookieHeader } from "../lib/server/sessions/cookie.ts";
 import type { Asset, PageTemplate } from "../lib/server/content/static-files.ts";
 import type { SearchFiles } from "../lib/server/content/search-files.ts";
 import { decideAccess, findApiRule, findRoute, type Principal, type RouteRule } from "../lib/routes.ts";
@@ -143,7 +143,9 @@ export function createGate(options: GateOptions) {
       );
     }
 
-    const token = readSessionCookie(req.headers.cookie);
+    const { token, conflict } = readSessionCookie(req.headers.cookie, secureCookies);
+    // Two session cookies (one planted by a sibling subdomain): signed out, and ours is cleared.
+    if (conflict) res.setHeader("Set-Cookie", deleteSessionCookieHeader(secureCookies));
     const auth = token ? await validateSession(token) : null;
     const principal = auth?.principal ?? null;
     if (context && principal) context.userId = principal.userId;

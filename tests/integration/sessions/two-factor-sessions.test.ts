@@ -1,7 +1,7 @@
 /**
  * Sessions and the second factor against the built server: a session keeps the strength it was
  * opened with, enrolment and a reset end the account's other sessions, enrolment needs a recent
- * sign-in, and the key on file is the one its owner confirmed.
+ * sign-in, the key on file is the one its owner confirmed, and the session cookie cannot be planted.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -181,6 +181,54 @@ describe("two-factor and sessions", () => {
       }
       expect(confirmedRounds).toBeGreaterThan(0);
     });
+  });
+
+  describe("cookie tossing", () => {
+    it("a request carrying two session cookies is signed out and told to clear the cookie, whichever comes first", async () => {
+      const victim = await createTestUser(server.db, ["visualizador"]);
+      const attacker = await createTestUser(server.db, ["visualizador"]);
+      for (const cookie of [
+        `b1_session=${attacker.token}; b1_session=${victim.token}`,
+        `b1_session=${victim.token}; b1_session=${attacker.token}`,
+      ]) {
+        const api = await call("/api/conta/sessoes", { cookie });
+        expect(api.status).toBe(401);
+        expect(api.headers.getSetCookie()).toContain("b1_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0");
+        const page = await call("/conta/sessoes", { cookie });
+        expect(page.status).toBe(302);
+        expect(page.headers.get("location")).toMatch(/^\/auth/);
+        expect(page.headers.getSetCookie()).toContain("b1_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0");
+      }
+      // Neither session was ended: each alone still works.
+      expect((await call("/api/conta/sessoes", { token: victim.token })).status).toBe(200);
+      expect((await call("/api/conta/sessoes", { token: attacker.token })).status).toBe(200);
+    });
+  });
+});
+
+describe("the session cookie when PUBLIC_URL is https", () => {
+  const PUBLIC_URL = "https://hub.b1.example.com";
+  let server: RunningServer;
+  const call = caller(() => server);
+  beforeAll(async () => {
+    server = await startBuiltServer({ PUBLIC_URL });
+  });
+  afterAll(() => server?.stop());
+
+  it("is __Host-b1_session; a plain b1_session, which a sibling subdomain can plant, signs nobody in", async () => {
+    const user = await createTestUser(server.db, ["visualizador"]);
+    const response = await call("/api/auth/sign-in", {
+      method: "POST",
+      origin: PUBLIC_URL,
+      body: { email: user.email, password: user.password },
+    });
+    expect(response.status).toBe(200);
+    const line = response.headers.getSetCookie().find((cookie) => cookie.startsWith("__Host-b1_session="))!;
+    expect(line).toMatch(/; Path=\/;.*; Secure$/);
+    expect(line).not.toMatch(/domain=/i);
+    const token = sessionTokenOf(response, "__Host-b1_session")!;
+    expect((await call("/api/conta/sessoes", { cookie: `__Host-b1_session=${token}` })).status).toBe(200);
+    expect((await call("/api/conta/sessoes", { cookie: `b1_session=${token}` })).status).toBe(401);
   });
 });
 

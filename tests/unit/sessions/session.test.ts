@@ -11,7 +11,6 @@ import {
   createSession,
   hashSecret,
   invalidateUserSessions,
-  readSessionCookie,
   validateSessionToken,
 } from "../../../src/lib/server/sessions/session";
 import { closeDatabase, connectDatabase, type Db } from "../../../src/lib/server/data/db";
@@ -120,18 +119,5 @@ describe("the gate's cached validator", () => {
     expect(await validate(token)).not.toBeNull();
     expect(await validate(token, Date.now() + INACTIVITY_TIMEOUT_MS + 1)).toBeNull();
     expect(await validate(token)).toBeNull();
-  });
-});
-
-describe("the session cookie", () => {
-  it("is found alone, first, last or between others, and never by a longer name", () => {
-    expect(readSessionCookie("b1_session=abc.def")).toBe("abc.def");
-    expect(readSessionCookie("b1_session=abc.def; tema=escuro")).toBe("abc.def");
-    expect(readSessionCookie("tema=escuro; b1_session=abc.def")).toBe("abc.def");
-    expect(readSessionCookie("a=1;b1_session=abc.def;b=2")).toBe("abc.def");
-    expect(readSessionCookie("xb1_session=falso; b1_session=abc.def")).toBe("abc.def");
-    expect(readSessionCookie("xb1_session=falso")).toBeNull();
-    expect(readSessionCookie("b1_session=")).toBeNull();
-    expect(readSessionCookie(undefined)).toBeNull();
   });
 });

@@ -1,27 +1,49 @@
 /** The session cookie: reading it from a request and writing it to a response. */
 export const SESSION_COOKIE = "b1_session";
 
-const COOKIE_PREFIX = `${SESSION_COOKIE}=`;
+/**
+ * Over https the name carries `__Host-`: browsers then accept it only Secure, on Path=/ and
+ * without Domain, i.e. set by this very host, so a sibling subdomain cannot plant one (plain
+ * http has no such guard).
+ */
+export function sessionCookieName(secure: boolean): string {
+  return secure ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE;
+}
 
-/** Reads the session token from a Cookie header without parsing every cookie. */
-export function readSessionCookie(cookieHeader: string | undefined | null): string | null {
-  if (!cookieHeader) return null;
-  let at = cookieHeader.indexOf(COOKIE_PREFIX);
-  // The name must start the header or follow "; " (so "xb1_session=" does not count).
-  while (at > 0 && !/[;\s]/.test(cookieHeader[at - 1]!)) at = cookieHeader.indexOf(COOKIE_PREFIX, at + 1);
-  if (at === -1) return null;
-  const start = at + COOKIE_PREFIX.length;
-  const end = cookieHeader.indexOf(";", start);
-  const value = (end === -1 ? cookieHeader.slice(start) : cookieHeader.slice(start, end)).trim();
+/** What a Cookie header says about the session: one token, none, or several (`conflict`). */
+export interface SessionCookieRead {
+  token: string | null;
+  /** More than one cookie of the session's name: one was planted beside ours, and none is picked. */
+  conflict: boolean;
+}
+
+const NO_SESSION: SessionCookieRead = { token: null, conflict: false };
+
+/** Every value sent under exactly `name` (so `xb1_session` or `__Host-b1_session` is not `b1_session`). */
+function cookieValues(cookieHeader: string, name: string): string[] {
+  const values: string[] = [];
+  for (const pair of cookieHeader.split(";")) {
+    const equals = pair.indexOf("=");
+    if (equals !== -1 && pair.slice(0, equals).trim() === name) values.push(pair.slice(equals + 1).trim());
+  }
+  return values;
+}
+
+/** Reads the session token from a Cookie header; two session cookies sign nobody in. */
+export function readSessionCookie(cookieHeader: string | undefined | null, secure: boolean): SessionCookieRead {
+  const name = sessionCookieName(secure);
+  if (!cookieHeader?.includes(name)) return NO_SESSION;
+  const values = cookieValues(cookieHeader, name);
+  if (values.length > 1) return { token: null, conflict: true };
   // Tokens are base32 and a dot: anything needing decoding is not ours.
-  return value || null;
+  return values[0] ? { token: values[0], conflict: false } : NO_SESSION;
 }
 
 export function sessionCookieHeader(token: string, expiresAt: number, secure: boolean): string {
   const maxAge = Math.max(0, Math.floor((expiresAt - Date.now()) / 1000));
-  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? "; Secure" : ""}`;
+  return `${sessionCookieName(secure)}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? "; Secure" : ""}`;
 }
 
 export function deleteSessionCookieHeader(secure: boolean): string {
-  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? "; Secure" : ""}`;
+  return `${sessionCookieName(secure)}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? "; Secure" : ""}`;
 }
