@@ -160,8 +160,6 @@ export interface Principal {
   roles: readonly string[];
   /** Paths granted by `role_permissions` of any of the user's roles. */
   grantedPaths: ReadonlySet<string>;
-  /** A confirmed TOTP second factor is on file (absent means no). */
-  twoFactorEnrolled?: boolean;
 }
 
 export type Decision = "allow" | "sign-in" | "deny";

@@ -135,7 +135,6 @@ function toPrincipal(row: LookupRow): Principal {
     name: row.fullName,
     roles: row.systemRoles,
     grantedPaths: new Set(row.grantedPaths),
-    twoFactorEnrolled: row.twoFactorEnrolled,
   };
 }
 
