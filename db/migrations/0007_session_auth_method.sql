@@ -1,0 +1,1 @@
+ALTER TABLE `sessions` ADD `auth_method` text DEFAULT 'password' NOT NULL;
