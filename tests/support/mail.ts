@@ -48,3 +48,14 @@ export async function waitForLink(dir: string, to: string, pathPart: string, tim
   }
   throw new Error(`nenhum e-mail para ${to} com ${pathPart}`);
 }
+
+/** The decoded Subject of a raw message (folded lines joined, RFC 2047 encoded words decoded). */
+export function mailSubject(raw: string): string {
+  const header = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(raw)?.[1] ?? "";
+  return header
+    .replace(/\?=\s+=\?/g, "?==?")
+    .replace(/=\?utf-8\?([qb])\?([^?]*)\?=/gi, (_, encoding: string, text: string) =>
+      encoding.toLowerCase() === "b" ? Buffer.from(text, "base64").toString("utf8") : decodeQuotedPrintable(text.replace(/_/g, " ")),
+    )
+    .replace(/\r?\n[ \t]/g, " ");
+}

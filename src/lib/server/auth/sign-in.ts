@@ -6,6 +6,7 @@ import { authFailure, type AuthResult } from "./result.ts";
 import type { Db } from "../data/db.ts";
 import { hashPassword, verifyPasswordHash } from "./password/hash.ts";
 import { createSession } from "../sessions/session.ts";
+import { newDeviceOf, noticeNewDevice } from "./security-notices.ts";
 import type { Attempt } from "../throttle/throttle.ts";
 import { getUserByEmail, hasUsablePassword, normalizeEmail } from "./user.ts";
 import { config } from "../config/config.ts";
@@ -57,7 +58,9 @@ export async function signIn(db: Db, input: SignInRequest, meta: RequestMeta, at
     const challenge = await startTwoFactorChallenge(db, user.id, safeNextPath(input.next));
     return { ok: true, value: { twoFactorChallenge: challenge.token, next: TWO_FACTOR_PATH } };
   }
+  const newDevice = await newDeviceOf(db, user.id, meta.userAgent);
   const session = await createSession(db, user.id, meta);
+  if (newDevice) noticeNewDevice(email, newDevice, meta);
   await writeAuditLog(db, { userId: user.id, actionType: "user_login_success", result: "success", details: { email }, ...meta });
   return { ok: true, value: { session, next: safeNextPath(input.next) } };
 }

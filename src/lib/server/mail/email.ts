@@ -101,3 +101,45 @@ export function setPasswordMail(to: string, url: string): Mail {
     url,
   });
 }
+
+export function newDeviceMail(to: string, device: { label: string; ipAddress: string | null; when: string }, sessionsUrl: string): Mail {
+  return buildLinkMail({
+    to,
+    subject: "Novo acesso à sua conta do B1 Method Hub",
+    greeting: GREETING,
+    lines: [
+      `Sua conta entrou no B1 Method Hub por um dispositivo que nenhuma das suas sessões abertas usa: ${device.label}${device.ipAddress ? `, endereço ${device.ipAddress}` : ""}, em ${device.when}.`,
+      "Se foi você, não é preciso fazer nada. Se não foi, troque sua senha agora e encerre as sessões que não reconhece.",
+    ],
+    action: "Ver minhas sessões",
+    url: sessionsUrl,
+  });
+}
+
+export function twoFactorEnabledMail(to: string, accountUrl: string): Mail {
+  return buildLinkMail({
+    to,
+    subject: "Verificação em duas etapas ativada no B1 Method Hub",
+    greeting: GREETING,
+    lines: [
+      "A verificação em duas etapas foi ativada na sua conta: a partir de agora, o login pede também o código do aplicativo autenticador.",
+      "Se não foi você, fale com o administrador do portal imediatamente.",
+    ],
+    action: "Ver minha conta",
+    url: accountUrl,
+  });
+}
+
+export function twoFactorResetMail(to: string, accountUrl: string): Mail {
+  return buildLinkMail({
+    to,
+    subject: "Verificação em duas etapas removida da sua conta do B1 Method Hub",
+    greeting: GREETING,
+    lines: [
+      "Um administrador removeu a verificação em duas etapas da sua conta e encerrou as suas sessões (por exemplo, depois da perda do celular).",
+      "No próximo login, ative-a de novo com o aplicativo autenticador. Se você não pediu isso, fale com o administrador do portal.",
+    ],
+    action: "Entrar no portal",
+    url: accountUrl,
+  });
+}

@@ -14,9 +14,11 @@ function sessionHandle(sessionId: string): string {
   return encodeHexLowerCase(sha256(`sessao:${sessionId}`)).slice(0, 32);
 }
 
-function describeAgent(userAgent: string | null): { browser: string; system: string } {
+/** Browser and system of a user agent, with their major versions unless `withVersions` is false. */
+export function describeAgent(userAgent: string | null, withVersions = true): { browser: string; system: string } {
   const parsed = new UAParser(userAgent ?? "").getResult();
-  const join = (name?: string, version?: string) => (name ? [name, version?.split(".")[0]].filter(Boolean).join(" ") : "Desconhecido");
+  const join = (name?: string, version?: string) =>
+    name ? [name, withVersions ? version?.split(".")[0] : undefined].filter(Boolean).join(" ") : "Desconhecido";
   return { browser: join(parsed.browser.name, parsed.browser.version), system: join(parsed.os.name, parsed.os.version) };
 }
 

@@ -5,6 +5,7 @@ import { renderSVG } from "uqr";
 import { twoFactorChallenges, twoFactorRecoveryCodes, twoFactorSecrets } from "../../../../../db/schema/index.ts";
 import { writeAuditLog, type RequestMeta } from "../../audit/audit.ts";
 import { authFailure, type AuthResult } from "../result.ts";
+import { noticeTwoFactorEnabled, noticeTwoFactorReset } from "../security-notices.ts";
 import type { Db } from "../../data/db.ts";
 import { invalidateUserSessions, recordSecondFactor } from "../../sessions/session.ts";
 import { SIGN_IN_AGAIN_CODE, SIGN_IN_AGAIN_MESSAGE, signedInRecently } from "../../sessions/recent-sign-in.ts";
@@ -135,6 +136,7 @@ export async function confirmTwoFactorEnrolment(
       ? authFailure(409, "already_enrolled", ALREADY_ENROLLED_MESSAGE)
       : authFailure(400, "invalid_code", WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
   }
+  noticeTwoFactorEnabled(user.email);
   return { ok: true, value: { recoveryCodes } };
 }
 
@@ -147,7 +149,7 @@ export async function resetTwoFactor(
   target: { userId: string; email: string },
   actor: { userId: string } & RequestMeta,
 ): Promise<boolean> {
-  return db.transaction(async (tx) => {
+  const reset = await db.transaction(async (tx) => {
     const removed = (
       await tx.delete(twoFactorSecrets).where(eq(twoFactorSecrets.userId, target.userId)).returning({ userId: twoFactorSecrets.userId })
     ).length;
@@ -165,4 +167,6 @@ export async function resetTwoFactor(
     });
     return true;
   });
+  if (reset) noticeTwoFactorReset(target.email);
+  return reset;
 }

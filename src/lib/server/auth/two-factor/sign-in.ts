@@ -8,6 +8,7 @@ import { authFailure, type AuthResult } from "../result.ts";
 import type { Db } from "../../data/db.ts";
 import { sha256 } from "../../platform/hashing.ts";
 import { createSession } from "../../sessions/session.ts";
+import { newDeviceOf, noticeNewDevice } from "../security-notices.ts";
 import type { Attempt } from "../../throttle/throttle.ts";
 import { acceptTotpCode, consumeRecoveryCode } from "./code.ts";
 import { readTwoFactorStatus, WRONG_CODE_MESSAGE } from "./enrolment.ts";
@@ -145,7 +146,9 @@ export async function completeTwoFactorSignIn(
     .returning({ tokenHash: twoFactorChallenges.tokenHash });
   // A parallel request with another right code already turned this challenge into a session.
   if (!used) return authFailure(401, "challenge_expired", CHALLENGE_EXPIRED_MESSAGE);
+  const newDevice = await newDeviceOf(db, challenge.userId, meta.userAgent, now);
   const session = await createSession(db, challenge.userId, { ...meta, authMethod: "two_factor" }, now);
+  if (newDevice) noticeNewDevice(challenge.email, newDevice, meta, now);
   if (method === "recovery_code") {
     const left = (await readTwoFactorStatus(db, challenge.userId)).recoveryCodesLeft;
     await writeAuditLog(db, {
