@@ -1,6 +1,16 @@
 /** Types of pg-cluster.mjs (plain JS so scripts/test-all.mjs can import it without tsx). */
 export function findBinDir(): string | null;
 export function freePort(): Promise<number>;
-export function startCluster(options?: {
-  port?: number;
-}): Promise<{ url: string; port: number; binDir: string; stop: () => Promise<void> }>;
+export function startCluster(options?: { port?: number }): Promise<{
+  url: string;
+  port: number;
+  binDir: string;
+  /** Stops the server and removes its data. */
+  stop: () => Promise<void>;
+  /** Stops the server (fast shutdown), keeping its data and port for `resume`. */
+  halt: () => Promise<void>;
+  /** Starts a halted server again; resolves once it accepts connections. */
+  resume: () => Promise<void>;
+  /** The postmaster's process id (outage tests pause it and its backends). */
+  serverPid: () => number;
+}>;

@@ -146,7 +146,17 @@ export async function startCluster({ port } = {}) {
       try {
         await run(startCommand, startArgs);
         const url = `postgres://postgres@127.0.0.1:${chosenPort}/postgres`;
-        return { url, port: chosenPort, binDir, stop: async () => stopSync() };
+        // Outage tests stop the server and start it again on the same data and port.
+        const [haltCommand, haltArgs] = asServerUser(pgCtl, ["stop", "-D", dataDir, "-m", "fast", "-w"]);
+        return {
+          url,
+          port: chosenPort,
+          binDir,
+          stop: async () => stopSync(),
+          halt: async () => void (await run(haltCommand, haltArgs)),
+          resume: async () => void (await run(startCommand, startArgs)),
+          serverPid: () => Number(fs.readFileSync(path.join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]),
+        };
       } catch (error) {
         const log = fs.existsSync(logFile) ? fs.readFileSync(logFile, "utf8") : "";
         lastError = new Error(`pg_ctl start falhou: ${failureText(error)}\n${log}`);

@@ -8,6 +8,8 @@ declare namespace App {
     sessionId: string | null;
     /** Client address (X-Forwarded-For only when TRUST_PROXY is set). */
     clientIp: string | null;
+    /** The request's id (`X-Request-Id`, set by the gate): on its log lines and its 500 answer. */
+    requestId?: string;
     /** How the response's writing is going (set by the server): streamed bodies pace and reuse memory by it. */
     responseFlow?: import("./lib/server/audit/chunk-ring").ResponseFlow;
   }

@@ -29,6 +29,7 @@ import type { Logger } from "pino";
 import { logger as sharedLogger } from "../lib/server/platform/logger.ts";
 import { requestContextOf } from "./observability/request-context.ts";
 import { errorPageWithRequestId } from "./observability/error-page.ts";
+import { answerFailure } from "../lib/server/http/failure.ts";
 
 /** The Astro node adapter's handler (middleware mode). */
 export type AppHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: App.Locals) => Promise<void>;
@@ -56,6 +57,11 @@ const DECISION_AUDIT_INTERVAL_MS = 60 * 60 * 1000;
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const API_METHODS = new Set(["GET", "HEAD", ...UNSAFE_METHODS]);
 const API_ALLOW = [...API_METHODS].join(", ");
+
+const isSearchPath = (path: string) => path === "/pagefind" || path.startsWith("/pagefind/");
+/** What the Astro adapter answers: the API, Astro's action and island routes. */
+const isAdapterPath = (path: string) =>
+  path === "/api" || path.startsWith("/api/") || path.startsWith("/_actions/") || path.startsWith("/_server-islands/");
 
 /** The validator, timed when someone listens (for the metrics), untouched otherwise. */
 function timedSessionCheck<T>(validate: (token: string) => Promise<T>, observe?: (seconds: number) => void): (token: string) => Promise<T> {
@@ -153,7 +159,7 @@ export function createGate(options: GateOptions) {
     // A role that requires two-factor opens nothing but the enrolment page until this session presents it.
     const mustEnrol = mustEnrolTwoFactor(auth, config.twoFactor.requiredRoles);
 
-    if (path.startsWith("/pagefind/") || path === "/pagefind") {
+    if (isSearchPath(path)) {
       if (!principal) return json(res, 401, { error: "Não autenticado" });
       if (mustEnrol) return json(res, 403, { error: TWO_FACTOR_REQUIRED_MESSAGE, code: "two_factor_required" });
       const file = options.search?.lookup(principal, path.slice("/pagefind".length));
@@ -165,7 +171,7 @@ export function createGate(options: GateOptions) {
       });
     }
 
-    if (path === "/api" || path.startsWith("/api/") || path.startsWith("/_actions/") || path.startsWith("/_server-islands/")) {
+    if (isAdapterPath(path)) {
       if (!API_METHODS.has(method)) {
         res.setHeader("Allow", API_ALLOW);
         return json(res, 405, { error: "Método não permitido" });
@@ -204,7 +210,7 @@ export function createGate(options: GateOptions) {
       // Astro builds its URL from these two: it must see exactly what was decided on.
       req.url = path + query;
       req.headers.host = publicHost;
-      const locals: App.Locals = { principal, sessionId: auth?.session.id ?? null, clientIp: clientIp(req) };
+      const locals: App.Locals = { principal, sessionId: auth?.session.id ?? null, clientIp: clientIp(req), requestId: context?.id };
       return appHandler(req, res, () => json(res, 404, { error: "Não encontrado" }), locals);
     }
 
@@ -237,25 +243,33 @@ export function createGate(options: GateOptions) {
     return sendPage(req, res, path, principal, 200, renewedCookie);
   }
 
-  /** The request listener: an uncaught error becomes the 500 page; the detail goes to the log only. */
+  /**
+   * The request listener. An uncaught error is logged with the request id and answered: 503 with
+   * Retry-After while the database is away or cannot write, else 500 with the request id; JSON on
+   * the API, the Portuguese error page elsewhere. The detail goes to the log only.
+   */
   return function listener(req: IncomingMessage, res: ServerResponse): void {
     handle(req, res).catch((error: unknown) => {
       const context = requestContextOf(req);
-      logger.error({ err: error, reqId: context?.id, method: req.method, path: context?.path }, "erro não tratado");
+      const answer = answerFailure(logger, error, { reqId: context?.id, method: req.method, path: context?.path });
       if (res.headersSent) {
         res.destroy();
         return;
       }
-      const page = pages.get("/500");
-      const body = errorPageWithRequestId(page ? page.body(null).raw : Buffer.from("<h1>Unexpected Application Error!</h1>"), context?.id);
+      for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
+      const path = context?.path ?? normalizePath((req.url ?? "/").split("?")[0]!) ?? "";
+      if (isAdapterPath(path) || isSearchPath(path)) return json(res, answer.status, answer.body);
+      const page = pages.get(answer.status === 503 ? "/503" : "/500");
+      const fallback = Buffer.from(answer.status === 503 ? "<h1>Serviço indisponível</h1>" : "<h1>Erro inesperado</h1>");
+      const body = errorPageWithRequestId(page ? page.body(null).raw : fallback, context?.id);
       const csp = page ? pagePolicy(page) : baseHeaders["Content-Security-Policy"]!;
-      res.writeHead(500, {
+      res.writeHead(answer.status, {
         ...baseHeaders,
         "Content-Security-Policy": csp,
         "Content-Type": "text/html; charset=utf-8",
         "Cache-Control": "no-store",
       });
-      res.end(body);
+      res.end(req.method === "HEAD" ? undefined : body);
     });
   };
 }

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
 import pg from "pg";
 
 /** True in the PostgreSQL pass of `npm test` (scripts/test-all.mjs sets both variables). */
@@ -32,4 +33,29 @@ export async function createDatabase(clusterUrl: string): Promise<string> {
 export async function freshDatabaseUrl(): Promise<string | null> {
   if (!onPostgres) return null;
   return createDatabase(process.env.TEST_PG_URL!);
+}
+
+/** The postmaster and every process it started (backends, checkpointer, …), from /proc. */
+function serverProcesses(postmasterPid: number): number[] {
+  const children = fs
+    .readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === postmasterPid;
+      } catch {
+        return false; // ended while listing
+      }
+    })
+    .map(Number);
+  return [postmasterPid, ...children];
+}
+
+/**
+ * Freezes (SIGSTOP) or thaws (SIGCONT) a whole PostgreSQL server: a hung database, whose sockets
+ * stay open and silent, unlike a stopped one that refuses connections.
+ */
+export function freezePostgres(postmasterPid: number, frozen: boolean): void {
+  for (const pid of serverProcesses(postmasterPid)) process.kill(pid, frozen ? "SIGSTOP" : "SIGCONT");
 }

@@ -1,11 +1,11 @@
-/** Written by src/pages/500.astro where the request id belongs. */
+/** Written by src/pages/500.astro and 503.astro where the request id belongs. */
 const MARKER = "<!--b1:request-id-->";
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-/** The 500 page with the id a person can quote to support, which an admin finds in the log. */
+/** The 500 (or 503) page with the id a person can quote to support, which an admin finds in the log. */
 export function errorPageWithRequestId(html: Buffer, requestId: string | undefined): Buffer {
   if (!requestId) return html;
   const note =

@@ -25,6 +25,7 @@ import * as pgSchema from "../../../../db/schema/pg/index.ts";
 import * as sqliteSchema from "../../../../db/schema/sqlite/all.ts";
 import { engineOf, type Engine } from "../../../../db/schema/index.ts";
 import { config } from "../config/config.ts";
+import { isDatabaseUnavailable } from "./faults.ts";
 
 /** The database as the portal's code sees it (see the module comment). */
 export type Db = PgDatabase<NodePgQueryResultHKT, typeof pgSchema>;
@@ -40,6 +41,8 @@ interface Handle {
   engine: Engine;
   sqlite?: Database.Database;
   pool?: pg.Pool;
+  /** The postgres:// address (migrations open a connection of their own). */
+  url?: string;
   /** Runs `work` as the holder of the SQLite connection (drizzle's migrator opens its own transaction). */
   owning?: <T>(work: () => T) => T;
 }
@@ -129,25 +132,68 @@ function connectSqlite(file: string, options: { readonly?: boolean } = {}): Db {
 // stores is a millisecond time or a count, well inside a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
-function connectPostgres(url: string): Db {
+/**
+ * PostgreSQL transactions on a client of their own, given back to the pool in every case: drizzle's
+ * pool transaction leaks its client when BEGIN fails and returns a client that failed mid-query
+ * (a hung server's timeout) to the pool, where the next request would wait behind it. A client
+ * that failed because the database went away is discarded instead.
+ */
+function postgresTransactions(db: Db, pool: pg.Pool): void {
+  const onClient = new WeakMap<pg.PoolClient, Db>();
+  db.transaction = (async (work, config) => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      let clientDb = onClient.get(client);
+      if (!clientDb) onClient.set(client, (clientDb = drizzlePg(client, { schema: pgSchema }) as unknown as Db));
+      return await clientDb.transaction(work, config);
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) broken = error as Error;
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }) as Db["transaction"];
+}
+
+/** Bounds on every wait for PostgreSQL, so a hung server costs a request a 503, not forever. */
+export interface WaitLimits {
+  /** Getting a connection: a free one from the pool or a new one from the server. */
+  connectMs: number;
+  /** One statement (server-side `statement_timeout`, and client-side for a server that stopped answering). */
+  statementMs: number;
+}
+
+function connectPostgres(url: string, limits?: WaitLimits): Db {
   const pool = new pg.Pool({
     connectionString: url,
     max: Number(process.env.DATABASE_POOL_MAX ?? 10) || 10,
     application_name: "b1-method-hub",
+    ...(limits && {
+      connectionTimeoutMillis: limits.connectMs,
+      statement_timeout: limits.statementMs,
+      query_timeout: limits.statementMs,
+    }),
   });
-  // An idle client that loses its server (restart, failover) must not crash the process.
+  // A client that loses its server (restart, failover, pg_terminate_backend) emits 'error'; with
+  // no listener that ends the process. The pool listens while a client is idle only, so every
+  // client gets one for its whole life; the query in flight fails on its own and the pool drops
+  // the client.
   pool.on("error", () => undefined);
+  pool.on("connect", (client) => client.on("error", () => undefined));
   const db = drizzlePg(pool, { schema: pgSchema }) as unknown as Db;
-  setHandle(db, { engine: "postgres", pool });
+  postgresTransactions(db, pool);
+  setHandle(db, { engine: "postgres", pool, url });
   return db;
 }
 
 /**
  * Connects to `target` (a SQLite file path, `:memory:`, or a postgres:// URL) without migrating.
- * SQLite gets WAL, foreign keys and a busy timeout; PostgreSQL a pool (`DATABASE_POOL_MAX`).
+ * SQLite gets WAL, foreign keys and a busy timeout; PostgreSQL a pool (`DATABASE_POOL_MAX`), with
+ * `limits` on its waits when given (the server's; scripts run without).
  */
-export function connectDatabase(target: string): Db {
-  return engineOf(target) === "postgres" ? connectPostgres(target) : connectSqlite(target);
+export function connectDatabase(target: string, limits?: WaitLimits): Db {
+  return engineOf(target) === "postgres" ? connectPostgres(target, limits) : connectSqlite(target);
 }
 
 const MIGRATION_LOCK = 4_010_000;
@@ -158,14 +204,17 @@ export async function migrateDatabase(db: Db): Promise<void> {
   if (handle.engine === "sqlite") {
     handle.owning!(() => migrateSqlite(db as never, { migrationsFolder: MIGRATIONS_DIR }));
   } else {
-    // Instances starting together take turns: the second finds the first's migrations applied.
-    const lock = await handle.pool!.connect();
+    // A connection of its own, without the pool's statement timeout: building an index on a big
+    // table may take longer than a request may. Instances starting together take turns on its
+    // lock: the second finds the first's migrations applied.
+    const client = new pg.Client({ connectionString: handle.url, application_name: "b1-method-hub" });
+    client.on("error", () => undefined);
+    await client.connect();
     try {
-      await lock.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
-      await migratePg(db as never, { migrationsFolder: PG_MIGRATIONS_DIR });
+      await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
+      await migratePg(drizzlePg(client), { migrationsFolder: PG_MIGRATIONS_DIR });
     } finally {
-      await lock.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => undefined);
-      lock.release();
+      await client.end().catch(() => undefined);
     }
   }
 }
@@ -204,7 +253,9 @@ type Shared = { [SHARED]?: Db };
 export function getDb(): Db {
   const holder = globalThis as Shared;
   if (!holder[SHARED]) {
-    const db = connectDatabase(config().databaseUrl);
+    // Getting a connection and running a statement each take at most half the request timeout.
+    const halfRequest = Math.ceil(config().requestTimeoutMs / 2);
+    const db = connectDatabase(config().databaseUrl, { connectMs: halfRequest, statementMs: halfRequest });
     handleOf(db).owning?.(() => migrateSqlite(db as never, { migrationsFolder: MIGRATIONS_DIR }));
     holder[SHARED] = db;
   }
