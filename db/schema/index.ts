@@ -35,4 +35,5 @@ export const {
   twoFactorRecoveryCodes,
   twoFactorChallenges,
   auditChainCheckpoints,
+  healthProbe,
 } = tables;

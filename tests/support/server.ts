@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Db } from "../../src/lib/server/data/db";
 import { freePort } from "../../scripts/pg-cluster.mjs";
-import { closeDatabase } from "../../src/lib/server/data/db";
+import { closeDatabase, connectDatabase } from "../../src/lib/server/data/db";
 import { freshDatabaseUrl } from "./pg";
 import { openTestDatabase } from "./users";
 
@@ -30,6 +30,8 @@ export interface StartOptions {
   /** Run the build of another project folder (a copy made by a test). */
   cwd?: string;
   startTimeoutMs?: number;
+  /** Connect the test's handle without migrating or seeding, so only the server writes at its start. */
+  openOnly?: boolean;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function startBuiltServer(env: Record<string, string | undefined> =
   const urlFile = path.join(dataDir, "database-url");
   const databaseUrl = fs.existsSync(urlFile) ? fs.readFileSync(urlFile, "utf8") : await freshDatabaseUrl();
   if (databaseUrl) fs.writeFileSync(urlFile, databaseUrl);
-  const db = await openTestDatabase(databaseUrl ?? databasePath);
+  const db = options.openOnly ? connectDatabase(databaseUrl ?? databasePath) : await openTestDatabase(databaseUrl ?? databasePath);
   let log = "";
   const child: ChildProcess = spawn(process.execPath, ["dist/gate/main.mjs"], {
     cwd,

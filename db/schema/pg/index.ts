@@ -212,3 +212,8 @@ export const auditChainCheckpoints = pgTable("audit_chain_checkpoints", {
   lastPrunedHash: text("last_pruned_hash").notNull(),
   createdAt: millis("created_at").notNull(),
 });
+
+export const healthProbe = pgTable("health_probe", {
+  id: integer("id").primaryKey().default(1),
+  probedAt: millis("probed_at").notNull(),
+});

@@ -190,3 +190,9 @@ export const rateLimits = sqliteTable(
   },
   (table) => [index("rate_limits_reset_idx").on(table.resetAt)],
 );
+
+/** One row that `/readyz` rewrites every few seconds at most: proof that the database still takes writes. */
+export const healthProbe = sqliteTable("health_probe", {
+  id: integer("id").primaryKey().default(1),
+  probedAt: integer("probed_at", { mode: "number" }).notNull(),
+});

@@ -3,12 +3,18 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { sql } from "drizzle-orm";
+import { healthProbe } from "../../../db/schema/index.ts";
 import type { Db } from "../../lib/server/data/db.ts";
 
 /** A readiness probe's database check waits at most this long for a lock. */
 const DB_PROBE_TIMEOUT_MS = 250;
 /** Answers are reused this long, so a flood of probes cannot become a flood of file opens. */
 const READINESS_CACHE_MS = 1_000;
+/** The write probe (one row rewritten) runs at most this often: a full disk or a read-only database shows within it. */
+export const WRITE_PROBE_INTERVAL_MS = 5_000;
+
+/** A write probe's outcome; `busy` (a lock or a slow answer) says nothing either way. */
+type WriteOutcome = "written" | "refused" | "busy";
 
 let shuttingDown = false;
 
@@ -73,20 +79,64 @@ async function probePostgres(db: Db, expectedMigration: number): Promise<string 
   }
 }
 
+/** Rewrites the probe row through a fresh connection that waits at most DB_PROBE_TIMEOUT_MS for the write lock. */
+function probeSqliteWrite(databasePath: string): WriteOutcome {
+  let probe: Database.Database | undefined;
+  try {
+    probe = new Database(databasePath, { fileMustExist: true, timeout: DB_PROBE_TIMEOUT_MS });
+    probe
+      .prepare("insert into health_probe (id, probed_at) values (1, ?) on conflict (id) do update set probed_at = excluded.probed_at")
+      .run(Date.now());
+    return "written";
+  } catch (error) {
+    return (error as { code?: string }).code === "SQLITE_BUSY" ? "busy" : "refused";
+  } finally {
+    probe?.close();
+  }
+}
+
+/** The same write through the pool; an answer slower than DB_PROBE_TIMEOUT_MS is `busy`. */
+async function probePostgresWrite(db: Db): Promise<WriteOutcome> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<WriteOutcome>((resolve) => (timer = setTimeout(() => resolve("busy"), DB_PROBE_TIMEOUT_MS)));
+  const now = Date.now();
+  const write = db
+    .insert(healthProbe)
+    .values({ id: 1, probedAt: now })
+    .onConflictDoUpdate({ target: healthProbe.id, set: { probedAt: now } })
+    .then((): WriteOutcome => "written")
+    .catch((): WriteOutcome => "refused");
+  try {
+    return await Promise.race([write, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Returns null when ready, or a one-line reason. */
 export function createReadinessCheck(options: ReadinessOptions): () => Promise<string | null> {
   const expectedMigration = latestMigrationStamp(options.migrationsDir);
   const { database } = options;
   let cached: { at: number; reason: string | null } | undefined;
+  let writes: { at: number; refused: boolean } | undefined;
+
+  async function writeRefused(now: number): Promise<boolean> {
+    if (writes && now - writes.at < WRITE_PROBE_INTERVAL_MS) return writes.refused;
+    const outcome = database.engine === "sqlite" ? probeSqliteWrite(database.path) : await probePostgresWrite(database.db);
+    writes = { at: now, refused: outcome === "busy" ? (writes?.refused ?? false) : outcome === "refused" };
+    return writes.refused;
+  }
+
   return async function checkReadiness(): Promise<string | null> {
     if (shuttingDown) return "encerrando";
     const now = Date.now();
     if (cached && now - cached.at < READINESS_CACHE_MS) return cached.reason;
-    const reason = !options.pagesLoaded()
+    let reason = !options.pagesLoaded()
       ? "páginas não carregadas"
       : database.engine === "sqlite"
         ? probeDatabase(database.path, expectedMigration)
         : await probePostgres(database.db, expectedMigration);
+    if (reason === null && (await writeRefused(now))) reason = "banco de dados não aceita gravações";
     cached = { at: now, reason };
     return reason;
   };
@@ -106,8 +156,8 @@ function answer(req: IncomingMessage, res: ServerResponse, status: number, text:
 export const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
 
 /**
- * Answers `/healthz` (the process answers) and `/readyz` (database, migrations, pages, not shutting
- * down) before the gate: no cookie is read, nothing is audited or personalised.
+ * Answers `/healthz` (the process answers) and `/readyz` (database readable and writable,
+ * migrations, pages, not shutting down) before the gate: no cookie is read, nothing is audited or personalised.
  */
 export function createHealthResponder(checkReadiness: () => Promise<string | null>) {
   return async function respondToHealthProbe(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {

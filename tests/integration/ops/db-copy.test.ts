@@ -99,6 +99,7 @@ function fillSource(source: BetterSQLite3Database<typeof sqliteSchema>) {
     .values({ tokenHash: "ch", userId: "u1", nextPath: "/inicio", failures: 2, expiresAt: CONFIRMED_AT })
     .run();
   source.insert(s.auditChainCheckpoints).values({ lastPrunedId: 0, lastPrunedHash: "genesis", createdAt: CONFIRMED_AT }).run();
+  source.insert(s.healthProbe).values({ id: 1, probedAt: CONFIRMED_AT }).run();
 }
 
 const pgTables = Object.values(pgSchema).flatMap((value): PgTable[] => (is(value, PgTable) ? [value] : []));
