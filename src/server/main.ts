@@ -17,6 +17,7 @@ import { removePidFile, writePidFile } from "../lib/server/platform/server-pid.t
 import { loadAssets, loadPages } from "../lib/server/content/static-files.ts";
 import { loadSearchBundles } from "../lib/server/content/search-files.ts";
 import { applySignInMethods } from "../lib/auth/sign-in-methods.ts";
+import { createConnectionKeeper } from "./connections.ts";
 import { createGate, type AppHandler } from "./gate.ts";
 import { responseFlow } from "./response-flow.ts";
 import { createHealthResponder, createReadinessCheck, markShuttingDown } from "./observability/health.ts";
@@ -64,7 +65,7 @@ await schedulePendingAccountPurge(db);
 const checkReadiness = createReadinessCheck({
   database: engine === "sqlite" ? { engine, path: cfg.databasePath } : { engine, db },
   migrationsDir: engine === "sqlite" ? MIGRATIONS_DIR : PG_MIGRATIONS_DIR,
-  pagesLoaded: () => pages.has("/") && pages.has("/500"),
+  pagesLoaded: () => pages.has("/") && pages.has("/500") && pages.has("/503"),
 });
 const listener = createObservedListener({
   gate,
@@ -79,6 +80,7 @@ const listener = createObservedListener({
   respondWithMetrics: metricsToken ? createMetricsResponder(metrics.registry, metricsToken, logger()) : undefined,
 });
 
+const connections = createConnectionKeeper(listener);
 // A slow client cannot hold a request open: Node answers 408 past requestTimeout (checked every second).
 const server = http.createServer(
   {
@@ -87,8 +89,9 @@ const server = http.createServer(
     headersTimeout: Math.min(20_000, cfg.requestTimeoutMs),
     connectionsCheckingInterval: 1000,
   },
-  listener,
+  connections.listener,
 );
+connections.attach(server);
 
 // Node's HTTP parser refuses malformed, oversized or stalled requests before the gate sees them;
 // its default answer is an empty body, so the refusal is written here in Portuguese.
@@ -119,25 +122,28 @@ server.listen(cfg.port, cfg.host, () => {
 const metricsServer = metricsPort === null ? undefined : startMetricsServer(metrics.registry, metricsPort, logger());
 
 /**
- * Graceful stop: /readyz turns 503 first (the balancer drains the instance during SHUTDOWN_DRAIN_MS),
- * then no new connections; in-flight requests (an export included) finish within
- * SHUTDOWN_TIMEOUT_MS, keep-alive sockets close as soon as they go idle, then the database closes.
+ * Graceful stop: /readyz turns 503 first (the balancer drains the instance during SHUTDOWN_DRAIN_MS)
+ * and every answer from then on closes its connection; then no new connections; in-flight requests
+ * (an export included) finish within SHUTDOWN_TIMEOUT_MS, idle keep-alive connections close after a
+ * short grace (see connections.ts), then the database closes.
  */
 let stopping = false;
 function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   markShuttingDown();
+  connections.answerWithClose();
   console.log(`${signal} recebido: encerrando depois das requisições em andamento…`);
+  let finished = false;
   const finish = (code: number) => {
+    if (finished) return;
+    finished = true;
     metricsServer?.close();
     if (engine === "sqlite") removePidFile(cfg.databasePath);
     void closeDatabase(db).finally(() => process.exit(code));
   };
   setTimeout(() => {
-    server.close(() => finish(0));
-    const idleSweep = setInterval(() => server.closeIdleConnections(), 50);
-    idleSweep.unref();
+    void connections.stop(server).then(() => finish(0));
     setTimeout(() => {
       console.error(`Encerramento: requisições ainda abertas após ${cfg.shutdownTimeoutMs} ms foram interrompidas`);
       server.closeAllConnections();

@@ -95,3 +95,107 @@ export function residentBytes(pid: number): number {
   if (!kb) throw new Error(`VmRSS ausente para o processo ${pid}`);
   return Number(kb[1]) * 1024;
 }
+
+/** Length of the first whole response in `bytes` (headers and body), or null while it is incomplete. */
+function responseLength(bytes: Buffer): number | null {
+  const split = bytes.indexOf("\r\n\r\n");
+  if (split === -1) return null;
+  const head = bytes.subarray(0, split).toString("latin1");
+  const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+  if (length) return bytes.length >= split + 4 + Number(length[1]) ? split + 4 + Number(length[1]) : null;
+  if (!/\r\ntransfer-encoding:\s*chunked/i.test(head)) return split + 4;
+  const end = bytes.indexOf("\r\n0\r\n\r\n", split + 4 - 2);
+  return end === -1 ? null : end + 7;
+}
+
+/**
+ * Writes every request in ONE socket write (HTTP pipelining) and resolves with the answers in the
+ * order they came back, once `requests.length` have arrived (or the socket ends or times out).
+ */
+export function pipelined(url: string, requests: string[], timeoutMs = 15_000): Promise<RawAnswer[]> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const answers: RawAnswer[] = [];
+    let pending = Buffer.alloc(0);
+    const socket = net.connect(Number(port), hostname, () => socket.write(requests.join("")));
+    const done = () => {
+      socket.destroy();
+      resolve(answers);
+    };
+    socket.on("data", (part: Buffer) => {
+      pending = Buffer.concat([pending, part]);
+      for (let length = responseLength(pending); length !== null; length = responseLength(pending)) {
+        answers.push(parseAnswer(pending.subarray(0, length).toString("utf8"), 0)!);
+        pending = pending.subarray(length);
+        if (answers.length === requests.length) return done();
+      }
+    });
+    socket.on("end", done);
+    socket.on("close", done);
+    socket.on("error", (error) => (answers.length ? done() : reject(error)));
+    socket.setTimeout(timeoutMs, done);
+  });
+}
+
+/** One HTTP/1.1 request as bytes on the wire. */
+export function requestText(method: string, path: string, host: string, headers: Record<string, string> = {}, body?: string): string {
+  const all = { host, ...headers, ...(body === undefined ? {} : { "content-length": String(Buffer.byteLength(body)) }) };
+  const head = Object.entries(all)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
+  return `${method} ${path} HTTP/1.1\r\n${head}\r\n${body ?? ""}`;
+}
+
+export interface KeepAliveRun {
+  /** Answers received, and how many of them asked to close the connection. */
+  answers: number;
+  closeAnswers: number;
+  /** Requests written that got no answer: the connection was reset or closed under them. */
+  failures: string[];
+}
+
+/**
+ * One keep-alive connection sending `request` again as soon as each answer arrives, as a busy
+ * client or a balancer's pooled connection does, until the server answers `Connection: close`,
+ * closes the idle connection, or `stop()` says so. Never reconnects.
+ */
+export function keepAliveLoop(url: string, request: string, stop: () => boolean): Promise<KeepAliveRun> {
+  const { hostname, port } = new URL(url);
+  const run: KeepAliveRun = { answers: 0, closeAnswers: 0, failures: [] };
+  return new Promise((resolve) => {
+    let pending = Buffer.alloc(0);
+    let waiting = false;
+    let finished = false;
+    const socket = net.connect(Number(port), hostname);
+    const finish = (failure?: string) => {
+      if (finished) return;
+      finished = true;
+      if (failure && waiting) run.failures.push(failure);
+      socket.destroy();
+      resolve(run);
+    };
+    const send = () => {
+      if (stop()) return finish();
+      waiting = true;
+      socket.write(request);
+    };
+    socket.on("connect", send);
+    socket.on("data", (part: Buffer) => {
+      pending = Buffer.concat([pending, part]);
+      const length = responseLength(pending);
+      if (length === null) return;
+      const head = pending.subarray(0, length).toString("latin1");
+      pending = pending.subarray(length);
+      waiting = false;
+      run.answers++;
+      if (/\r\nconnection:\s*close/i.test(head)) {
+        run.closeAnswers++;
+        return finish();
+      }
+      send();
+    });
+    socket.on("error", (error: NodeJS.ErrnoException) => finish(error.code ?? error.message));
+    socket.on("end", () => finish("conexão fechada sem resposta"));
+    socket.on("close", () => finish("conexão fechada sem resposta"));
+  });
+}
