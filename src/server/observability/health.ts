@@ -11,7 +11,7 @@ const DB_PROBE_TIMEOUT_MS = 250;
 /** Answers are reused this long, so a flood of probes cannot become a flood of file opens. */
 const READINESS_CACHE_MS = 1_000;
 /** The write probe (one row rewritten) runs at most this often: a full disk or a read-only database shows within it. */
-export const WRITE_PROBE_INTERVAL_MS = 5_000;
+const WRITE_PROBE_INTERVAL_MS = 5_000;
 
 /** A write probe's outcome; `busy` (a lock or a slow answer) says nothing either way. */
 type WriteOutcome = "written" | "refused" | "busy";
