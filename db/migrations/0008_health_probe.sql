@@ -1,0 +1,4 @@
+CREATE TABLE `health_probe` (
+	`id` integer PRIMARY KEY DEFAULT 1 NOT NULL,
+	`probed_at` integer NOT NULL
+);
