@@ -6,7 +6,7 @@ const SERVER_DOMAINS = {
   platform: [],
   config: ["platform"],
   data: ["config", "platform"],
-  http: ["config", "platform"],
+  http: ["data", "config", "platform"],
   mail: ["config", "platform"],
   content: ["config", "platform"],
   audit: ["data", "config", "platform"],
