@@ -36,4 +36,5 @@ export const {
   twoFactorChallenges,
   auditChainCheckpoints,
   healthProbe,
+  auditChainHead,
 } = tables;

@@ -217,3 +217,15 @@ export const healthProbe = pgTable("health_probe", {
   id: integer("id").primaryKey().default(1),
   probedAt: millis("probed_at").notNull(),
 });
+
+export const auditChainHead = pgTable("audit_chain_head", {
+  id: integer("id").primaryKey().default(1),
+  lastId: integer("last_id"),
+  lastHash: text("last_hash").notNull(),
+  prunedId: integer("pruned_id"),
+  prunedHash: text("pruned_hash").notNull(),
+  sealedSum: text("sealed_sum").notNull(),
+  keyId: text("key_id"),
+  mac: text("mac"),
+  updatedAt: millis("updated_at").notNull(),
+});

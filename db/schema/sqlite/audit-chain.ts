@@ -8,3 +8,23 @@ export const auditChainCheckpoints = sqliteTable("audit_chain_checkpoints", {
   lastPrunedHash: text("last_pruned_hash").notNull(),
   createdAt: integer("created_at", { mode: "number" }).notNull(),
 });
+
+/**
+ * The chain's head as the portal last left it (one row, id 1): the last row, where pruning
+ * resumed, the sum sealing what the row hashes leave out (counts of `blocked` rows, rows from
+ * before the chain), and an HMAC of all of it with AUDIT_CHAIN_KEY. See src/lib/server/audit/head.ts.
+ */
+export const auditChainHead = sqliteTable("audit_chain_head", {
+  /** Always 1: the table holds one row. */
+  id: integer("id").primaryKey().default(1),
+  lastId: integer("last_id", { mode: "number" }),
+  lastHash: text("last_hash").notNull(),
+  prunedId: integer("pruned_id", { mode: "number" }),
+  prunedHash: text("pruned_hash").notNull(),
+  /** Sum mod 2^256 (hex) of one HMAC per `blocked` row's count and per row from before the chain. */
+  sealedSum: text("sealed_sum").notNull(),
+  /** Which AUDIT_CHAIN_KEY sealed it (a fingerprint), null when none was set. */
+  keyId: text("key_id"),
+  mac: text("mac"),
+  updatedAt: integer("updated_at", { mode: "number" }).notNull(),
+});

@@ -1,8 +1,7 @@
 import { useEffect, useState } from "react";
+import { describeChainProblem, type ChainState } from "../../../lib/audit/chain-state";
 
-type ChainState = { ok: true; count: number; unchained: number } | { ok: false; count: number; brokenId: number; reason: string };
-
-/** The audit log's integrity for administrators: intact with its count, or the first row that fails. */
+/** The audit log's integrity for administrators: intact with its count (and whether the head is sealed), or what fails. */
 export default function AuditChainStatus() {
   const [state, setState] = useState<ChainState | null>(null);
 
@@ -15,11 +14,12 @@ export default function AuditChainStatus() {
   if (!state) return null;
   return state.ok ? (
     <p role="status" className="mb-4 rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900">
-      Integridade do log: cadeia íntegra, {state.count} registros verificados.
+      Integridade do log: cadeia íntegra, {state.count} registros verificados
+      {state.sealed ? ", topo selado." : ". O topo não tem selo (AUDIT_CHAIN_KEY não definida)."}
     </p>
   ) : (
     <p role="alert" className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm font-semibold text-red-800">
-      Integridade do log: cadeia quebrada no registro #{state.brokenId}. O registro foi alterado ou removido fora do portal.
+      Integridade do log: {describeChainProblem(state)}.
     </p>
   );
 }

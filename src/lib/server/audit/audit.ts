@@ -1,9 +1,10 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import { auditLogs } from "../../../../db/schema/index.ts";
 import type { AuditActionType, AuditResult } from "../../audit/actions.ts";
 import type { Db, Tx } from "../data/db.ts";
 import { logger } from "../platform/logger.ts";
-import { chainHash, previousHashBefore } from "./chain.ts";
+import { chainHash, chainPointBefore } from "./chain.ts";
+import { moveHeadAfterAppend, moveHeadAfterCount } from "./head.ts";
 import { config } from "../config/config.ts";
 import { maskIpAddress } from "../platform/ip-mask.ts";
 import { holdLock, incrementJsonCount } from "../data/dialect.ts";
@@ -22,9 +23,10 @@ export interface AuditEntry extends RequestMeta {
 }
 
 /**
- * Writes one audit row, chained to the previous one (see audit-chain.ts). Pass the transaction
- * handle to write it together with the change it records. The previous hash is read inside the
- * write transaction (immediate, so other connections wait): appends are serialised. A failed
+ * Writes one audit row, chained to the previous one (see chain.ts), and moves the chain's head
+ * (head.ts). Pass the transaction handle to write it together with the change it records. The
+ * previous hash is read inside the write transaction, under the chain lock (SQLite: immediate,
+ * so other connections wait; PostgreSQL: an advisory lock): appends are serialised. A failed
  * write is only logged and never breaks the caller.
  */
 export async function writeAuditLog(db: Db | Tx, entry: AuditEntry): Promise<number | null> {
@@ -41,8 +43,10 @@ export async function writeAuditLog(db: Db | Tx, entry: AuditEntry): Promise<num
         userAgent: entry.userAgent?.slice(0, 512) ?? null,
       };
       const [{ id }] = (await tx.insert(auditLogs).values(values).returning({ id: auditLogs.id })) as [{ id: number }];
-      const hash = chainHash(await previousHashBefore(tx, id), { id, ...values });
+      const previous = await chainPointBefore(tx, id);
+      const hash = chainHash(previous.hash, { id, ...values });
       await tx.update(auditLogs).set({ hash }).where(eq(auditLogs.id, id));
+      await moveHeadAfterAppend(tx, previous, { id, ...values, hash });
       return id;
     });
   } catch (error) {
@@ -51,15 +55,26 @@ export async function writeAuditLog(db: Db | Tx, entry: AuditEntry): Promise<num
   }
 }
 
-/** Adds one to the `count` in a row's details (a repeat of what it records); false when the row is gone. */
-export async function incrementAuditCount(db: Pick<Db, "update">, rowId: number): Promise<boolean> {
+/**
+ * Adds one to the `count` in a `blocked` row's details (a repeat of the attempt it records) and
+ * reseals the count in the chain's head, under the chain lock. False when the row is gone, or is
+ * not a chained `blocked` row (whose count is part of its hash): the caller then writes a new row.
+ */
+export async function incrementAuditCount(db: Pick<Db, "transaction">, rowId: number): Promise<boolean> {
   try {
-    const updated = await db
-      .update(auditLogs)
-      .set({ actionDetails: incrementJsonCount(auditLogs.actionDetails) })
-      .where(eq(auditLogs.id, rowId))
-      .returning({ id: auditLogs.id });
-    return updated.length === 1;
+    return await db.transaction(async (tx) => {
+      await holdLock(tx, "audit-chain");
+      const counted = and(eq(auditLogs.id, rowId), eq(auditLogs.result, "blocked"), isNotNull(auditLogs.hash));
+      const [before] = await tx.select({ actionDetails: auditLogs.actionDetails }).from(auditLogs).where(counted);
+      if (!before) return false;
+      const [after] = (await tx
+        .update(auditLogs)
+        .set({ actionDetails: incrementJsonCount(auditLogs.actionDetails) })
+        .where(counted)
+        .returning({ actionDetails: auditLogs.actionDetails })) as [{ actionDetails: string | null }];
+      await moveHeadAfterCount(tx, rowId, before.actionDetails, after.actionDetails);
+      return true;
+    });
   } catch (error) {
     logger().error({ err: error }, "falha ao atualizar contagem de auditoria");
     return false;

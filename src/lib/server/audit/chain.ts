@@ -1,11 +1,10 @@
-import { asc, desc, eq, gt, lt } from "drizzle-orm";
+import { desc, lt } from "drizzle-orm";
 import { auditChainCheckpoints, auditLogs } from "../../../../db/schema/index.ts";
 import type { Db } from "../data/db.ts";
 import { sha256 } from "../platform/hashing.ts";
 
-/** The `prev` of the first row ever chained. */
+/** The `prev` of the first row ever chained (and of rows from before the chain). */
 export const GENESIS_HASH = "";
-const VERIFY_CHUNK = 2000;
 
 export interface ChainedContent {
   id: number;
@@ -19,36 +18,86 @@ export interface ChainedContent {
 }
 
 /**
- * The sealed form of a row: every column in a fixed order. `details.count` is left out: it is the
- * one field that changes after the insert (repeats of a rate-limited attempt add to it).
+ * Rows whose `details.count` changes after the insert: a `blocked` row records a rate-limited
+ * attempt, and repeats in the same window add to its count (incrementAuditCount). Their count is
+ * left out of the row hash and sealed by the head's sum instead (head.ts); every other row's
+ * count is part of its hash.
  */
-export function canonicalAuditContent(row: ChainedContent): string {
-  let details: unknown = null;
-  if (row.actionDetails !== null) {
-    try {
-      const parsed = JSON.parse(row.actionDetails) as Record<string, unknown>;
-      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) delete parsed.count;
-      details = parsed;
-    } catch {
-      details = row.actionDetails;
-    }
-  }
-  return JSON.stringify([row.id, row.createdAt, row.userId, row.actionType, row.result, details, row.ipAddress, row.userAgent]);
+export function isCountedRow(row: { result: string }): boolean {
+  return row.result === "blocked";
 }
 
-export function chainHash(previousHash: string, row: ChainedContent): string {
-  return Buffer.from(sha256(previousHash + "\n" + canonicalAuditContent(row))).toString("hex");
+/** The details as JSON without their count (the raw text when it is not JSON). */
+function parsedDetails(row: ChainedContent): unknown {
+  if (row.actionDetails === null) return null;
+  try {
+    const parsed = JSON.parse(row.actionDetails) as Record<string, unknown>;
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) delete parsed.count;
+    return parsed;
+  } catch {
+    return row.actionDetails;
+  }
+}
+
+/** `value` with every object's keys in order. */
+function sortedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedKeys);
+  if (value === null || typeof value !== "object") return value;
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return Object.fromEntries(entries.map(([key, item]) => [key, sortedKeys(item)]));
+}
+
+/**
+ * The sealed form of a row: every column in a fixed order. Version 2 (written since the head
+ * exists) takes the details text as stored, except on counted rows: their details without the
+ * count, keys in order (PostgreSQL's jsonb rewrites a bumped count's details in its own key
+ * order). Version 1 (older rows) parsed the details of every row and left the count out.
+ */
+export function canonicalAuditContent(row: ChainedContent, version: 1 | 2 = 2): string {
+  const columns = [row.id, row.createdAt, row.userId, row.actionType, row.result];
+  const rest = [row.ipAddress, row.userAgent];
+  if (version === 1) return JSON.stringify([...columns, parsedDetails(row), ...rest]);
+  const details = isCountedRow(row) ? sortedKeys(parsedDetails(row)) : row.actionDetails;
+  return JSON.stringify([2, ...columns, details, ...rest]);
+}
+
+export function chainHash(previousHash: string, row: ChainedContent, version: 1 | 2 = 2): string {
+  return Buffer.from(sha256(previousHash + "\n" + canonicalAuditContent(row, version))).toString("hex");
+}
+
+/**
+ * Whether a stored row hash chains from `previousHash`: as written today, or as a row written
+ * before version 2 (whose hash cannot match the version-2 form, so neither form passes for the other).
+ */
+export function chainsFrom(previousHash: string, row: ChainedContent & { hash: string }): boolean {
+  return chainHash(previousHash, row) === row.hash || chainHash(previousHash, row, 1) === row.hash;
 }
 
 type Reader = Pick<Db, "select">;
 
-/** The hash the next row chains onto: the last row's, else the last pruning checkpoint's, else genesis. */
-export async function previousHashBefore(db: Reader, id: number): Promise<string> {
+/** A point of the chain: a row's id and the hash the next row chains onto. */
+export interface ChainPoint {
+  id: number | null;
+  hash: string;
+}
+
+/** The point before row `id`: the previous row, else the last pruning checkpoint, else genesis (id null). */
+export async function chainPointBefore(db: Reader, id: number): Promise<ChainPoint> {
   const previous = (
-    await db.select({ hash: auditLogs.hash }).from(auditLogs).where(lt(auditLogs.id, id)).orderBy(desc(auditLogs.id)).limit(1)
+    await db
+      .select({ id: auditLogs.id, hash: auditLogs.hash })
+      .from(auditLogs)
+      .where(lt(auditLogs.id, id))
+      .orderBy(desc(auditLogs.id))
+      .limit(1)
   )[0];
-  if (previous) return previous.hash ?? GENESIS_HASH;
-  return (await latestCheckpoint(db))?.lastPrunedHash ?? GENESIS_HASH;
+  if (previous) return { id: previous.id, hash: previous.hash ?? GENESIS_HASH };
+  return prunedPoint(await latestCheckpoint(db));
+}
+
+/** Where the chain resumes after pruning: the checkpoint's row, or genesis when nothing was pruned. */
+export function prunedPoint(checkpoint: { lastPrunedId: number; lastPrunedHash: string } | undefined): ChainPoint {
+  return checkpoint ? { id: checkpoint.lastPrunedId, hash: checkpoint.lastPrunedHash } : { id: null, hash: GENESIS_HASH };
 }
 
 export async function latestCheckpoint(db: Reader) {
@@ -56,42 +105,12 @@ export async function latestCheckpoint(db: Reader) {
   return (await db.select().from(auditChainCheckpoints).orderBy(desc(auditChainCheckpoints.lastPrunedId)).limit(1))[0];
 }
 
-export type ChainState =
-  { ok: true; count: number; unchained: number } | { ok: false; count: number; brokenId: number; reason: "hash" | "missing_hash" };
-
-/** Walks the log in id order, recomputing each hash; stops at the first row that does not match. */
-export async function verifyAuditChain(
-  db: Reader,
-  pause: () => Promise<void> = () => new Promise((resolve) => setImmediate(resolve)),
-): Promise<ChainState> {
-  let previous = (await latestCheckpoint(db))?.lastPrunedHash ?? GENESIS_HASH;
-  let lastId = 0;
-  let count = 0;
-  let unchained = 0;
-  let chainStarted = previous !== GENESIS_HASH;
-  for (;;) {
-    const rows = await db.select().from(auditLogs).where(gt(auditLogs.id, lastId)).orderBy(asc(auditLogs.id)).limit(VERIFY_CHUNK);
-    for (const row of rows) {
-      lastId = row.id;
-      if (row.hash === null) {
-        // Rows written before the chain existed come first; one missing later means a row was forged or altered.
-        if (chainStarted) return { ok: false, count, brokenId: row.id, reason: "missing_hash" };
-        unchained += 1;
-        continue;
-      }
-      chainStarted = true;
-      if (chainHash(previous, row) !== row.hash) return { ok: false, count, brokenId: row.id, reason: "hash" };
-      previous = row.hash;
-      count += 1;
-    }
-    if (rows.length < VERIFY_CHUNK) return { ok: true, count, unchained };
-    await pause();
-  }
-}
-
-/** Before pruning rows up to `lastPrunedId`: remember its hash so the rows left still verify. */
-export async function writeChainCheckpoint(db: Pick<Db, "select" | "insert">, lastPrunedId: number): Promise<void> {
-  const row = (await db.select({ hash: auditLogs.hash }).from(auditLogs).where(eq(auditLogs.id, lastPrunedId)))[0];
-  if (!row?.hash) return;
-  await db.insert(auditChainCheckpoints).values({ lastPrunedId, lastPrunedHash: row.hash, createdAt: Date.now() });
+/**
+ * Before pruning rows up to `lastPruned`: remember where the rest of the chain resumes (its hash,
+ * or genesis for a row from before the chain) so the rows left still verify.
+ */
+export async function writeChainCheckpoint(db: Pick<Db, "insert">, lastPruned: { id: number; hash: string | null }): Promise<void> {
+  await db
+    .insert(auditChainCheckpoints)
+    .values({ lastPrunedId: lastPruned.id, lastPrunedHash: lastPruned.hash ?? GENESIS_HASH, createdAt: Date.now() });
 }

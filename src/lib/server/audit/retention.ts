@@ -1,7 +1,8 @@
 import { asc, inArray } from "drizzle-orm";
 import { auditLogs } from "../../../../db/schema/index.ts";
 import type { Db } from "../data/db.ts";
-import { writeChainCheckpoint } from "./chain.ts";
+import { latestCheckpoint, prunedPoint, writeChainCheckpoint } from "./chain.ts";
+import { moveHeadAfterPrune } from "./head.ts";
 import { holdLock } from "../data/dialect.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -21,17 +22,17 @@ export async function pruneAuditLogs(db: Db, retentionDays: number, now = Date.n
       await holdLock(tx, "audit-chain");
       // The oldest rows in chain (id) order, up to the first one still inside the retention
       // period: what goes is always a prefix of the chain, so the rest still verifies.
-      const head = await tx
-        .select({ id: auditLogs.id, createdAt: auditLogs.createdAt })
-        .from(auditLogs)
-        .orderBy(asc(auditLogs.id))
-        .limit(batchSize);
-      const young = head.findIndex((row) => row.createdAt >= cutoff);
-      const ids = (young === -1 ? head : head.slice(0, young)).map((row) => row.id);
-      if (ids.length === 0) return 0;
+      const oldest = await tx.select().from(auditLogs).orderBy(asc(auditLogs.id)).limit(batchSize);
+      const young = oldest.findIndex((row) => row.createdAt >= cutoff);
+      const pruned = young === -1 ? oldest : oldest.slice(0, young);
+      if (pruned.length === 0) return 0;
+      const resumed = prunedPoint(await latestCheckpoint(tx));
       // The rest of the chain starts from the last pruned row's hash.
-      await writeChainCheckpoint(tx, ids.at(-1)!);
-      return (await tx.delete(auditLogs).where(inArray(auditLogs.id, ids)).returning({ id: auditLogs.id })).length;
+      await writeChainCheckpoint(tx, pruned.at(-1)!);
+      const ids = pruned.map((row) => row.id);
+      const deleted = (await tx.delete(auditLogs).where(inArray(auditLogs.id, ids)).returning({ id: auditLogs.id })).length;
+      await moveHeadAfterPrune(tx, resumed, pruned);
+      return deleted;
     });
     deleted += changes;
     if (changes < batchSize) return deleted;

@@ -42,6 +42,8 @@ export interface Config {
   twoFactor: TwoFactorSettings;
   /** `AUDIT_IP_MASK=true`: audit rows keep IPv4 /24 and IPv6 /48 only (LGPD). */
   auditIpMask: boolean;
+  /** AUDIT_CHAIN_KEY (32 bytes): HMAC key sealing the audit chain's head; null leaves it unsealed. */
+  auditChainKey: Buffer | null;
 }
 
 function positiveInteger(name: string, value: string | undefined): number | null {
@@ -49,6 +51,16 @@ function positiveInteger(name: string, value: string | undefined): number | null
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1) throw new Error(`${name} deve ser um número inteiro ≥ 1 (recebido: "${value}")`);
   return number;
+}
+
+/** A 32-byte key given as 64 hex characters or base64 (`openssl rand -hex 32`); empty means none. */
+function key32(name: string, value: string | undefined): Buffer | null {
+  const text = value?.trim() ?? "";
+  if (!text) return null;
+  const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, "hex") : Buffer.from(text, "base64");
+  if (key.length !== 32)
+    throw new Error(`${name} deve ter 32 bytes (64 caracteres hexadecimais ou base64); gere com: openssl rand -hex 32`);
+  return key;
 }
 
 function positive(value: string | undefined, fallback: number): number {
@@ -118,6 +130,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: positiveInteger("SHUTDOWN_TIMEOUT_MS", env.SHUTDOWN_TIMEOUT_MS) ?? 30_000,
     twoFactor: readTwoFactorSettings(env),
     auditIpMask: env.AUDIT_IP_MASK === "1" || env.AUDIT_IP_MASK === "true",
+    auditChainKey: key32("AUDIT_CHAIN_KEY", env.AUDIT_CHAIN_KEY),
   };
 }
 

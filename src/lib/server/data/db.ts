@@ -234,6 +234,35 @@ export function openReadOnlyDatabase(file: string): Db {
   return connectSqlite(file, { readonly: true });
 }
 
+/**
+ * Runs `work` on one consistent snapshot of the database without blocking writers, even across
+ * its own pauses: PostgreSQL, a read-only REPEATABLE READ transaction; SQLite, a read transaction
+ * on a second read-only connection (WAL), so the shared connection stays free for requests.
+ * An in-memory SQLite database has no second connection: `work` reads it directly.
+ */
+export async function readSnapshot<T>(db: Db, work: (reader: Db) => Promise<T>): Promise<T> {
+  const handle = handleOf(db);
+  if (handle.pool) {
+    return db.transaction((tx) => work(tx as unknown as Db), { isolationLevel: "repeatable read", accessMode: "read only" });
+  }
+  const sqlite = handle.sqlite!;
+  if (sqlite.memory) return work(db);
+  const reader = openReadOnlyDatabase(sqlite.name);
+  const { sqlite: readerSqlite, owning } = handleOf(reader);
+  try {
+    return await owning!(async () => {
+      readerSqlite!.exec("BEGIN");
+      try {
+        return await work(reader);
+      } finally {
+        readerSqlite!.exec("COMMIT");
+      }
+    });
+  } finally {
+    await closeDatabase(reader);
+  }
+}
+
 /** Closes the connection (SQLite) or ends the pool (PostgreSQL). */
 export async function closeDatabase(db: Db): Promise<void> {
   const handle = handleOf(db);

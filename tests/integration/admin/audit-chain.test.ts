@@ -1,0 +1,52 @@
+import { desc, eq, gt } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { auditLogs } from "../../../db/schema/index";
+import { incrementAuditCount, writeAuditLog } from "../../../src/lib/server/audit/audit";
+import { startBuiltServer, type RunningServer } from "../../support/server";
+import { createTestUser, type TestUser } from "../../support/users";
+
+// The server and this process (a second writer on the same database) seal with the same key.
+const KEY = "3c".repeat(32);
+process.env.AUDIT_CHAIN_KEY = KEY;
+
+let server: RunningServer;
+let admin: TestUser;
+
+const chain = async () =>
+  (await fetch(server.url + "/api/audit-logs/chain", { headers: { cookie: `b1_session=${admin.token}` } })).json() as Promise<
+    Record<string, unknown>
+  >;
+
+const wrongPassword = (email: string) =>
+  fetch(server.url + "/api/auth/sign-in", {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.url },
+    body: JSON.stringify({ email, password: "Errada@123" }),
+  });
+
+beforeAll(async () => {
+  server = await startBuiltServer({ AUDIT_CHAIN_KEY: KEY });
+  admin = await createTestUser(server.db, ["admin"]);
+});
+afterAll(() => server?.stop());
+
+it("stays intact and sealed under concurrent appends from the server and another process, then names the newest rows deleted", async () => {
+  const victim = await createTestUser(server.db, ["lider"]);
+  const blocked = (await writeAuditLog(server.db, { actionType: "user_login_attempt", result: "blocked", details: { count: 1 } }))!;
+  // Wrong passwords until the server refuses (blocked rows whose count it bumps), while this process appends and bumps too.
+  await Promise.all([
+    ...Array.from({ length: 40 }, () => wrongPassword(victim.email)),
+    ...Array.from({ length: 20 }, (_, i) =>
+      i % 2 ? writeAuditLog(server.db, { actionType: "user_logout", result: "success" }) : incrementAuditCount(server.db, blocked),
+    ),
+  ]);
+  const [bumped] = await server.db.select({ details: auditLogs.actionDetails }).from(auditLogs).where(eq(auditLogs.id, blocked));
+  expect(JSON.parse(bumped!.details!)).toEqual({ count: 11 });
+  const intact = await chain();
+  expect(intact).toMatchObject({ ok: true, sealed: true });
+
+  const newest = await server.db.select({ id: auditLogs.id }).from(auditLogs).orderBy(desc(auditLogs.id)).limit(3);
+  await server.db.delete(auditLogs).where(gt(auditLogs.id, newest[2]!.id));
+  const truncated = await chain();
+  expect(truncated).toMatchObject({ ok: false, reason: "truncated", sealedLastId: newest[0]!.id, lastId: newest[2]!.id });
+});
