@@ -11,6 +11,7 @@ import { pruneAuditLogs } from "../../../src/lib/server/audit/retention";
 import { verifyAuditChain } from "../../../src/lib/server/audit/verify";
 import { describeChainProblem, type ChainState } from "../../../src/lib/audit/chain-state";
 import { closeDatabase, connectDatabase, type Db } from "../../../src/lib/server/data/db";
+import { readConfig } from "../../../src/lib/server/config/config";
 import { onPostgres } from "../../support/pg";
 import { openOwnTestDatabase } from "../../support/users";
 
@@ -172,4 +173,13 @@ describe("the sealed head", () => {
       expect(await verifyAuditChain(db)).toMatchObject({ ok: true, count: 5, sealed: true });
     },
   );
+});
+
+describe("AUDIT_CHAIN_KEY", () => {
+  it("takes 32 bytes as hex or base64, and refuses anything else with a Portuguese message", () => {
+    expect(readConfig({ AUDIT_CHAIN_KEY: KEY }).auditChainKey).toEqual(Buffer.from(KEY, "hex"));
+    expect(readConfig({ AUDIT_CHAIN_KEY: Buffer.from(KEY, "hex").toString("base64") }).auditChainKey).toEqual(Buffer.from(KEY, "hex"));
+    expect(readConfig({}).auditChainKey).toBeNull();
+    expect(() => readConfig({ AUDIT_CHAIN_KEY: "curta" })).toThrow("AUDIT_CHAIN_KEY deve ter 32 bytes");
+  });
 });
