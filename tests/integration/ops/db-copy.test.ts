@@ -100,6 +100,17 @@ function fillSource(source: BetterSQLite3Database<typeof sqliteSchema>) {
     .run();
   source.insert(s.auditChainCheckpoints).values({ lastPrunedId: 0, lastPrunedHash: "genesis", createdAt: CONFIRMED_AT }).run();
   source.insert(s.healthProbe).values({ id: 1, probedAt: CONFIRMED_AT }).run();
+  source
+    .insert(s.auditChainHead)
+    .values({
+      lastId: AUDIT_ROWS + 1,
+      lastHash: "h",
+      prunedId: 0,
+      prunedHash: "genesis",
+      sealedSum: "0".repeat(64),
+      updatedAt: CONFIRMED_AT,
+    })
+    .run();
 }
 
 const pgTables = Object.values(pgSchema).flatMap((value): PgTable[] => (is(value, PgTable) ? [value] : []));

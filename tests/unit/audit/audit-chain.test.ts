@@ -22,8 +22,8 @@ let target: string;
 let db: Db;
 
 /** `npm run audit:verify` against the test database. */
-function auditVerify() {
-  const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/audit-verify.ts"], {
+function auditVerify(args: string[] = []) {
+  const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/audit-verify.ts", ...args], {
     env: { ...process.env, DATABASE_PATH: file, ...(target === file ? {} : { DATABASE_URL: target }) },
     encoding: "utf8",
     timeout: 30_000,
@@ -223,21 +223,30 @@ describe("logs written before this version", () => {
     expect(result.status).toBe(0);
   });
 
-  it("rows from before the chain (no hash) are sealed by the head: one edited or slipped into their ids is reported", async () => {
-    const ids = await writeRows(3);
-    await asWrittenBefore(() => null);
-    await writeRows(2, 3);
-    const intact = auditVerify();
-    expect(intact.output).toContain("2 registros verificados (e 3 anteriores à cadeia, conferidos pelo topo)");
-    expect(intact.status).toBe(0);
+  it(
+    "rows from before the chain (no hash) are sealed by the head: one edited or slipped into their ids is reported",
+    { timeout: 60_000 },
+    async () => {
+      const ids = await writeRows(3);
+      await asWrittenBefore(() => null);
+      await writeRows(2, 3);
+      // Summing them is an operator's step, not a request's.
+      const unsealed = auditVerify();
+      expect(unsealed.status).toBe(1);
+      expect(unsealed.output).toContain("npm run audit:verify -- --seal");
+      expect(auditVerify(["--seal"]).status).toBe(0);
+      const intact = auditVerify();
+      expect(intact.output).toContain("2 registros verificados (e 3 anteriores à cadeia, conferidos pelo topo)");
+      expect(intact.status).toBe(0);
 
-    const [original] = await db.select().from(auditLogs).where(eq(auditLogs.id, ids[1]!));
-    await db.delete(auditLogs).where(eq(auditLogs.id, ids[1]!));
-    await db.insert(auditLogs).values({ ...original!, actionDetails: '{"email":"outra@b1.example.com"}' });
-    const forged = auditVerify();
-    expect(forged.status).toBe(1);
-    expect(forged.output).toContain("anterior à cadeia");
-  });
+      const [original] = await db.select().from(auditLogs).where(eq(auditLogs.id, ids[1]!));
+      await db.delete(auditLogs).where(eq(auditLogs.id, ids[1]!));
+      await db.insert(auditLogs).values({ ...original!, actionDetails: '{"email":"outra@b1.example.com"}' });
+      const forged = auditVerify();
+      expect(forged.status).toBe(1);
+      expect(forged.output).toContain("anterior à cadeia");
+    },
+  );
 });
 
 describe("AUDIT_IP_MASK", () => {

@@ -134,9 +134,12 @@ export async function computeHead(db: Reader, key: Buffer | null): Promise<Omit<
     const before = firstChained ? lt(auditLogs.id, firstChained.id) : undefined;
     for await (const row of scan(db, and(isNull(auditLogs.hash), before))) sum += unchainedDigest(key, row);
   }
-  for await (const row of scan(db, and(eq(auditLogs.result, "blocked"), isNotNull(auditLogs.hash)))) {
-    sum += countDigest(key, row);
-  }
+  // One query, in no order, so it reads the result index (the sum does not depend on the order).
+  const counted = await db
+    .select({ id: auditLogs.id, actionDetails: auditLogs.actionDetails })
+    .from(auditLogs)
+    .where(and(eq(auditLogs.result, "blocked"), isNotNull(auditLogs.hash)));
+  for (const row of counted) sum += countDigest(key, row);
   return {
     lastId: last?.id ?? pruned.id,
     lastHash: last ? (last.hash ?? GENESIS_HASH) : pruned.hash,
@@ -161,15 +164,22 @@ async function* scan(db: Reader, filter: ReturnType<typeof and>) {
   }
 }
 
+/** Whether the log begins with rows from before the chain (no hash): they always come first. */
+async function startsBeforeChain(db: Reader): Promise<boolean> {
+  const first = (await db.select({ hash: auditLogs.hash }).from(auditLogs).orderBy(asc(auditLogs.id)).limit(1))[0];
+  return first !== undefined && first.hash === null;
+}
+
 /**
  * The head a writer may move: the stored one when sealed with this key; null when there is none
  * yet or it cannot be trusted (the writer then leaves it alone). With no head at all, the first
- * one is written here: on an empty log (any key), or from the rows as they are when no key is set.
+ * one is written here: on an empty log (any key), or from the rows as they are when no key is set
+ * and no row predates the chain (summing those can take seconds: that is the operator's --seal).
  */
 async function headToMove(tx: Tx, key: Buffer | null, emptyLog: boolean): Promise<ChainHead | null | "created"> {
   const head = await readHead(tx);
   if (head) return headIsSealedWith(head, key) ? head : null;
-  if (emptyLog || !key) {
+  if (emptyLog || (!key && !(await startsBeforeChain(tx)))) {
     await writeHead(tx, key, await computeHead(tx, key));
     return "created";
   }
