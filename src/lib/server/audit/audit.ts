@@ -57,8 +57,8 @@ export async function writeAuditLog(db: Db | Tx, entry: AuditEntry): Promise<num
 
 /**
  * Adds one to the `count` in a `blocked` row's details (a repeat of the attempt it records) and
- * reseals the count in the chain's head, under the chain lock. False when the row is gone, or is
- * not a chained `blocked` row (whose count is part of its hash): the caller then writes a new row.
+ * reseals the count in the chain's head, under the chain lock. False when the row is gone or is
+ * not a chained `blocked` row (any other row's count is part of its hash): the caller then writes a new row.
  */
 export async function incrementAuditCount(db: Pick<Db, "transaction">, rowId: number): Promise<boolean> {
   try {
