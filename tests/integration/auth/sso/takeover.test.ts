@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { emailTokens, roles, userRoles, users } from "../../../../db/schema/index";
 import { SSO_ERROR_MESSAGES } from "../../../../src/lib/auth/sso-messages";
-import { verifyAuditChain } from "../../../../src/lib/server/audit/chain";
+import { verifyAuditChain } from "../../../../src/lib/server/audit/verify";
 import { createUser } from "../../../../src/lib/server/auth/user";
 import { closeDatabase } from "../../../../src/lib/server/data/db";
 import { waitForLink } from "../../../support/mail";
