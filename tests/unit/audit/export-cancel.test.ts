@@ -47,7 +47,10 @@ describe("an audit export cancelled while a chunk is on its way", () => {
           for (const until = performance.now() + 30; performance.now() < until;);
         }
         await reader.cancel();
-        expect((await next).done).toBe(true);
+        // The chunk may have arrived before the cancel (a busy machine delays the timer past it):
+        // that read then carries the chunk, as a stream must; either way nothing else comes.
+        const last = await next;
+        expect(last.done || last.value instanceof Uint8Array).toBe(true);
       }
       // Late replies arrive after the cancels above; give them time to land.
       await new Promise((resolve) => setTimeout(resolve, 200));
