@@ -1,3 +1,9 @@
+/**
+ * The admin domain: what the Painel Administrativo changes and reads — users (users.ts), the
+ * paged user list with its search (user-list.ts), roles and their page permissions (roles.ts) and
+ * the access matrix (access-matrix.ts). Each change is one transaction with its audit row; the
+ * last-admin rule holds under the admin-changes lock. Results are values (result.ts), never throws.
+ */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { roles, userRoles, users } from "../../../../db/schema/index.ts";
 import type { CreateUserBody, UpdateUserBody } from "../../admin/forms.ts";

@@ -1,3 +1,9 @@
+/**
+ * The audit domain: the hash-chained log (writing a row here, the chain in chain.ts, its sealed head
+ * in head.ts, verification in verify.ts), the viewer's filters and keyset pages (query.ts), the
+ * CSV export streamed by a worker thread through a ring of reused chunks (reader.ts, export-csv.ts,
+ * chunk-ring.ts) and retention (retention.ts). It knows nothing of sign-in or roles.
+ */
 import { and, eq, isNotNull } from "drizzle-orm";
 import { auditLogs } from "../../../../db/schema/index.ts";
 import type { AuditActionType, AuditResult } from "../../audit/actions.ts";

@@ -1,3 +1,10 @@
+/**
+ * The auth domain: everything that proves who someone is — sign-up, e-mail confirmation, password
+ * sign-in and reset, the allow-list rule, accounts and their pending expiry, security notices to the
+ * owner; two-factor/ (TOTP, challenges, recovery codes), sso/ (OpenID Connect) and password/
+ * (Argon2id, common passwords) below it. Flows return results (result.ts) that endpoints map to HTTP;
+ * every limited flow counts its attempt through throttle/.
+ */
 import type { SignInRequest } from "../../auth/schemas.ts";
 import { safeNextPath } from "../../url-path.ts";
 import { writeAuditLog, type RequestMeta } from "../audit/audit.ts";

@@ -1,3 +1,8 @@
+/**
+ * Configuration: the environment read once into typed settings, with safe defaults and a Portuguese
+ * refusal at start for a value that cannot work (OIDC and two-factor settings in their own files).
+ * It sits below data/, which needs it to connect, and imports no domain.
+ */
 import path from "node:path";
 import { engineOf } from "../../../../db/schema/index.ts";
 import { readOidcSettings, type OidcSettings } from "./oidc.ts";

@@ -1,3 +1,8 @@
+/**
+ * Content served by the gate: prerendered pages held in memory and precompressed, with their
+ * per-visitor blocks (this file), the access-aware search bundles (search-files.ts) and the
+ * 'Atualizado em' dates read from git (last-updated.ts).
+ */
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";

@@ -1,3 +1,8 @@
+/**
+ * HTTP helpers for endpoints: JSON answers and bounded body reading (this file), the same-origin
+ * check (origin.ts), the endpoints' own access check (guards.ts) and how an unexpected error or an
+ * absent database is answered (failure.ts).
+ */
 import "../platform/zod-locale.ts";
 import type { z } from "zod";
 

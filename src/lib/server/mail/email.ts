@@ -1,3 +1,7 @@
+/**
+ * Mail: sending over SMTP, or to data/outbox without it, and every message the portal sends, each
+ * greeting neutrally (nothing a person typed goes into a mail).
+ */
 import fs from "node:fs";
 import path from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";

@@ -1,3 +1,8 @@
+/**
+ * Platform: process-level tools with no domain knowledge — hashing and constant-time comparison
+ * (this file), the logger, file listing, the server's pid file, IP masking and client networks, and
+ * zod's Portuguese messages.
+ */
 import { hash, timingSafeEqual } from "node:crypto";
 
 /** SHA-256 of a UTF-8 string (node:crypto's one-shot native hash: it runs on every request through the gate). */

@@ -1,3 +1,9 @@
+/**
+ * Sessions (the Lucia guide's scheme): tokens, validation with inactivity and lifetime limits, and how
+ * each session was authenticated (this file); the per-process cache kept exact across instances by the
+ * change counter (cache.ts); the cookie (cookie.ts); 'Minhas sessões' (my-sessions.ts) and the
+ * recent-sign-in rule for sensitive changes (recent-sign-in.ts).
+ */
 import { decodeHex, encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import { and, eq, ne, sql } from "drizzle-orm";
 import { roles, sessions, userRoles, users, rolePermissions, pages } from "../../../../db/schema/index.ts";

@@ -1,3 +1,6 @@
+/**
+ * The interactive trail's progress saved on the account (the shape and its rules live in src/lib/trail/).
+ */
 import { eq } from "drizzle-orm";
 import { trailProgress } from "../../../../db/schema/index.ts";
 import type { TrailState } from "../../trail/trail.ts";

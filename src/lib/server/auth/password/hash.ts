@@ -1,3 +1,7 @@
+/**
+ * Passwords: Argon2id hashing (this file), the common-password list (common.ts) and the switch that
+ * turns password sign-in off (switch.ts).
+ */
 import { hash, verify } from "@node-rs/argon2";
 
 /** Argon2id cost (OWASP's second recommended set: 19 MiB, 2 passes, 1 lane). */

@@ -1,3 +1,9 @@
+/**
+ * Corporate sign-in (OpenID Connect): the round trip to the provider (this file, client.ts), the
+ * pending attempts with state, nonce and PKCE (attempts.ts), the claims held to the form rules
+ * (claims.ts), the account linked by issuer + subject (account.ts), roles from the provider's groups
+ * (roles.ts) and sign-out at the provider (sign-out.ts).
+ */
 import type { SsoErrorCode } from "../../../auth/sso-messages.ts";
 import { safeNextPath } from "../../../url-path.ts";
 import { writeAuditLog, type RequestMeta } from "../../audit/audit.ts";

@@ -1,3 +1,7 @@
+/**
+ * Two-factor: enrolment and the admin's reset (this file), the encrypted TOTP secret (secret.ts),
+ * codes and recovery codes (code.ts), and the challenge between password and session (sign-in.ts).
+ */
 import { createTOTPKeyURI } from "@oslojs/otp";
 import { encodeBase32LowerCaseNoPadding, encodeBase32UpperCaseNoPadding } from "@oslojs/encoding";
 import { and, eq, isNull, lt, or } from "drizzle-orm";
