@@ -8,7 +8,6 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { scheduleMaintenance } from "./maintenance.ts";
-import { schedulePendingAccountPurge } from "../lib/server/auth/pending-accounts.ts";
 import { config } from "../lib/server/config/config.ts";
 import { closeDatabase, engineOfDb, getMigratedDb, MIGRATIONS_DIR, PG_MIGRATIONS_DIR } from "../lib/server/data/db.ts";
 import { logger } from "../lib/server/platform/logger.ts";
@@ -59,8 +58,7 @@ const gate = createGate({
   observeSessionCheck: metrics.observeSessionCheck,
 });
 
-scheduleMaintenance(db, cfg.auditRetentionDays, cfg.auditRetentionIntervalMs);
-await schedulePendingAccountPurge(db);
+await scheduleMaintenance(db, cfg.auditRetentionDays, cfg.auditRetentionIntervalMs);
 
 const checkReadiness = createReadinessCheck({
   database: engine === "sqlite" ? { engine, path: cfg.databasePath } : { engine, db },

@@ -62,24 +62,3 @@ export async function purgeExpiredPendingAccounts(db: Db, now = Date.now()): Pro
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
-
-/** Purges expired sign-ups now (resolving when done, so a starting server serves none) and every `intervalMs`; the timer never keeps the process alive. */
-export async function schedulePendingAccountPurge(db: Db, intervalMs = PENDING_PURGE_INTERVAL_MS): Promise<{ stop: () => void }> {
-  let running = false;
-  const run = async () => {
-    if (running) return;
-    running = true;
-    try {
-      const purged = await purgeExpiredPendingAccounts(db);
-      if (purged) console.log(`Cadastros: ${purged} contas não confirmadas em ${PENDING_ACCOUNT_MAX_AGE_DAYS} dias removidas`);
-    } catch (error) {
-      console.error("[cadastros] falha ao remover contas não confirmadas", error);
-    } finally {
-      running = false;
-    }
-  };
-  await run();
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
-}

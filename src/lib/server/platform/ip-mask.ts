@@ -17,19 +17,24 @@ function ipv6Groups(address: string): number[] | null {
   return [...left, ...Array<number>(missing).fill(0), ...right];
 }
 
+/** The first `groups` 16-bit groups of an IPv6 address, written as a prefix (`2001:db8:7::`); null for anything else. */
+function ipv6Prefix(address: string, groups: number): string | null {
+  const all = isIPv6(address) ? ipv6Groups(address) : null;
+  return all
+    ? `${all
+        .slice(0, groups)
+        .map((group) => group.toString(16))
+        .join(":")}::`
+    : null;
+}
+
 /** For LGPD: an IPv4 address loses its last octet, an IPv6 address its last 80 bits (it keeps the /48). */
 export function maskIpAddress(address: string | null | undefined): string | null {
   if (!address) return null;
   if (isIPv4(address)) return address.replace(/\.\d+$/, ".0");
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return `::ffff:${mapped[1]!.replace(/\.\d+$/, ".0")}`;
-  if (!isIPv6(address)) return address;
-  const groups = ipv6Groups(address);
-  if (!groups) return address;
-  return `${groups
-    .slice(0, 3)
-    .map((group) => group.toString(16))
-    .join(":")}::`;
+  return ipv6Prefix(address, 3) ?? address;
 }
 
 /**
@@ -40,11 +45,6 @@ export function clientNetwork(address: string | null | undefined): string {
   if (!address) return "";
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return mapped[1]!;
-  if (!isIPv6(address)) return address;
-  const groups = ipv6Groups(address);
-  if (!groups) return address;
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.toString(16))
-    .join(":")}::/64`;
+  const prefix = ipv6Prefix(address, 4);
+  return prefix ? `${prefix}/64` : address;
 }
