@@ -1,0 +1,64 @@
+// `npm run chaos`: the fault suites at full size, printing what an operator needs to know —
+// recovery times when PostgreSQL goes away (connections ended, frozen, stopped under load), the
+// answers while the disk is full or read-only, the SIGTERM drain, and the backup time of a
+// ~100 MB SQLite database under ≥ 50 writes/s. Options: --skip-build (reuse dist/), --size <MB>.
+import { spawnSync } from "node:child_process";
+import { findBinDir, startCluster } from "./pg-cluster.mjs";
+
+const args = process.argv.slice(2);
+const sizeAt = args.indexOf("--size");
+const sizeMb = sizeAt === -1 ? "100" : args[sizeAt + 1];
+
+function run(command, commandArgs, env = {}) {
+  console.log(`\n==> ${command} ${commandArgs.join(" ")}`);
+  const result = spawnSync(command, commandArgs, {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+  });
+  // Only the figures the suites print, and the summary lines.
+  const lines = result.stdout
+    .split("\n")
+    .filter((line) => /de volta|congelado|parado|db:backup|gravações|Tests|Test Files|FAIL|×/.test(line));
+  console.log(lines.join("\n"));
+  return result.status ?? 1;
+}
+
+let failed = 0;
+if (!args.includes("--skip-build")) failed += run("npm", ["run", "build"]) === 0 ? 0 : 1;
+
+failed += run(
+  "npx",
+  [
+    "vitest",
+    "run",
+    "tests/integration/reliability/backup.test.ts",
+    "tests/integration/reliability/database-write-failure.test.ts",
+    "tests/integration/ops/shutdown-drain.test.ts",
+  ],
+  {
+    BACKUP_SIZE_MB: sizeMb,
+  },
+);
+
+if (findBinDir()) {
+  const cluster = await startCluster();
+  try {
+    failed += run(
+      "npx",
+      [
+        "vitest",
+        "run",
+        "tests/integration/reliability/database-outage.test.ts",
+        "tests/integration/reliability/database-write-failure.test.ts",
+      ],
+      { TEST_DATABASE: "postgres", TEST_PG_URL: cluster.url, DATABASE_URL: cluster.url },
+    );
+  } finally {
+    await cluster.stop();
+  }
+} else {
+  console.log("\nPostgreSQL não encontrado: os cenários de queda do PostgreSQL foram pulados.");
+}
+console.log(failed ? `\nchaos: ${failed} etapa(s) falharam` : "\nchaos: todos os cenários passaram");
+process.exit(failed ? 1 : 0);
