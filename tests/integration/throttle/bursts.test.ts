@@ -137,4 +137,17 @@ describe("50 parallel attempts check at most the limit", () => {
     );
     expect(statuses(answers).filter((s) => s === 429).length).toBe(40);
   });
+
+  it("reset and resend requests for one address from many networks: at most 4 are accepted an hour", async () => {
+    const user = await createTestUser(server.db, ["visualizador"], "rajada-link");
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        i % 2
+          ? post("/api/auth/reset-request", { email: user.email }, `192.0.2.${i + 100}`)
+          : post("/api/auth/resend-link", { email: user.email, type: "password-reset" }, `192.0.2.${i + 100}`),
+      ),
+    );
+    expect(statuses(answers).filter((s) => s === 200).length).toBeLessThanOrEqual(4);
+    expect(statuses(answers).filter((s) => s === 429).length).toBeGreaterThanOrEqual(46);
+  });
 });
