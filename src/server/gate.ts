@@ -227,7 +227,7 @@ export function createGate(options: GateOptions) {
     }
     if (decision === "deny") {
       await auditDecision(route, auth!, req, false);
-      return redirect(res, "/acesso-negado", renewedCookie ? { "Set-Cookie": renewedCookie } : {});
+      return redirect(res, `/acesso-negado?pagina=${encodeURIComponent(route.path)}`, renewedCookie ? { "Set-Cookie": renewedCookie } : {});
     }
     if (mustEnrol && route.access.kind !== "public" && route.path !== TWO_FACTOR_ENROL_PATH) {
       return redirect(

@@ -92,7 +92,7 @@ test("a custom role opens a page to its holder until the role is deleted; system
   await other.addCookies([{ name: SESSION_COOKIE, value: holder.token, url: baseURL! }]);
   const holderPage = await other.newPage();
   await holderPage.goto(`${baseURL}/comite-ia`);
-  await expect(holderPage).toHaveURL(/\/acesso-negado$/);
+  await expect(holderPage).toHaveURL(/\/acesso-negado\?pagina=/);
 
   await page.reload();
   await (await hydrated(page.getByRole("tab", { name: "Usuários" }))).click();
@@ -110,7 +110,7 @@ test("a custom role opens a page to its holder until the role is deleted; system
   await page.getByRole("button", { name: "Excluir", exact: true }).click();
   await expect(page.getByText("Perfil excluído com sucesso")).toBeVisible();
   await holderPage.goto(`${baseURL}/comite-ia`);
-  await expect(holderPage).toHaveURL(/\/acesso-negado$/);
+  await expect(holderPage).toHaveURL(/\/acesso-negado\?pagina=/);
   await other.close();
 });
 
@@ -118,7 +118,7 @@ test("the audit page shows the flows' rows with Portuguese labels and pt-BR time
   await page.setViewportSize({ width: 1280, height: 900 });
   await loginAs(["security"]);
   await page.goto("/admin-panel");
-  await expect(page).toHaveURL(/\/acesso-negado$/);
+  await expect(page).toHaveURL(/\/acesso-negado\?pagina=/);
   await page.goto("/audit-logs");
   await expect(page.getByRole("heading", { name: "Logs de Auditoria" })).toBeVisible();
   for (const header of ["Data/Hora", "Usuário", "Ação", "Resultado", "Detalhes"]) {

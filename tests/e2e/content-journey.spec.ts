@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { SESSION_COOKIE, createSession } from "../../src/lib/server/sessions/session";
 import { e2eDb, expect, test } from "./fixtures";
 import { hydrated } from "./islands";
+import { findRoute } from "../../src/lib/routes";
 
 test("the trail keeps its state across reloads and browsers, completes, and exports PDF and text", async ({
   page,
@@ -146,11 +147,24 @@ test("the Sementezz carousel moves and loops; the hero button scrolls to how-it-
 test("/comite-ia is denied to visualizador and open to lider", async ({ page, loginAs, context }) => {
   await loginAs(["visualizador"]);
   await page.goto("/comite-ia");
-  await expect(page).toHaveURL(/\/acesso-negado$/);
+  await expect(page).toHaveURL(/\/acesso-negado\?pagina=/);
   await expect(page.getByRole("heading", { name: "Acesso Não Permitido" })).toBeVisible();
   await context.clearCookies();
   await loginAs(["lider"]);
   await page.goto("/comite-ia");
   await expect(page.getByRole("heading", { name: "Objetivos do comitê" })).toBeVisible();
   await expect(page.getByText("0-30 dias")).toBeVisible();
+});
+
+test("/acesso-negado names the refused page and whom to ask, and never echoes an unknown page", async ({ page, loginAs }) => {
+  await loginAs(["visualizador"]);
+  await page.goto("/comite-ia");
+  await expect(page).toHaveURL(/\/acesso-negado\?pagina=%2Fcomite-ia$/);
+  const comite = findRoute("/comite-ia")!.name;
+  await expect(page.getByText(`Você não tem permissão para acessar a página “${comite}”.`)).toBeVisible();
+  await expect(page.getByText("Peça acesso aos administradores do portal:")).toBeVisible();
+  await expect(page.locator("main a[href^='mailto:']")).toHaveText(/^[^@\s]+@[^@\s]+$/);
+  await page.goto("/acesso-negado?pagina=%3Cb%3Einjetado%3C%2Fb%3E");
+  await expect(page.getByText("Você não tem permissão para acessar esta página.")).toBeVisible();
+  await expect(page.getByText("injetado")).toHaveCount(0);
 });

@@ -39,7 +39,7 @@ describe("audit log API", () => {
     expect((await get("/api/audit-logs", null)).status).toBe(401);
     expect((await get("/api/audit-logs/export.csv", who.lider!)).status).toBe(403);
     expect((await get("/audit-logs", who.security!)).status).toBe(200);
-    expect((await get("/audit-logs", who.lider!)).headers.get("location")).toBe("/acesso-negado");
+    expect((await get("/audit-logs", who.lider!)).headers.get("location")).toBe("/acesso-negado?pagina=%2Faudit-logs");
   });
 
   it("returns the latest 100 newest first, then pages by keyset without gaps or repeats", async () => {

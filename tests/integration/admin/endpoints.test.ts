@@ -297,7 +297,7 @@ describe("roles", () => {
     expect((await call("DELETE", `/api/admin/roles/${id}`, admin)).status).toBe(200);
     const after = await page();
     expect(after.status).toBe(302);
-    expect(after.headers.get("location")).toBe("/acesso-negado");
+    expect(after.headers.get("location")).toBe("/acesso-negado?pagina=%2Fcomite-ia");
     const deleted = (await server.db.select().from(auditLogs).where(eq(auditLogs.actionType, "admin_custom_role_deleted")))[0]!;
     expect(JSON.parse(deleted.actionDetails!)).toMatchObject({ name: "convidados-comite", pages: ["/comite-ia"], holders: [holder.email] });
   });

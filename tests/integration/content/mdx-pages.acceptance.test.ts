@@ -129,7 +129,7 @@ describe("a page added as content/paginas/<slug>.mdx with access [lider]", () =>
     expect(anonymous.headers.get("location")).toBe(`/auth?next=${encodeURIComponent(`/${SLUG}`)}`);
     const visualizador = await get(`/${SLUG}`, who.visualizador!);
     expect(visualizador.status).toBe(302);
-    expect(visualizador.headers.get("location")).toBe("/acesso-negado");
+    expect(visualizador.headers.get("location")).toBe(`/acesso-negado?pagina=${encodeURIComponent(`/${SLUG}`)}`);
     expect(await (await get("/home-metodologia", who.visualizador!)).text()).not.toContain(`href="/${SLUG}"`);
   });
 

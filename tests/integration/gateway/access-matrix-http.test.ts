@@ -20,7 +20,7 @@ async function observed(path: string, persona: Persona): Promise<"allow" | "deny
   const location = response.headers.get("location") ?? "";
   if (response.status === 200) return "allow";
   if (response.status === 302 && location.startsWith("/auth")) return "sign-in";
-  if (response.status === 302 && location === "/acesso-negado") return "deny";
+  if (response.status === 302 && location === `/acesso-negado?pagina=${encodeURIComponent(path)}`) return "deny";
   // A signed-in person opening /auth is sent home: the page is open to them, there is just nothing to do there.
   if (response.status === 302 && path === "/auth" && location === "/") return "allow";
   throw new Error(`${persona} ${path}: ${response.status} ${location}`);

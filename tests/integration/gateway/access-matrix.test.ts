@@ -52,7 +52,7 @@ function expected(path: string, persona: Persona): { status: number; location?: 
   }
   if (persona === "anonymous") return { status: 302, location: `/auth?next=${encodeURIComponent(path)}` };
   if (SIGNED_IN.includes(path)) return { status: 200 };
-  return GATED[path]!.includes(persona) ? { status: 200 } : { status: 302, location: "/acesso-negado" };
+  return GATED[path]!.includes(persona) ? { status: 200 } : { status: 302, location: `/acesso-negado?pagina=${encodeURIComponent(path)}` };
 }
 
 let server: RunningServer;
@@ -128,14 +128,14 @@ describe("route table × personas", () => {
     await server.db.transaction((tx) => replaceRolePermissions(tx, customRoleId, []));
     const response = await get("/comite-ia", "custom");
     expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe("/acesso-negado");
+    expect(response.headers.get("location")).toBe("/acesso-negado?pagina=%2Fcomite-ia");
     await server.db.transaction((tx) => replaceRolePermissions(tx, customRoleId, ["/comite-ia"]));
     expect((await get("/comite-ia", "custom")).status).toBe(200);
   });
 
   it("never lets a custom role grant the admin panel", async () => {
     await server.db.transaction((tx) => replaceRolePermissions(tx, customRoleId, ["/comite-ia", "/admin-panel"]));
-    expect((await get("/admin-panel", "custom")).headers.get("location")).toBe("/acesso-negado");
+    expect((await get("/admin-panel", "custom")).headers.get("location")).toBe("/acesso-negado?pagina=%2Fadmin-panel");
   });
 
   it("records denials in the audit log", async () => {

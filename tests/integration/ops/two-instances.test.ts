@@ -79,7 +79,7 @@ describe.skipIf(!onPostgres)("two instances on one PostgreSQL", () => {
     expect(removed.status).toBe(200);
     const next = await call(b, "GET", "/comite-ia", { token: leader.token });
     expect(next.status).toBe(302);
-    expect(next.headers.get("location")).toBe("/acesso-negado");
+    expect(next.headers.get("location")).toBe("/acesso-negado?pagina=%2Fcomite-ia");
   });
 
   it("a session ended on A is refused on B", async () => {

@@ -49,7 +49,7 @@ describe("an admin names a role Leitor<U+001F>admin to smuggle in the admin role
 
     const panel = await call("GET", "/admin-panel", holder);
     expect(panel.status).toBe(302);
-    expect(panel.headers.get("location")).toBe("/acesso-negado");
+    expect(panel.headers.get("location")).toBe("/acesso-negado?pagina=%2Fadmin-panel");
     for (const path of ["/api/admin/users", "/api/admin/roles", "/api/admin/me"]) {
       expect((await call("GET", path, holder)).status, path).toBe(403);
     }
