@@ -168,3 +168,14 @@ test("/acesso-negado names the refused page and whom to ask, and never echoes an
   await expect(page.getByText("Você não tem permissão para acessar esta página.")).toBeVisible();
   await expect(page.getByText("injetado")).toHaveCount(0);
 });
+
+test("the trail says 'Salvo' in a polite live region once a change is saved", async ({ page, loginAs }) => {
+  await loginAs(["visualizador"]);
+  await page.goto("/trilha-interativa");
+  const name = await hydrated(page.getByLabel("Nome do projeto"));
+  const saved = page.getByRole("status").filter({ hasText: "Salvo" });
+  await expect(saved).toHaveCount(0);
+  await name.fill("Projeto Salvo");
+  await expect(saved).toHaveText("Salvo");
+  await expect(saved).toHaveAttribute("aria-live", "polite");
+});

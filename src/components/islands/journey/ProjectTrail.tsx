@@ -19,7 +19,7 @@ const NOTICES: Partial<Record<TrailStatus, string>> = {
 /** /trilha-interativa: the project trail, saved in the browser (per account) and on the user's account. */
 export default function ProjectTrail({ phases, mentoringHref }: { phases: TrailPhaseProps[]; mentoringHref: string }) {
   const ids = phases.map((p) => p.id);
-  const { state, setState, status } = useTrailState(ids);
+  const { state, setState, status, saved } = useTrailState(ids);
   const [current, setCurrent] = useState(0);
   const phase = phases[current]!;
   const notice = NOTICES[status];
@@ -39,6 +39,10 @@ export default function ProjectTrail({ phases, mentoringHref }: { phases: TrailP
           {notice}
         </p>
       )}
+      {/* Always in the page so screen readers hear the polite update when the text appears. */}
+      <p role="status" aria-live="polite" className="min-h-5 text-sm text-slate-700 dark:text-slate-300">
+        {saved ? "Salvo" : ""}
+      </p>
       <fieldset disabled={status !== "ready"} className="min-w-0 space-y-6">
         <TrailSummary
           projectName={state.projectName}

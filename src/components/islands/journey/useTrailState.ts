@@ -17,6 +17,7 @@ export function useTrailState(phaseIds: readonly string[]) {
   const [state, setState] = useState<TrailState>(emptyTrail);
   const [owner, setOwner] = useState<string | null>(null);
   const [status, setStatus] = useState<TrailStatus>("loading");
+  const [saved, setSaved] = useState(false);
   const saveTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
@@ -54,14 +55,16 @@ export function useTrailState(phaseIds: readonly string[]) {
     writeOwnTrail(window.localStorage, owner, state);
     if (state.updatedAt === 0) return;
     clearTimeout(saveTimer.current);
+    setSaved(false);
     saveTimer.current = setTimeout(() => {
       fetch("/api/trail", { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ ...state, owner }) })
         .then((response) => {
           if (response.status === 409) setStatus("foreign");
+          else if (response.ok) setSaved(true);
         })
         .catch((error: unknown) => console.log("Trilha: não foi possível salvar no servidor agora", error));
     }, 400);
   }, [state, owner, status]);
 
-  return { state, setState, status };
+  return { state, setState, status, saved };
 }
