@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { decodeBase32IgnorePadding } from "@oslojs/encoding";
 import { generateHOTP } from "@oslojs/otp";
 import { and, eq } from "drizzle-orm";
@@ -61,6 +62,15 @@ test.describe.serial("two-factor sign-in in Chromium", () => {
     const codes = page.getByRole("list", { name: "Códigos de recuperação" }).getByRole("listitem");
     await expect(codes).toHaveCount(10);
     recoveryCodes = await codes.allTextContents();
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: portal.url });
+    await page.getByRole("button", { name: "Copiar códigos" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Códigos copiados." })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(recoveryCodes.join("\n"));
+    const downloading = page.waitForEvent("download");
+    await page.getByRole("button", { name: "Baixar códigos" }).click();
+    const file = await downloading;
+    expect(file.suggestedFilename()).toMatch(/\.txt$/);
+    expect(fs.readFileSync((await file.path())!, "utf8")).toContain(recoveryCodes.join("\n"));
     await page.getByRole("link", { name: "Continuar" }).click();
     await expect(page).toHaveURL(`${portal.url}/admin-panel`);
     await expect(page.getByRole("heading", { name: "Painel Administrativo" })).toBeVisible();

@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { sendJson, UNEXPECTED_ERROR } from "../../../lib/api-client";
 import { safeNextPath } from "../../../lib/url-path";
+import { download } from "../journey/trail-download";
 import { FormField, SubmitButton } from "../ui/FormField";
 
 type Status = { available: boolean; enrolled: boolean; recoveryCodesLeft: number };
@@ -10,6 +11,8 @@ type Step =
   | { kind: "scan"; qrSvg: string; manualKey: string }
   | { kind: "codes"; codes: string[] };
 
+const secondaryButtonClass =
+  "rounded-md border border-slate-300 px-4 py-2.5 font-medium hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800";
 const buttonClass = "rounded-md bg-brand-600 px-4 py-2.5 font-semibold text-white hover:bg-brand-700 disabled:opacity-70";
 
 /** Turning on two-factor sign-in: QR code and key, the first code, then the recovery codes (shown once). */
@@ -17,6 +20,7 @@ export default function TwoFactorEnrolment() {
   const [step, setStep] = useState<Step>({ kind: "loading" });
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
+  const [copyNotice, setCopyNotice] = useState("");
   const next = safeNextPath(new URLSearchParams(window.location.search).get("next") ?? "/");
 
   useEffect(() => {
@@ -116,6 +120,30 @@ export default function TwoFactorEnrolment() {
           <li key={code}>{code}</li>
         ))}
       </ul>
+      <div className="flex flex-wrap gap-3">
+        <button
+          type="button"
+          className={secondaryButtonClass}
+          onClick={() => {
+            navigator.clipboard.writeText(step.codes.join("\n")).then(
+              () => setCopyNotice("Códigos copiados."),
+              () => setCopyNotice("Não foi possível copiar. Selecione os códigos e copie manualmente."),
+            );
+          }}
+        >
+          Copiar códigos
+        </button>
+        <button
+          type="button"
+          className={secondaryButtonClass}
+          onClick={() => download("codigos-de-recuperacao-b1.txt", `${step.codes.join("\n")}\n`, "text/plain;charset=utf-8")}
+        >
+          Baixar códigos
+        </button>
+      </div>
+      <p role="status" aria-live="polite" className="text-sm">
+        {copyNotice}
+      </p>
       <a href={next} className={`${buttonClass} inline-block`}>
         Continuar
       </a>
