@@ -25,7 +25,12 @@ export function mustEnrolTwoFactor(
   requiredRoles: readonly string[],
 ): boolean {
   if (!auth || auth.session.authMethod !== "password") return false;
-  return requiredRoles.some((role) => auth.principal.roles.includes(role));
+  return rolesRequireTwoFactor(auth.principal.roles, requiredRoles);
+}
+
+/** Whether any of these roles is one that must present a second factor. */
+export function rolesRequireTwoFactor(roles: readonly string[], requiredRoles: readonly string[]): boolean {
+  return requiredRoles.some((role) => roles.includes(role));
 }
 
 /** Whether an API path stays open to someone who must enrol first. */

@@ -15,7 +15,8 @@ import { hashPassword, verifyPasswordHash } from "./password/hash.ts";
 import { createSession } from "../sessions/session.ts";
 import { newDeviceOf, noticeNewDevice } from "./security-notices.ts";
 import type { Attempt } from "../throttle/throttle.ts";
-import { getUserByEmail, hasUsablePassword, normalizeEmail } from "./user.ts";
+import { getUserByEmail, hasUsablePassword, normalizeEmail, roleNamesOf } from "./user.ts";
+import { rolesRequireTwoFactor, TWO_FACTOR_ENROL_PATH } from "../../auth/two-factor-policy.ts";
 import { config } from "../config/config.ts";
 import { needsSecondFactor, startTwoFactorChallenge, TWO_FACTOR_PATH } from "./two-factor/sign-in.ts";
 
@@ -69,5 +70,9 @@ export async function signIn(db: Db, input: SignInRequest, meta: RequestMeta, at
   const session = await createSession(db, user.id, meta);
   if (newDevice) noticeNewDevice(email, newDevice, meta);
   await writeAuditLog(db, { userId: user.id, actionType: "user_login_success", result: "success", details: { email }, ...meta });
-  return { ok: true, value: { session, next: safeNextPath(input.next) } };
+  const next = safeNextPath(input.next);
+  // Someone who must turn on the second factor goes there first; the gate would stop them at the next page anyway.
+  const { key, requiredRoles } = config().twoFactor;
+  const mustEnrol = key !== null && rolesRequireTwoFactor(await roleNamesOf(db, user.id), requiredRoles);
+  return { ok: true, value: { session, next: mustEnrol ? `${TWO_FACTOR_ENROL_PATH}?next=${encodeURIComponent(next)}` : next } };
 }

@@ -69,6 +69,16 @@ export async function createUser(db: Db, input: NewUser, audit?: CreationAudit, 
   });
 }
 
+/** The names of a user's roles. */
+export async function roleNamesOf(db: Db, userId: string): Promise<string[]> {
+  const rows = await db
+    .select({ name: roles.name })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(eq(userRoles.userId, userId));
+  return rows.map((row) => row.name);
+}
+
 export async function listUsersWithRoles(db: Db) {
   const rows = await db
     .select({ id: users.id, email: users.email, fullName: users.fullName, createdAt: users.createdAt, role: roles.name })
