@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
-import { AUDIT_CSV_HEADER, CSV_BOM, auditCsvLine } from "../lib/server/audit/export-csv.ts";
+import { CSV_BOM, auditCsvHeader, auditCsvLine } from "../lib/server/audit/export-csv.ts";
 import { queryAuditLogs } from "../lib/server/audit/query.ts";
 import type { AuditReaderJob, AuditWorkerReply, ExportPull } from "../lib/server/audit/reader.ts";
 import { CHUNK_SLOT_BYTES } from "../lib/server/audit/chunk-ring.ts";
@@ -37,9 +37,9 @@ if (job.kind === "pages") {
   port.on("message", async (pull: ExportPull) => {
     try {
       const page = await queryAuditLogs(db, { ...job.filter, cursor, limit: job.rowsPerChunk }, job.timeZone);
-      let chunk = started ? "" : CSV_BOM + AUDIT_CSV_HEADER;
+      let chunk = started ? "" : CSV_BOM + auditCsvHeader(job.separator);
       started = true;
-      for (const row of page.rows) chunk += auditCsvLine(row, job.timeZone);
+      for (const row of page.rows) chunk += auditCsvLine(row, job.timeZone, job.separator);
       cursor = page.nextCursor ?? undefined;
       const done = !cursor;
       // Encoded here, into the serving thread's ring slot when it fits, so that thread never

@@ -134,6 +134,23 @@ test("the audit page shows the flows' rows with Portuguese labels and pt-BR time
   await expect(table.getByText("Sucesso", { exact: true })).toHaveCount(0);
 });
 
+test("the audit page exports the filtered rows as ';'-separated CSV for Excel", async ({ page, loginAs }) => {
+  await loginAs(["admin"]);
+  await page.goto("/audit-logs");
+  await (await hydrated(page.getByRole("combobox", { name: "Resultado", exact: true }))).selectOption("blocked");
+  await page.getByRole("button", { name: "Filtrar" }).click();
+  const link = page.getByRole("link", { name: "Exportar CSV para Excel (;)" });
+  await expect(link).toHaveAttribute("href", /result=blocked/);
+  const csv = await (await page.request.get((await link.getAttribute("href"))!)).text();
+  const [header, ...rows] = csv
+    .replace(/^\uFEFF/, "")
+    .split("\r\n")
+    .filter(Boolean);
+  expect(header).toBe("Data/Hora;Usuário;E-mail;Ação;Resultado;Detalhes;IP;User-Agent");
+  expect(rows.length).toBeGreaterThan(0);
+  for (const row of rows) expect(row).toContain(";Bloqueado;");
+});
+
 test("editing only a role's description keeps its granted pages (UI and API)", async ({ page, loginAs }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await loginAs(["admin"]);

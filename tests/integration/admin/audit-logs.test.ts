@@ -119,6 +119,21 @@ describe("audit log API", () => {
     expect(cells.filter((cell) => /^[=+\-@\t\r]/.test(cell))).toEqual([]);
   });
 
+  it("exports with ';' as separator on ?sep=; (Excel pt-BR), keeping the formula-safe cells", async () => {
+    const response = await get("/api/audit-logs/export.csv?action=user_login_attempt&sep=%3B", who.admin!);
+    expect(response.status).toBe(200);
+    const csv = await response.text();
+    const [header] = csv.replace(/^\uFEFF/, "").split("\r\n");
+    expect(header).toBe("Data/Hora;Usuário;E-mail;Ação;Resultado;Detalhes;IP;User-Agent");
+    expect(csv).toContain(`;"'=cmd|' /C calc'!A0"`);
+    expect(csv).toContain(`"'+55";`);
+    const cells = csv.split(/;|\r\n/).map((cell) => cell.replace(/^"/, ""));
+    expect(cells.filter((cell) => /^[=+\-@\t\r]/.test(cell))).toEqual([]);
+    const bad = await get("/api/audit-logs/export.csv?sep=%7C", who.admin!);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: "Separador inválido: use , ou ;" });
+  });
+
   it("rejects a malformed cursor or result with a Portuguese message", async () => {
     const response = await get("/api/audit-logs?cursor=abc", who.admin!);
     expect(response.status).toBe(400);

@@ -135,6 +135,9 @@ export default function AuditLogViewer() {
           <a className={ghostButton} href={`/api/audit-logs/export.csv?${queryString(applied)}`} download>
             <Download className="size-4" aria-hidden="true" /> Exportar CSV
           </a>
+          <a className={ghostButton} href={`/api/audit-logs/export.csv?${queryString(applied)}&sep=%3B`} download>
+            <Download className="size-4" aria-hidden="true" /> Exportar CSV para Excel (;)
+          </a>
         </div>
       </form>
       <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700">

@@ -14,7 +14,18 @@ export function csvCell(value: string): string {
   return safe !== value || /[",\n\r;]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-export const AUDIT_CSV_HEADER = ["Data/Hora", "Usuário", "E-mail", "Ação", "Resultado", "Detalhes", "IP", "User-Agent"].join(",") + "\r\n";
+/** Field separators offered: "," (RFC 4180) and ";" (what Excel opens directly in pt-BR locales). */
+export const CSV_SEPARATORS = [",", ";"] as const;
+export type CsvSeparator = (typeof CSV_SEPARATORS)[number];
+
+const HEADER_CELLS = ["Data/Hora", "Usuário", "E-mail", "Ação", "Resultado", "Detalhes", "IP", "User-Agent"];
+
+/** Header line (with its CRLF) using the given separator. */
+export function auditCsvHeader(separator: CsvSeparator = ","): string {
+  return HEADER_CELLS.join(separator) + "\r\n";
+}
+
+export const AUDIT_CSV_HEADER = auditCsvHeader(",");
 
 /** UTF-8 byte order mark so spreadsheets keep the accents. */
 export const CSV_BOM = "\uFEFF";
@@ -22,7 +33,7 @@ export const CSV_BOM = "\uFEFF";
 const dateTimeFormatters = new Map<string, (ms: number) => string>();
 
 /** One CSV line (with its CRLF) for an audit row. */
-export function auditCsvLine(row: AuditRow, timeZone: string): string {
+export function auditCsvLine(row: AuditRow, timeZone: string, separator: CsvSeparator = ","): string {
   let formatDateTime = dateTimeFormatters.get(timeZone);
   if (!formatDateTime) dateTimeFormatters.set(timeZone, (formatDateTime = csvDateTimeFormatter(timeZone)));
   return (
@@ -37,7 +48,7 @@ export function auditCsvLine(row: AuditRow, timeZone: string): string {
       row.userAgent ?? "",
     ]
       .map(csvCell)
-      .join(",") + "\r\n"
+      .join(separator) + "\r\n"
   );
 }
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { AUDIT_CSV_HEADER, CSV_BOM, auditCsvLine } from "./export-csv.ts";
+import { CSV_BOM, auditCsvHeader, auditCsvLine, type CsvSeparator } from "./export-csv.ts";
 import { ChunkRing, encodeChunk, type ResponseFlow } from "./chunk-ring.ts";
 import { queryAuditLogs, type AuditFilter, type AuditRow } from "./query.ts";
 import { getDb } from "../data/db.ts";
@@ -15,7 +15,15 @@ export interface AuditPage {
 /** What a worker is started for (its workerData). */
 export type AuditReaderJob =
   | { kind: "pages"; databasePath: string; timeZone: string }
-  | { kind: "export"; databasePath: string; timeZone: string; filter: AuditFilter; rowsPerChunk: number; slots: SharedArrayBuffer };
+  | {
+      kind: "export";
+      databasePath: string;
+      timeZone: string;
+      filter: AuditFilter;
+      separator: CsvSeparator;
+      rowsPerChunk: number;
+      slots: SharedArrayBuffer;
+    };
 
 /** What the export thread is asked for: the next chunk, encoded into this ring slot when it fits (null: its own memory). */
 export interface ExportPull {
@@ -97,12 +105,21 @@ export function streamAuditCsv(
   databasePath: string,
   timeZone: string,
   flow: ResponseFlow = UNTRACKED_FLOW,
+  separator: CsvSeparator = ",",
 ): ReadableStream<Uint8Array> | null {
   if (activeExports >= MAX_CONCURRENT_EXPORTS) return null;
   activeExports++;
   const ring = new ChunkRing(flow.flushedBytes);
-  if (onPostgres) return streamFromPool(filter, timeZone, flow, ring);
-  const job: AuditReaderJob = { kind: "export", databasePath, timeZone, filter, rowsPerChunk: ROWS_PER_CHUNK, slots: ring.memory };
+  if (onPostgres) return streamFromPool(filter, timeZone, flow, ring, separator);
+  const job: AuditReaderJob = {
+    kind: "export",
+    databasePath,
+    timeZone,
+    filter,
+    separator,
+    rowsPerChunk: ROWS_PER_CHUNK,
+    slots: ring.memory,
+  };
   // A small young generation keeps the worker's heap (and the process RSS) near one chunk's size.
   const worker = new Worker(workerFile(), {
     workerData: job,
@@ -161,7 +178,13 @@ export function streamAuditCsv(
 }
 
 /** PostgreSQL: the same chunks, read in keyset pages through the pool (each query awaits, nothing blocks). */
-function streamFromPool(filter: AuditFilter, timeZone: string, flow: ResponseFlow, ring: ChunkRing): ReadableStream<Uint8Array> {
+function streamFromPool(
+  filter: AuditFilter,
+  timeZone: string,
+  flow: ResponseFlow,
+  ring: ChunkRing,
+  separator: CsvSeparator,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cursor: string | undefined;
   let started = false;
@@ -178,9 +201,9 @@ function streamFromPool(filter: AuditFilter, timeZone: string, flow: ResponseFlo
       try {
         const page = await queryAuditLogs(getDb(), { ...filter, cursor, limit: ROWS_PER_CHUNK }, timeZone);
         if (finished) return; // cancelled while the query ran
-        let chunk = started ? "" : CSV_BOM + AUDIT_CSV_HEADER;
+        let chunk = started ? "" : CSV_BOM + auditCsvHeader(separator);
         started = true;
-        for (const row of page.rows) chunk += auditCsvLine(row, timeZone);
+        for (const row of page.rows) chunk += auditCsvLine(row, timeZone, separator);
         cursor = page.nextCursor ?? undefined;
         if (chunk) controller.enqueue(encodeChunk(ring, encoder, chunk));
         if (!cursor) {
