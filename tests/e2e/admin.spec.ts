@@ -1,5 +1,6 @@
 import { defaultPermissions, grantablePages } from "../../src/lib/routes";
 import { SESSION_COOKIE } from "../../src/lib/server/sessions/session";
+import { writeAuditLog } from "../../src/lib/server/audit/audit";
 import { createTestUser } from "../support/users";
 import { e2eDb, expect, test } from "./fixtures";
 import { hydrated } from "./islands";
@@ -149,6 +150,19 @@ test("the audit page exports the filtered rows as ';'-separated CSV for Excel", 
   expect(header).toBe("Data/Hora;Usuário;E-mail;Ação;Resultado;Detalhes;IP;User-Agent");
   expect(rows.length).toBeGreaterThan(0);
   for (const row of rows) expect(row).toContain(";Bloqueado;");
+});
+
+test("an audit row's 'Detalhes' opens from the keyboard with the JSON pretty-printed", async ({ page, loginAs }) => {
+  const marker = `detalhe-${Date.now()}`;
+  await writeAuditLog(e2eDb(), { actionType: "user_logout", result: "success", details: { marker, motivo: "x".repeat(120) } });
+  await loginAs(["admin"]);
+  await page.goto("/audit-logs");
+  const row = page.locator("tbody tr", { hasText: marker }).first();
+  const summary = row.getByText("Detalhes", { exact: true });
+  await (await hydrated(summary)).focus();
+  await page.keyboard.press("Enter");
+  await expect(row.locator("pre")).toBeVisible();
+  expect(await row.locator("pre").textContent()).toContain(`{\n  "marker": "${marker}",\n  "motivo": "${"x".repeat(120)}"\n}`);
 });
 
 test("editing only a role's description keeps its granted pages (UI and API)", async ({ page, loginAs }) => {

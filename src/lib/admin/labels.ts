@@ -38,3 +38,12 @@ export function truncateDetails(details: string | null, max = 80): string {
   if (!details) return "-";
   return details.length > max ? `${details.slice(0, max - 1)}…` : details;
 }
+
+/** Details JSON indented two spaces for reading; text that is not JSON is shown as it is. */
+export function prettyDetails(details: string): string {
+  try {
+    return JSON.stringify(JSON.parse(details), null, 2);
+  } catch {
+    return details;
+  }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDateTime, roleLabel, truncateDetails } from "../../../src/lib/admin/labels";
+import { formatDateTime, prettyDetails, roleLabel, truncateDetails } from "../../../src/lib/admin/labels";
 import { auditActionLabel } from "../../../src/lib/audit/actions";
 
 describe("admin labels", () => {
@@ -16,5 +16,10 @@ describe("admin labels", () => {
     expect(truncateDetails(null)).toBe("-");
     expect(auditActionLabel("admin_user_created")).toBe("Usuário Criado");
     expect(auditActionLabel("algo_novo")).toBe("algo_novo");
+  });
+
+  it("pretty-prints details JSON and shows other text as it is", () => {
+    expect(prettyDetails('{"a":1,"b":[2]}')).toBe('{\n  "a": 1,\n  "b": [\n    2\n  ]\n}');
+    expect(prettyDetails("não é json")).toBe("não é json");
   });
 });

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { Download } from "lucide-react";
 import { AUDIT_ACTION_LABELS, AUDIT_RESULT_LABELS, auditActionLabel, type AuditResult } from "../../../lib/audit/actions";
-import { formatDateTime, truncateDetails } from "../../../lib/admin/labels";
+import { formatDateTime, prettyDetails, truncateDetails } from "../../../lib/admin/labels";
 import { ghostButton, inputClass, primaryButton } from "./styles";
 import { useHydrated } from "../ui/use-hydrated";
 
@@ -51,7 +51,6 @@ export default function AuditLogViewer() {
   const [cursor, setCursor] = useState<string | null>(null);
   const [timeZone, setTimeZone] = useState("America/Sao_Paulo");
   const [loading, setLoading] = useState(true);
-  const [expanded, setExpanded] = useState<number | null>(null);
 
   const load = useCallback(async (active: Filters, after?: string) => {
     setLoading(true);
@@ -166,15 +165,17 @@ export default function AuditLogViewer() {
                   </span>
                 </td>
                 <td className="max-w-md px-3 py-2 font-mono text-xs">
-                  <button
-                    type="button"
-                    title={row.actionDetails ?? ""}
-                    aria-expanded={expanded === row.id}
-                    className="text-left break-all hover:underline"
-                    onClick={() => setExpanded((current) => (current === row.id ? null : row.id))}
-                  >
-                    {expanded === row.id ? (row.actionDetails ?? "-") : truncateDetails(row.actionDetails)}
-                  </button>
+                  <span className="block break-all" title={row.actionDetails ?? ""}>
+                    {truncateDetails(row.actionDetails)}
+                  </span>
+                  {row.actionDetails && (
+                    <details className="mt-1">
+                      <summary className="cursor-pointer font-sans text-sky-700 hover:underline dark:text-sky-300">Detalhes</summary>
+                      <pre className="mt-1 max-h-80 overflow-auto rounded bg-slate-50 p-2 whitespace-pre-wrap break-all dark:bg-slate-800">
+                        {prettyDetails(row.actionDetails)}
+                      </pre>
+                    </details>
+                  )}
                 </td>
               </tr>
             ))}
