@@ -165,6 +165,25 @@ test("an audit row's 'Detalhes' opens from the keyboard with the JSON pretty-pri
   expect(await row.locator("pre").textContent()).toContain(`{\n  "marker": "${marker}",\n  "motivo": "${"x".repeat(120)}"\n}`);
 });
 
+test("audit filters live in the address: a shared link applies them and Back restores the previous ones", async ({ page, loginAs }) => {
+  await loginAs(["admin"]);
+  await page.goto("/audit-logs?result=blocked");
+  const result = await hydrated(page.getByRole("combobox", { name: "Resultado", exact: true }));
+  const table = page.locator("tbody");
+  await expect(result).toHaveValue("blocked");
+  await expect(table.getByText("Bloqueado").first()).toBeVisible();
+  await expect(table.getByText("Sucesso", { exact: true })).toHaveCount(0);
+  await result.selectOption("success");
+  await page.getByRole("button", { name: "Filtrar" }).click();
+  await expect(page).toHaveURL(/\/audit-logs\?result=success$/);
+  await expect(table.getByText("Bloqueado")).toHaveCount(0);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/audit-logs\?result=blocked$/);
+  await expect(result).toHaveValue("blocked");
+  await expect(table.getByText("Sucesso", { exact: true })).toHaveCount(0);
+  await expect(table.getByText("Bloqueado").first()).toBeVisible();
+});
+
 test("editing only a role's description keeps its granted pages (UI and API)", async ({ page, loginAs }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await loginAs(["admin"]);

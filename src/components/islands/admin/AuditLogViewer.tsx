@@ -42,6 +42,14 @@ function queryString(filters: Filters, cursor?: string): string {
   return params.toString();
 }
 
+/** Filters named in a query string (the page's address); unknown keys are ignored. */
+function filtersFrom(search: string): Filters {
+  const params = new URLSearchParams(search);
+  const filters = { ...EMPTY };
+  for (const key of Object.keys(EMPTY) as (keyof Filters)[]) filters[key] = params.get(key) ?? "";
+  return filters;
+}
+
 /** /audit-logs: latest 100 entries newest first, filters, keyset paging and CSV export. */
 export default function AuditLogViewer() {
   const [filters, setFilters] = useState<Filters>(EMPTY);
@@ -72,15 +80,29 @@ export default function AuditLogViewer() {
   useEffect(() => {
     // Filters chosen or typed before the island started are adopted, not silently dropped.
     const data = form.current ? new FormData(form.current) : null;
-    const early = { ...EMPTY };
-    for (const key of Object.keys(EMPTY) as (keyof Filters)[]) early[key] = String(data?.get(key) ?? "");
+    const fromAddress = filtersFrom(window.location.search);
+    const early = { ...fromAddress };
+    for (const key of Object.keys(EMPTY) as (keyof Filters)[]) early[key] = String(data?.get(key) || fromAddress[key]);
     setFilters(early);
-    void load(EMPTY);
+    setApplied(fromAddress);
+    void load(fromAddress);
+    // Back/Forward restore the filters that address carries.
+    const onPopState = () => {
+      const restored = filtersFrom(window.location.search);
+      setFilters(restored);
+      setApplied(restored);
+      void load(restored);
+    };
+    window.addEventListener("popstate", onPopState);
+    return () => window.removeEventListener("popstate", onPopState);
   }, [load]);
 
   function apply(event: FormEvent) {
     event.preventDefault();
     setApplied(filters);
+    const query = queryString(filters);
+    const address = `${window.location.pathname}${query ? `?${query}` : ""}`;
+    if (address !== `${window.location.pathname}${window.location.search}`) window.history.pushState(null, "", address);
     void load(filters);
   }
 
