@@ -184,6 +184,16 @@ test("audit filters live in the address: a shared link applies them and Back res
   await expect(table.getByText("Bloqueado").first()).toBeVisible();
 });
 
+test("the overview names the four system roles and the roles tab shows their Portuguese labels", async ({ page, loginAs }) => {
+  await loginAs(["admin"]);
+  await page.goto("/admin-panel");
+  await expect(page.getByText("Perfis do sistema (Administrador, Líder, Visualizador, Segurança) não podem ser excluídos.")).toBeVisible();
+  await (await hydrated(page.getByRole("tab", { name: "Perfis" }))).click();
+  const names = page.getByRole("tabpanel", { name: "Perfis" }).locator("tbody tr td:first-child");
+  for (const label of ["Administrador", "Líder", "Visualizador", "Segurança"])
+    await expect(names.getByText(label, { exact: true })).toHaveCount(1);
+});
+
 test("editing only a role's description keeps its granted pages (UI and API)", async ({ page, loginAs }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await loginAs(["admin"]);

@@ -3,6 +3,7 @@ import { Pencil, Plus, Trash2 } from "lucide-react";
 import type { ChecklistPage, RoleRow } from "./types";
 import { callAdmin, ConfirmDialog } from "./ui";
 import { ghostButton, primaryButton } from "./styles";
+import { roleLabel } from "../../../lib/admin/role-labels";
 
 const loadRoleDialog = () => import("./RoleDialog");
 const RoleDialog = lazy(loadRoleDialog);
@@ -66,7 +67,7 @@ export default function RolesTab({ roles, pages, loading, onChanged }: Props) {
             )}
             {roles.map((role) => (
               <tr key={role.id} className="border-t border-slate-200 dark:border-slate-700">
-                <td className="px-3 py-2 font-medium">{role.name}</td>
+                <td className="px-3 py-2 font-medium">{roleLabel(role.name)}</td>
                 <td className="px-3 py-2 text-slate-600 dark:text-slate-300">{role.description || "N/A"}</td>
                 <td className="px-3 py-2">{role.isSystem ? "Sistema" : "Customizado"}</td>
                 <td className="px-3 py-2">{role.userCount}</td>
