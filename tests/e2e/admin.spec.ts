@@ -10,7 +10,7 @@ test("an admin creates, finds, edits and deletes a user", async ({ page, loginAs
   await loginAs(["admin"]);
   await page.goto("/admin-panel");
   await expect(page.getByRole("heading", { name: "Painel Administrativo" })).toBeVisible();
-  await expect(page.getByText("Administrador")).toBeVisible();
+  await expect(page.getByText("Administrador", { exact: true })).toBeVisible();
   await expect(page.getByText("Usuários podem ter vários perfis ao mesmo tempo.")).toBeVisible();
   await (await hydrated(page.getByRole("tab", { name: "Sistema" }))).click();
   await expect(page.getByRole("tabpanel", { name: "Sistema" }).getByText("Em Desenvolvimento")).toHaveCount(2);
