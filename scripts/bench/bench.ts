@@ -2,11 +2,13 @@
  * `npm run bench`: measures the BUILT portal on loopback and prints a table (JSON in
  * bench-results/). Options: --duration <s> (default 10), --skip-build (reuse dist/),
  * --audit-rows / --users / --sessions (scale data, default 1,000,000 / 10,000 / 50,000),
- * --samples <n> (requests per audit filter, default 40), --skip-scale.
+ * --samples <n> (requests per audit filter, default 40), --skip-cost (gate × sirv × node:http),
+ * --skip-scale, --skip-postgres, --skip-search, --soak [s] (memory under the mixed load, 600 s by default; --soak-idle <s>, 120),
+ * --profile [s] (CPU profile of the gate serving /faq, 10 s by default).
  * Over 200 lines because it is one script: set-up, the scenarios in order, and one report; the
- * scale scenarios live in scale.ts.
+ * page-cost, scale, soak and profile scenarios live in their own files.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,6 +25,10 @@ import { freePort } from "../pg-cluster.mjs";
 import { PAGE_RATE, benchScale, scaleTargets, type ScaleFigures } from "./scale.ts";
 import { chromiumLaunchOptions } from "../chromium.ts";
 import { FULL_SCALE, seedScale } from "../seed-scale.ts";
+import { benchPageCost, pageCostTargets, type PageCostFigures } from "./page-cost.ts";
+import { gateNodeFlags, loadAverage, serverCore, startServer } from "./process.ts";
+import { benchSoak, type SoakFigures } from "./soak.ts";
+import { profileGate, type Frame } from "./profile.ts";
 
 const args = process.argv.slice(2);
 const duration = Number(args[args.indexOf("--duration") + 1]) || 10;
@@ -30,6 +36,17 @@ const skipBuild = args.includes("--skip-build");
 const option = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const skipScale = args.includes("--skip-scale");
 const skipPostgres = args.includes("--skip-postgres");
+const skipSearch = args.includes("--skip-search");
+const skipCost = args.includes("--skip-cost");
+/** A flag with an optional number after it: null when absent, `fallback` when given bare. */
+const optionalNumber = (name: string, fallback: number) => {
+  if (!args.includes(name)) return null;
+  const value = Number(args[args.indexOf(name) + 1]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+const soakSeconds = optionalNumber("--soak", 600);
+const soakIdleSeconds = option("--soak-idle", 120);
+const profileSeconds = optionalNumber("--profile", 10);
 const scaleSizes = {
   users: option("--users", FULL_SCALE.users),
   audit: option("--audit-rows", FULL_SCALE.audit),
@@ -51,24 +68,6 @@ function buildTime(): number | null {
   return (Date.now() - started) / 1000;
 }
 
-function startProcess(
-  command: string,
-  argv: string[],
-  env: Record<string, string>,
-  ready: RegExp,
-): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout!.on("data", (chunk) => {
-      out += chunk;
-      const match = ready.exec(out);
-      if (match) resolve({ child, match });
-    });
-    child.on("exit", (code) => reject(new Error(`${command} saiu com código ${code}`)));
-  });
-}
-
 /** A confirmed user with an open session, created through the app's own code. */
 async function benchUser(db: Db, role: string) {
   const email = `bench-${role}@b1.example.com`;
@@ -76,33 +75,6 @@ async function benchUser(db: Db, role: string) {
   const created = await createUser(db, { email, fullName: `Bench ${role}`, password, roleNames: [role], confirmed: true });
   if (!created.ok) throw new Error(`não foi possível criar o usuário ${email}: ${created.error}`);
   return { email, password, token: (await createSession(db, created.userId)).token };
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-/**
- * Gate vs static server, measured side by side: ROUNDS alternating runs of duration/ROUNDS seconds
- * each, medians reported, so a slow moment of this shared VM cannot land on one side only.
- */
-const ROUNDS = 3;
-async function paired(a: Parameters<typeof load>, b: Parameters<typeof load>): Promise<[Load, Load]> {
-  const runs: [Load[], Load[]] = [[], []];
-  const seconds = Math.max(2, Math.round(duration / ROUNDS));
-  for (let round = 0; round < ROUNDS; round++) {
-    runs[0].push(await load(a[0], a[1], seconds));
-    runs[1].push(await load(b[0], b[1], seconds));
-  }
-  const summarize = (list: Load[]): Load => ({
-    reqPerSec: median(list.map((r) => r.reqPerSec)),
-    p50: median(list.map((r) => r.p50)),
-    p99: median(list.map((r) => r.p99)),
-    errors: list.reduce((sum, r) => sum + r.errors, 0),
-    statuses: list.reduce<Record<string, number>>((sum, r) => {
-      for (const [key, count] of Object.entries(r.statuses)) sum[key] = (sum[key] ?? 0) + count;
-      return sum;
-    }, {}),
-  });
-  return [summarize(runs[0]), summarize(runs[1])];
 }
 
 async function load(url: string, options: Partial<autocannon.Options> = {}, seconds = duration): Promise<Load> {
@@ -160,40 +132,53 @@ async function main() {
     const seconds = await seedScale(db, scaleSizes);
     log(`dados de escala em ${seconds.users + seconds.audit + seconds.sessions} s`);
   }
-  const gatePort = await freePort();
-  // PUBLIC_URL is where the gate listens, so the sign-in scenario passes the origin check.
-  const gate = await startProcess(
-    process.execPath,
-    ["dist/gate/main.mjs"],
-    {
-      PORT: String(gatePort),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: `http://127.0.0.1:${gatePort}`,
-      DATABASE_PATH: dbPath,
-      AUTH_ALLOWED_DOMAINS: "b1.example.com",
-      RATE_LIMIT_MULTIPLIER: "1000000",
-    },
-    /no ar em (http:\/\/[^\s]+)/,
-  );
-  const gateUrl = gate.match[1]!;
-  const staticServer = await startProcess(process.execPath, ["scripts/bench/static-server.mjs", "dist/pages", "0"], {}, /static on (\d+)/);
-  const staticUrl = `http://127.0.0.1:${staticServer.match[1]}`;
-  const cookie = { cookie: `b1_session=${user.token}` };
+  // The gate as `npm run serve` starts it; PUBLIC_URL is where it listens, so the sign-in scenario
+  // passes the origin check. Request logs on (info), read by this process as a supervisor would.
+  const nodeFlags = gateNodeFlags();
+  const gateEnv = {
+    HOST: "127.0.0.1",
+    DATABASE_PATH: dbPath,
+    AUTH_ALLOWED_DOMAINS: "b1.example.com",
+    RATE_LIMIT_MULTIPLIER: "1000000",
+    LOG_LEVEL: "info",
+    LOG_PRETTY: "0",
+  };
+  const startGate = async (env: Record<string, string> = {}) => {
+    const port = await freePort();
+    const started = await startServer(
+      process.execPath,
+      [...nodeFlags, "dist/gate/main.mjs"],
+      { ...gateEnv, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...env },
+      /no ar em (http:\/\/[^\s]+)/,
+    );
+    return { child: started.child, url: started.match[1]!, pid: started.child.pid! };
+  };
+  const gate = await startGate();
+  // The same gate with the request log off (LOG_LEVEL=error): the difference is what the log costs.
+  const quietGate = await startGate({ LOG_LEVEL: "error" });
+  const gateUrl = gate.url;
+  const cookie = `b1_session=${user.token}`;
   // What a browser sends: every current browser accepts brotli and gzip.
   const browser = { "accept-encoding": "gzip, deflate, br, zstd" };
 
   try {
     log(
-      `gate ${gateUrl} · estático ${staticUrl} · ${duration}s por cenário (gate × estático: ${ROUNDS} rodadas alternadas, medianas) · ${CONNECTIONS} conexões`,
+      `gate ${gateUrl} (node ${nodeFlags.join(" ")}) · ${duration} s por servidor e cenário, em 3 rodadas alternadas (medianas) · ${CONNECTIONS} conexões · ` +
+        (serverCore === null ? "servidores sem fixar núcleo (≤ 2 núcleos ou sem taskset)" : `servidores no núcleo ${serverCore}`) +
+        ` · carga média ${loadAverage()}`,
     );
-    await load(`${gateUrl}/faq`, { headers: { ...cookie, ...browser } }, 2); // warm-up
-    await load(`${staticUrl}/faq/`, { headers: browser }, 2);
-    const [gatePage, staticPage] = await paired(
-      [`${gateUrl}/faq`, { headers: { ...cookie, ...browser } }],
-      [`${staticUrl}/faq/`, { headers: browser }],
-    );
-    // The same pair without compression: both sides then move the whole 37 KB per request.
-    const [gateIdentity, staticIdentity] = await paired([`${gateUrl}/faq`, { headers: cookie }], [`${staticUrl}/faq/`, {}]);
+    const loadBefore = loadAverage();
+    const costs = skipCost
+      ? null
+      : await benchPageCost({
+          gate: { pid: gate.pid, url: gateUrl },
+          quietGate: { pid: quietGate.pid, url: quietGate.url },
+          cookie,
+          seconds: duration,
+          workDir: dataDir,
+        });
+    const loadAfter = loadAverage();
+    quietGate.child.kill();
     const anonAuth = await load(`${gateUrl}/auth`, { headers: browser });
     const anonRedirect = await load(`${gateUrl}/faq`);
     const signIn = await load(`${gateUrl}/api/auth/sign-in`, {
@@ -201,14 +186,14 @@ async function main() {
       headers: { "content-type": "application/json", origin: gateUrl },
       body: JSON.stringify({ email: user.email, password: user.password }),
     });
-    log("cenário SQLite × PostgreSQL: página conectada e uma API que lê o banco …");
+    if (!skipPostgres) log("cenário SQLite × PostgreSQL: página conectada e uma API que lê o banco …");
     const engines = skipPostgres ? null : await benchEngines({ gateUrl, token: user.token }, (url, options) => load(url, options));
     let scale: ScaleFigures | null = null;
     if (!skipScale) {
       log("cenários de escala: filtros da auditoria, busca de usuários, página durante exportação …");
       scale = await benchScale({
         gateUrl,
-        serverPid: gate.child.pid!,
+        serverPid: gate.pid,
         adminToken: admin.token,
         viewerToken: user.token,
         samples,
@@ -216,39 +201,60 @@ async function main() {
       });
     }
     const weights = pageWeights();
-    const search = await searchTimes(gateUrl, user.token).catch((error: unknown) => {
-      console.log(`Tempo de busca: n/d (Chromium indisponível: ${error instanceof Error ? error.message.split("\n")[0] : error})`);
-      return [] as { query: string; results: number; ms: number }[];
-    });
+    const search = skipSearch
+      ? []
+      : await searchTimes(gateUrl, user.token).catch((error: unknown) => {
+          console.log(`Tempo de busca: n/d (Chromium indisponível: ${error instanceof Error ? error.message.split("\n")[0] : error})`);
+          return [] as { query: string; results: number; ms: number }[];
+        });
+    let profile: Frame[] | null = null;
+    if (profileSeconds !== null) {
+      log(`perfil de CPU do gate (node --cpu-prof), GET /faq conectado por ${profileSeconds} s …`);
+      profile = await profileGate({
+        env: gateEnv,
+        nodeFlags,
+        port: await freePort(),
+        cookie,
+        seconds: profileSeconds,
+        dir: path.join(dataDir, "cpu-profile"),
+      });
+    }
+    let soak: SoakFigures | null = null;
+    if (soakSeconds !== null) {
+      log(`soak: carga mista (logins, páginas, trilha, edições de admin) por ${soakSeconds} s e ${soakIdleSeconds} s parado …`);
+      soak = await benchSoak({
+        db,
+        env: gateEnv,
+        nodeFlags,
+        port: await freePort(),
+        metricsPort: await freePort(),
+        seconds: soakSeconds,
+        idleSeconds: soakIdleSeconds,
+      });
+    }
 
-    const ratio = Math.round((gatePage.reqPerSec / staticPage.reqPerSec) * 100) / 100;
-    const identityRatio = Math.round((gateIdentity.reqPerSec / staticIdentity.reqPerSec) * 100) / 100;
     const islandFree = weights.filter((w) => w.islands === 0);
     const withIslands = weights.filter((w) => w.islands > 0);
     const maxJs = (rows: typeof weights) => Math.max(0, ...rows.map((w) => w.jsGzip));
     const targets = {
-      "gate ≥ 2× estático (req/s)": ratio >= 2,
-      "p99 do gate ≤ 10 ms": gatePage.p99 <= 10,
+      ...(costs ? pageCostTargets(costs) : {}),
       "página sem ilhas ≤ 10 KB de JS (gzip)": maxJs(islandFree) <= JS_BUDGET.static,
       "página com ilhas ≤ 80 KB de JS (gzip)": maxJs(withIslands) <= JS_BUDGET.islands,
       ...(build === null ? {} : { "build < 60 s": build < 60 }),
       ...(scale ? scaleTargets(scale) : {}),
     };
 
-    console.log(`\nMáquina: ${os.cpus().length} núcleos, Node ${process.version}`);
+    console.log(
+      `\nMáquina: ${os.cpus().length} núcleos, Node ${process.version}; carga média antes/depois das páginas: ${loadBefore} → ${loadAfter}`,
+    );
+    if (costs) printPageCost(costs);
     console.table({
-      "GET /faq conectado (gate, br)": gatePage,
-      "GET /faq/ (estático sirv, br pedido)": staticPage,
-      "GET /faq conectado (gate, sem compressão)": gateIdentity,
-      "GET /faq/ (estático sirv, sem compressão)": staticIdentity,
       "GET /auth anônimo": anonAuth,
       "GET /faq anônimo (302)": anonRedirect,
       "POST /api/auth/sign-in": signIn,
     });
     if (engines) console.table(engines);
-    console.log(
-      `Razão gate/estático: ${ratio}× com Accept-Encoding de navegador, ${identityRatio}× sem compressão   Argon2id: ${ARGON2_PARAMS.memoryCost} KiB, t=${ARGON2_PARAMS.timeCost}, p=${ARGON2_PARAMS.parallelism}`,
-    );
+    console.log(`Argon2id: ${ARGON2_PARAMS.memoryCost} KiB, t=${ARGON2_PARAMS.timeCost}, p=${ARGON2_PARAMS.parallelism}`);
     console.table(
       Object.fromEntries(
         weights.map((w) => [
@@ -275,6 +281,11 @@ async function main() {
         `Exportação CSV completa: ${scale.export.rows} linhas em ${scale.export.seconds} s; RSS do servidor +${scale.export.rssGrowthMb} MB`,
       );
     }
+    if (profile) {
+      console.log("\nPerfil de CPU do gate (GET /faq conectado): funções com mais tempo próprio");
+      console.table(profile.map((f) => ({ função: f.function, "% da CPU": f.selfPercent, onde: f.where })));
+    }
+    if (soak) printSoak(soak);
     console.table(Object.fromEntries(Object.entries(targets).map(([k, v]) => [k, { ok: v ? "sim" : "NÃO" }])));
 
     fs.mkdirSync("bench-results", { recursive: true });
@@ -287,12 +298,10 @@ async function main() {
           node: process.version,
           duration,
           connections: CONNECTIONS,
-          gatePage,
-          staticPage,
-          ratio,
-          gateIdentity,
-          staticIdentity,
-          identityRatio,
+          nodeFlags,
+          serverCore,
+          loadAverage: { before: loadBefore, after: loadAfter },
+          costs,
           anonAuth,
           anonRedirect,
           signIn,
@@ -303,6 +312,8 @@ async function main() {
           build,
           scaleSizes: skipScale ? null : scaleSizes,
           scale,
+          profile,
+          soak,
           targets,
         },
         null,
@@ -312,10 +323,60 @@ async function main() {
     console.log(`Resultados: ${out}`);
   } finally {
     gate.child.kill();
-    staticServer.child.kill();
+    quietGate.child.kill();
     await closeDatabase(db);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+function printPageCost(costs: PageCostFigures) {
+  const rows: Record<string, Record<string, number | string>> = {};
+  for (const cost of costs.pages) {
+    const label = `GET ${cost.page} conectado, ${cost.encoding === "br" ? "brotli" : "sem compressão"} (${cost.bytes} B)`;
+    for (const [server, figures] of [
+      ["gate", cost.gate],
+      ["sirv", cost.sirv],
+      ["node:http puro", cost.bare],
+    ] as const) {
+      rows[`${label} · ${server}`] = {
+        "req/s": figures.reqPerSec,
+        "p50 ms": figures.p50,
+        "p99 ms": figures.p99,
+        "CPU µs/req": figures.cpuUsPerRequest,
+        "não 2xx": figures.non2xx,
+      };
+    }
+    rows[`${label} · razões de CPU`] = { "gate/puro": cost.gateOverBare, "gate/sirv": cost.gateOverSirv };
+  }
+  console.table(rows);
+  if (costs.requestLog) {
+    const { withLogUs, withoutLogUs, share } = costs.requestLog;
+    console.log(
+      `Log de requisições (GET /faq sem compressão): ${withLogUs} µs/req com LOG_LEVEL=info, ${withoutLogUs} com LOG_LEVEL=error → ${Math.round(share * 1000) / 10} % da CPU do gate`,
+    );
+  }
+}
+
+function printSoak(soak: SoakFigures) {
+  const mb = (value: number | null) => (value === null ? "n/d" : value);
+  console.log(
+    `\nSoak: carga mista por ${soak.seconds} s (${soak.reqPerSec} req/s, 5xx: ${soak.status5xx}), depois ${soak.idleSeconds} s parado`,
+  );
+  console.table(soak.perKind);
+  console.table({
+    início: { "RSS MB": soak.start.rssMb, "heap total MB": mb(soak.start.heapTotalMb), "heap usado MB": mb(soak.start.heapUsedMb) },
+    pico: { "RSS MB": soak.peakRssMb, "heap total MB": "", "heap usado MB": "" },
+    "fim da carga": {
+      "RSS MB": soak.endOfLoad.rssMb,
+      "heap total MB": mb(soak.endOfLoad.heapTotalMb),
+      "heap usado MB": mb(soak.endOfLoad.heapUsedMb),
+    },
+    [`após ${soak.idleSeconds} s parado`]: {
+      "RSS MB": soak.afterIdle.rssMb,
+      "heap total MB": mb(soak.afterIdle.heapTotalMb),
+      "heap usado MB": mb(soak.afterIdle.heapUsedMb),
+    },
+  });
 }
 
 main().catch((error: unknown) => {

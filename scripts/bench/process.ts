@@ -1,0 +1,98 @@
+/**
+ * Servers the bench starts, and what it reads of them from /proc: CPU time (utime + stime, whole
+ * process, every thread) and resident memory. On a machine with more than 2 cores and `taskset`,
+ * every measured server runs pinned to the last core and the load clients to the others.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+
+const cores = os.cpus().length;
+const hasTaskset = cores > 2 && spawnSync("taskset", ["-V"], { stdio: "ignore" }).status === 0;
+/** The core the servers run on, or null when they are not pinned. */
+export const serverCore = hasTaskset ? cores - 1 : null;
+const clientCores = hasTaskset ? `0-${cores - 2}` : null;
+
+/** `command argv` pinned to the server core (when pinning), else unchanged. */
+function pinned(command: string, argv: string[], coresList: string | null): [string, string[]] {
+  return coresList === null ? [command, argv] : ["taskset", ["-c", coresList, command, ...argv]];
+}
+
+/**
+ * Starts a server and resolves once its stdout matches `ready`. Later output is read and dropped
+ * (the gate's request log at info: kept, it would grow the bench's memory for nothing).
+ */
+export function startServer(
+  command: string,
+  argv: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  const [cmd, args] = pinned(command, argv, serverCore === null ? null : String(serverCore));
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    const onData = (chunk: Buffer) => {
+      out += chunk;
+      const match = ready.exec(out);
+      if (!match) return;
+      child.stdout!.off("data", onData);
+      child.stdout!.resume();
+      resolve({ child, match });
+    };
+    child.stdout!.on("data", onData);
+    child.on("exit", (code) => reject(new Error(`${command} saiu com código ${code}`)));
+  });
+}
+
+/** Runs a load client script to its end and parses the one JSON line it prints. */
+export function runClient<T>(script: string, argv: string[]): Promise<T> {
+  const [cmd, args] = pinned(process.execPath, [script, ...argv], clientCores);
+  return new Promise((resolve, reject) => {
+    const client = spawn(cmd, args, { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    client.stdout.on("data", (chunk) => (out += chunk));
+    client.on("error", reject);
+    client.on("exit", (code) => {
+      try {
+        resolve(JSON.parse(out.trim().split("\n").pop() ?? "") as T);
+      } catch {
+        reject(new Error(`${script} saiu com código ${code} sem resultado`));
+      }
+    });
+  });
+}
+
+const ticksPerSecond = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
+
+/** CPU seconds the process has used so far, all threads (Linux /proc/<pid>/stat: utime + stime). */
+export function cpuSeconds(pid: number): number {
+  // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+}
+
+/** Resident memory of a process in MB (Linux /proc). */
+export function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+}
+
+/** The 1-, 5- and 15-minute load averages, for the report (this machine is shared). */
+export function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" / ");
+}
+
+/**
+ * The node flags `npm run serve` starts the gate with (package.json is the one place they are
+ * written), so the bench measures the process operators run.
+ */
+export function gateNodeFlags(): string[] {
+  const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
+  const words = pkg.scripts.serve!.split(/\s+/);
+  return words.slice(words.indexOf("node") + 1, words.indexOf("dist/gate/main.mjs")).filter((word) => word.startsWith("--"));
+}
