@@ -22,7 +22,7 @@ import {
 } from "../lib/auth/two-factor-policy.ts";
 import { isAcceptedOrigin, originRefusalMessage } from "../lib/server/http/origin.ts";
 import { MAX_BODY_BYTES, TOO_LARGE_MESSAGE } from "../lib/server/http/http.ts";
-import { SCRIPT_FILE_CSP, securityHeaders } from "./security-headers.ts";
+import { securityHeaders } from "./security-headers.ts";
 import { closeAfterAnswer, cutIdleBody, declaresTooLarge, limitRequestBody } from "./body-limit.ts";
 import { createResponders } from "./responses.ts";
 import type { Logger } from "pino";
@@ -95,7 +95,7 @@ export function createGate(options: GateOptions) {
     return req.socket.remoteAddress ?? null;
   }
 
-  const { send, redirect, json, sendPage, pagePolicy } = createResponders(pages, baseHeaders);
+  const { sendAsset, sendSearchFile, redirect, json, empty, sendPage, sendError, pagePolicy } = createResponders(pages, baseHeaders);
 
   function notFound(req: IncomingMessage, res: ServerResponse, path: string, principal: Principal | null) {
     sendPage(req, res, "/404", principal, 404);
@@ -134,20 +134,7 @@ export function createGate(options: GateOptions) {
     if (host !== undefined && !VALID_HOST.test(host)) return json(res, 400, { error: "Requisição inválida" });
 
     const asset = assets.get(path);
-    if (asset && (method === "GET" || method === "HEAD")) {
-      return send(
-        req,
-        res,
-        200,
-        asset,
-        {
-          "Content-Type": asset.type,
-          "Cache-Control": asset.immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600",
-          ...(asset.type.startsWith("text/javascript") ? { "Content-Security-Policy": SCRIPT_FILE_CSP } : {}),
-        },
-        true,
-      );
-    }
+    if (asset && (method === "GET" || method === "HEAD")) return sendAsset(req, res, asset);
 
     const { token, conflict } = readSessionCookie(req.headers.cookie, secureCookies);
     // Two session cookies (one planted by a sibling subdomain): signed out, and ours is cleared.
@@ -164,11 +151,7 @@ export function createGate(options: GateOptions) {
       if (mustEnrol) return json(res, 403, { error: TWO_FACTOR_REQUIRED_MESSAGE, code: "two_factor_required" });
       const file = options.search?.lookup(principal, path.slice("/pagefind".length));
       if (!file) return json(res, 404, { error: "Não encontrado" });
-      return send(req, res, 200, file, {
-        "Content-Type": file.type,
-        "Cache-Control": "private, no-store",
-        "Content-Security-Policy": SCRIPT_FILE_CSP,
-      });
+      return sendSearchFile(req, res, file);
     }
 
     if (isAdapterPath(path)) {
@@ -207,6 +190,7 @@ export function createGate(options: GateOptions) {
       }
       if (renewedCookie) res.setHeader("Set-Cookie", renewedCookie);
       for (const name in baseHeaders) res.setHeader(name, baseHeaders[name]!);
+      if (context) res.setHeader("X-Request-Id", context.id);
       // Astro builds its URL from these two: it must see exactly what was decided on.
       req.url = path + query;
       req.headers.host = publicHost;
@@ -217,8 +201,7 @@ export function createGate(options: GateOptions) {
     const route = findRoute(path);
     if (!route || !pages.has(path)) return notFound(req, res, path, principal);
     if (method !== "GET" && method !== "HEAD") {
-      res.writeHead(405, { ...baseHeaders, Allow: "GET, HEAD" }).end();
-      return;
+      return empty(res, 405, { Allow: "GET, HEAD" });
     }
     const decision = decideAccess(route, principal);
     if (decision === "sign-in") {
@@ -227,16 +210,13 @@ export function createGate(options: GateOptions) {
     }
     if (decision === "deny") {
       await auditDecision(route, auth!, req, false);
-      return redirect(res, `/acesso-negado?pagina=${encodeURIComponent(route.path)}`, renewedCookie ? { "Set-Cookie": renewedCookie } : {});
+      return redirect(res, `/acesso-negado?pagina=${encodeURIComponent(route.path)}`, renewedCookie);
     }
     if (mustEnrol && route.access.kind !== "public" && route.path !== TWO_FACTOR_ENROL_PATH) {
-      return redirect(
-        res,
-        `${TWO_FACTOR_ENROL_PATH}?next=${nextTarget(path, query)}`,
-        renewedCookie ? { "Set-Cookie": renewedCookie } : {},
-      );
+      return redirect(res, `${TWO_FACTOR_ENROL_PATH}?next=${nextTarget(path, query)}`, renewedCookie);
     }
-    if (auth) await auditDecision(route, auth, req, true);
+    // Checked here as well: an await of a call that records nothing would still suspend every page request.
+    if (auth && route.access.kind === "roles") await auditDecision(route, auth, req, true);
     if (route.path === "/auth" && principal && !/[?&](mode=update-password|token=)/.test(query)) {
       return redirect(res, "/");
     }
@@ -244,32 +224,32 @@ export function createGate(options: GateOptions) {
   }
 
   /**
-   * The request listener. An uncaught error is logged with the request id and answered: 503 with
-   * Retry-After while the database is away or cannot write, else 500 with the request id; JSON on
-   * the API, the Portuguese error page elsewhere. The detail goes to the log only.
+   * An uncaught error is logged with the request id and answered: 503 with Retry-After while the
+   * database is away or cannot write, else 500 with the request id; JSON on the API, the Portuguese
+   * error page elsewhere. The detail goes to the log only.
    */
-  return function listener(req: IncomingMessage, res: ServerResponse): void {
-    handle(req, res).catch((error: unknown) => {
-      const context = requestContextOf(req);
-      const answer = answerFailure(logger, error, { reqId: context?.id, method: req.method, path: context?.path });
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
-      const path = context?.path ?? normalizePath((req.url ?? "/").split("?")[0]!) ?? "";
-      if (isAdapterPath(path) || isSearchPath(path)) return json(res, answer.status, answer.body);
-      const page = pages.get(answer.status === 503 ? "/503" : "/500");
-      const fallback = Buffer.from(answer.status === 503 ? "<h1>Serviço indisponível</h1>" : "<h1>Erro inesperado</h1>");
-      const body = errorPageWithRequestId(page ? page.body(null).raw : fallback, context?.id);
-      const csp = page ? pagePolicy(page) : baseHeaders["Content-Security-Policy"]!;
-      res.writeHead(answer.status, {
-        ...baseHeaders,
-        "Content-Security-Policy": csp,
-        "Content-Type": "text/html; charset=utf-8",
-        "Cache-Control": "no-store",
-      });
-      res.end(req.method === "HEAD" ? undefined : body);
-    });
+  function fail(req: IncomingMessage, res: ServerResponse, error: unknown) {
+    const context = requestContextOf(req);
+    const answer = answerFailure(logger, error, { reqId: context?.id, method: req.method, path: context?.path });
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
+    const path = context?.path ?? normalizePath((req.url ?? "/").split("?")[0]!) ?? "";
+    if (isAdapterPath(path) || isSearchPath(path)) return json(res, answer.status, answer.body);
+    const page = pages.get(answer.status === 503 ? "/503" : "/500");
+    const fallback = Buffer.from(answer.status === 503 ? "<h1>Serviço indisponível</h1>" : "<h1>Erro inesperado</h1>");
+    const body = errorPageWithRequestId(page ? page.body(null).raw : fallback, context?.id);
+    sendError(req, res, answer.status, body, page ? pagePolicy(page) : baseHeaders["Content-Security-Policy"]!);
+  }
+
+  /** The request listener (an async function rather than a `.catch` closure per request). */
+  return async function listener(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      await handle(req, res);
+    } catch (error) {
+      fail(req, res, error);
+    }
   };
 }

@@ -2,7 +2,8 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import type { Logger } from "pino";
 import { HEALTH_PATHS } from "./health.ts";
 import type { Metrics } from "./metrics.ts";
-import { beginRequest, type RequestContext } from "./request-context.ts";
+import { createRequestLog } from "../../lib/server/platform/logger.ts";
+import { beginRequest, requestContextOf } from "./request-context.ts";
 import type { RouteClass } from "./route-class.ts";
 
 export interface ObservedListenerOptions {
@@ -27,62 +28,50 @@ function rawPathOf(url: string): string {
 }
 
 /**
- * One line per request, written when the response is done: never headers, cookies, bodies or the
- * query string (reset and confirmation links carry their token there).
- */
-function logRequest(
-  logger: Logger,
-  req: IncomingMessage,
-  res: ServerResponse,
-  context: RequestContext,
-  seconds: number,
-  bytes: number,
-  quiet: boolean,
-) {
-  const line = {
-    reqId: context.id,
-    method: req.method,
-    path: context.path,
-    status: res.statusCode,
-    durationMs: Math.round(seconds * 1e5) / 100,
-    bytes,
-    userId: context.userId ?? undefined,
-    aborted: res.writableFinished ? undefined : true,
-  };
-  if (quiet) logger.debug(line, "requisição");
-  else logger.info(line, "requisição");
-}
-
-/**
  * Wraps the gate: assigns the request id, answers health probes (and `/metrics` with its token)
- * before it, and logs and measures every request once its response is done.
+ * before it, and logs and measures every request once its response is done. The gate sends
+ * `X-Request-Id` with its own headers (set here first, node would rebuild every header it writes
+ * through the slower setHeader path); the answers given here set it themselves.
  */
 export function createObservedListener(options: ObservedListenerOptions): RequestListener {
   const { gate, respondToHealthProbe, logger, trustProxy, metrics, classifyRoute, respondWithMetrics } = options;
+  const logRequest = createRequestLog(logger);
 
-  function finish(req: IncomingMessage, res: ServerResponse, context: RequestContext, bytesBefore: number, quiet: boolean) {
-    const seconds = Number(process.hrtime.bigint() - context.startedAt) / 1e9;
+  /**
+   * One line per request, written when the response is done: never headers, cookies, bodies or
+   * the query string (reset and confirmation links carry their token there). One function for
+   * every response (`this`), not a closure per request.
+   */
+  function onResponseClose(this: ServerResponse): void {
+    const req = this.req;
+    const context = requestContextOf(req)!;
+    const seconds = (performance.now() - context.startedAt) / 1000;
+    context.status = this.statusCode;
+    context.durationMs = Math.round(seconds * 1e5) / 100;
     // Bytes written to the socket for this response, headers included (one response at a time per connection).
-    logRequest(logger, req, res, context, seconds, req.socket.bytesWritten - bytesBefore, quiet);
+    context.bytes = req.socket.bytesWritten - context.bytesBefore;
+    context.aborted = !this.writableFinished;
+    context.quiet &&= this.statusCode < 400;
+    logRequest(context);
     if (!metrics) return;
-    metrics.observeRequest(classifyRoute?.(context.path) ?? "other", res.statusCode, seconds);
-    if (context.path === SIGN_IN_PATH && req.method === "POST") metrics.observeSignIn(res.statusCode);
+    metrics.observeRequest(classifyRoute?.(context.path) ?? "other", this.statusCode, seconds);
+    if (context.path === SIGN_IN_PATH && context.method === "POST") metrics.observeSignIn(this.statusCode);
   }
 
   return function observedListener(req: IncomingMessage, res: ServerResponse): void {
     const context = beginRequest(req, trustProxy);
-    res.setHeader("X-Request-Id", context.id);
+    res.on("close", onResponseClose);
     const rawPath = rawPathOf(req.url ?? "/");
     const probe = HEALTH_PATHS.has(rawPath);
     const scrape = rawPath === "/metrics" && respondWithMetrics !== undefined;
-    const bytesBefore = req.socket.bytesWritten;
-    res.once("close", () => finish(req, res, context, bytesBefore, (probe || scrape) && res.statusCode < 400));
-    if (probe || scrape) context.path = rawPath;
+    if (!probe && !scrape) return gate(req, res);
+    context.path = rawPath;
+    context.quiet = true;
+    res.setHeader("X-Request-Id", context.id);
     if (probe) {
       respondToHealthProbe(req, res, rawPath).catch(() => res.destroy());
       return;
     }
-    if (scrape) return respondWithMetrics(req, res);
-    gate(req, res);
+    respondWithMetrics!(req, res);
   };
 }

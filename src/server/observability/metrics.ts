@@ -84,10 +84,20 @@ export function createMetrics({ db, pages }: MetricsOptions): Metrics {
     },
   });
 
+  // One labels object per class and status, made on first use, instead of one per request.
+  const labelSets = new Map<RouteClass, Map<number, { route_class: RouteClass; status: string }>>();
+  function labelsOf(routeClass: RouteClass, status: number) {
+    let byStatus = labelSets.get(routeClass);
+    if (!byStatus) labelSets.set(routeClass, (byStatus = new Map()));
+    let labels = byStatus.get(status);
+    if (!labels) byStatus.set(status, (labels = { route_class: routeClass, status: String(status) }));
+    return labels;
+  }
+
   return {
     registry,
     observeRequest(routeClass, status, seconds) {
-      const labels = { route_class: routeClass, status: String(status) };
+      const labels = labelsOf(routeClass, status);
       requests.inc(labels);
       duration.observe(labels, seconds);
     },
