@@ -377,6 +377,7 @@ function printSoak(soak: SoakFigures) {
       "heap usado MB": mb(soak.afterIdle.heapUsedMb),
     },
   });
+  console.log(`RSS a cada 10 s parado (MB): ${soak.idleRssMb.join(" ")}`);
 }
 
 main().catch((error: unknown) => {

@@ -94,5 +94,6 @@ export function loadAverage(): string {
 export function gateNodeFlags(): string[] {
   const pkg = JSON.parse(fs.readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
   const words = pkg.scripts.serve!.split(/\s+/);
-  return words.slice(words.indexOf("node") + 1, words.indexOf("dist/gate/main.mjs")).filter((word) => word.startsWith("--"));
+  const entry = words.indexOf("dist/gate/main.mjs");
+  return words.slice(words.lastIndexOf("node", entry) + 1, entry);
 }

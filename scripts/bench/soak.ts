@@ -24,6 +24,8 @@ export interface SoakFigures {
   peakRssMb: number;
   endOfLoad: MemoryPoint;
   afterIdle: MemoryPoint;
+  /** RSS every IDLE_SAMPLE_S seconds of the idle time: when the memory comes back. */
+  idleRssMb: number[];
   perKind: ReturnType<typeof summarizeLoad>;
 }
 
@@ -36,6 +38,8 @@ export interface SoakOptions {
   seconds: number;
   idleSeconds: number;
 }
+
+const IDLE_SAMPLE_S = 10;
 
 async function heap(metricsPort: number): Promise<{ total: number | null; used: number | null }> {
   try {
@@ -74,8 +78,12 @@ export async function benchSoak(options: SoakOptions): Promise<SoakFigures> {
     const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, rssMb(pid))), 250);
     const result = await runLoad({ baseUrl: gate.match[1]!, cast, durationMs: options.seconds * 1000 });
     const endOfLoad = await point();
-    await new Promise((resolve) => setTimeout(resolve, options.idleSeconds * 1000));
     clearInterval(sampler);
+    const idleRssMb: number[] = [];
+    for (let waited = 0; waited < options.idleSeconds; waited += IDLE_SAMPLE_S) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(IDLE_SAMPLE_S, options.idleSeconds - waited) * 1000));
+      idleRssMb.push(rssMb(pid));
+    }
     const afterIdle = await point();
     const requests = LOAD_KINDS.reduce((sum, kind) => sum + result.stats[kind].requests, 0);
     return {
@@ -87,6 +95,7 @@ export async function benchSoak(options: SoakOptions): Promise<SoakFigures> {
       peakRssMb,
       endOfLoad,
       afterIdle,
+      idleRssMb,
       perKind: summarizeLoad(result),
     };
   } finally {
