@@ -2,7 +2,8 @@
  * `npm run bench`: measures the BUILT portal on loopback and prints a table (JSON in
  * bench-results/). Options: --duration <s> (default 10), --skip-build (reuse dist/),
  * --audit-rows / --users / --sessions (scale data, default 1,000,000 / 10,000 / 50,000),
- * --samples <n> (requests per audit filter, default 40), --skip-cost (gate × sirv × node:http),
+ * --samples <n> (requests per audit filter, default 40), --rounds <n> (alternating rounds of the
+ * gate × sirv × node:http comparison, default 3; --duration is split over them), --skip-cost,
  * --skip-scale, --skip-postgres, --skip-search, --soak [s] (memory under the mixed load, 600 s by default; --soak-idle <s>, 120),
  * --profile [s] (CPU profile of the gate serving /faq, 10 s by default).
  * Over 200 lines because it is one script: set-up, the scenarios in order, and one report; the
@@ -25,7 +26,7 @@ import { freePort } from "../pg-cluster.mjs";
 import { PAGE_RATE, benchScale, scaleTargets, type ScaleFigures } from "./scale.ts";
 import { chromiumLaunchOptions } from "../chromium.ts";
 import { FULL_SCALE, seedScale } from "../seed-scale.ts";
-import { benchPageCost, pageCostTargets, type PageCostFigures } from "./page-cost.ts";
+import { benchPageCost, DEFAULT_ROUNDS, pageCostTargets, type PageCostFigures } from "./page-cost.ts";
 import { gateNodeFlags, loadAverage, serverCore, startServer } from "./process.ts";
 import { benchSoak, type SoakFigures } from "./soak.ts";
 import { profileGate, type Frame } from "./profile.ts";
@@ -53,6 +54,7 @@ const scaleSizes = {
   sessions: option("--sessions", FULL_SCALE.sessions),
 };
 const samples = option("--samples", 40);
+const rounds = option("--rounds", DEFAULT_ROUNDS);
 const CONNECTIONS = 50;
 
 function log(message: string) {
@@ -163,7 +165,7 @@ async function main() {
 
   try {
     log(
-      `gate ${gateUrl} (node ${nodeFlags.join(" ")}) · ${duration} s por servidor e cenário, em 3 rodadas alternadas (medianas) · ${CONNECTIONS} conexões · ` +
+      `gate ${gateUrl} (node ${nodeFlags.join(" ")}) · ${duration} s por servidor e cenário, em ${rounds} rodadas alternadas (medianas) · ${CONNECTIONS} conexões · ` +
         (serverCore === null ? "servidores sem fixar núcleo (≤ 2 núcleos ou sem taskset)" : `servidores no núcleo ${serverCore}`) +
         ` · carga média ${loadAverage()}`,
     );
@@ -176,6 +178,7 @@ async function main() {
           cookie,
           seconds: duration,
           workDir: dataDir,
+          rounds,
         });
     const loadAfter = loadAverage();
     quietGate.child.kill();

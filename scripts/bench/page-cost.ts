@@ -3,7 +3,7 @@
  * same bytes: sirv serving the page the gate rendered for this user (and its brotli form) from
  * files, and a bare node:http server answering from memory with the status, headers and body the
  * gate sent. The three are loaded one at a time with the same client (50 connections, fresh
- * process), in ROUNDS alternating rounds; medians reported. Requests per second move with whatever
+ * process), in alternating rounds (--rounds, 3 by default); medians reported. Requests per second move with whatever
  * else this machine runs; CPU time per request (read from /proc before and after) hardly does.
  */
 import fs from "node:fs";
@@ -48,8 +48,8 @@ interface Target {
 }
 
 const CONNECTIONS = 50;
-const ROUNDS = 3;
-const LOG_ROUNDS = 5;
+/** Alternating rounds per scenario (medians reported); the request log's comparison takes at least 5. */
+export const DEFAULT_ROUNDS = 3;
 /** Headers node:http writes itself on every response (or that describe this one connection). */
 const PER_CONNECTION = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
 
@@ -120,6 +120,7 @@ export interface PageCostOptions {
   workDir: string;
   /** A second gate on the same database with LOG_LEVEL=error: what the request log costs. */
   quietGate?: Target;
+  rounds?: number;
 }
 
 export interface PageCostFigures {
@@ -130,7 +131,8 @@ export interface PageCostFigures {
 
 export async function benchPageCost(options: PageCostOptions): Promise<PageCostFigures> {
   const { gate, cookie, workDir } = options;
-  const seconds = Math.max(2, Math.round(options.seconds / ROUNDS));
+  const rounds = options.rounds ?? DEFAULT_ROUNDS;
+  const seconds = Math.max(2, Math.round(options.seconds / rounds));
   // The gate's own answers, captured once, become sirv's files and the bare server's table.
   const answers: Record<string, Partial<Record<Encoding, Captured>>> = {};
   for (const page of COST_PAGES) {
@@ -176,7 +178,7 @@ export async function benchPageCost(options: PageCostOptions): Promise<PageCostF
         const headers = requestHeaders(cookie, encoding);
         const runs: Record<keyof typeof servers, ServerLoad[]> = { gate: [], sirv: [], bare: [] };
         for (const target of Object.values(servers)) await measure(target, page, headers, 1); // warm-up
-        for (let round = 0; round < ROUNDS; round++) {
+        for (let round = 0; round < rounds; round++) {
           for (const [name, target] of Object.entries(servers) as [keyof typeof servers, Target][]) {
             runs[name].push(await measure(target, page, headers, seconds));
           }
@@ -201,7 +203,7 @@ export async function benchPageCost(options: PageCostOptions): Promise<PageCostF
       const withLog: number[] = [];
       const withoutLog: number[] = [];
       // The difference is a few µs in ~60: more rounds than the comparison above, alternating.
-      for (let round = 0; round < LOG_ROUNDS; round++) {
+      for (let round = 0; round < Math.max(5, rounds); round++) {
         withLog.push((await measure(gate, "/faq", headers, seconds)).cpuUsPerRequest);
         withoutLog.push((await measure(options.quietGate, "/faq", headers, seconds)).cpuUsPerRequest);
       }
