@@ -156,8 +156,6 @@ async function main() {
     return { child: started.child, url: started.match[1]!, pid: started.child.pid! };
   };
   const gate = await startGate();
-  // The same gate with the request log off (LOG_LEVEL=error): the difference is what the log costs.
-  const quietGate = await startGate({ LOG_LEVEL: "error" });
   const gateUrl = gate.url;
   const cookie = `b1_session=${user.token}`;
   // What a browser sends: every current browser accepts brotli and gzip.
@@ -174,14 +172,16 @@ async function main() {
       ? null
       : await benchPageCost({
           gate: { pid: gate.pid, url: gateUrl },
-          quietGate: { pid: quietGate.pid, url: quietGate.url },
+          startGate: async (env) => {
+            const started = await startGate(env);
+            return { pid: started.pid, url: started.url, stop: () => started.child.kill() };
+          },
           cookie,
           seconds: duration,
           workDir: dataDir,
           rounds,
         });
     const loadAfter = loadAverage();
-    quietGate.child.kill();
     const anonAuth = await load(`${gateUrl}/auth`, { headers: browser });
     const anonRedirect = await load(`${gateUrl}/faq`);
     const signIn = await load(`${gateUrl}/api/auth/sign-in`, {
@@ -326,7 +326,6 @@ async function main() {
     console.log(`Resultados: ${out}`);
   } finally {
     gate.child.kill();
-    quietGate.child.kill();
     await closeDatabase(db);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

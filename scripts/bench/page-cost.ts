@@ -48,7 +48,7 @@ interface Target {
 }
 
 const CONNECTIONS = 50;
-/** Alternating rounds per scenario (medians reported); the request log's comparison takes at least 5. */
+/** Alternating rounds per scenario (medians reported); the request log's comparison takes at least 6. */
 export const DEFAULT_ROUNDS = 3;
 /** Headers node:http writes itself on every response (or that describe this one connection). */
 const PER_CONNECTION = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
@@ -118,8 +118,11 @@ export interface PageCostOptions {
   seconds: number;
   /** Where the captured pages are written for sirv and the bare server. */
   workDir: string;
-  /** A second gate on the same database with LOG_LEVEL=error: what the request log costs. */
-  quietGate?: Target;
+  /**
+   * Starts a fresh gate on the same database with extra environment: two of them, one with the
+   * request log (LOG_LEVEL=info) and one without (error), give what the log costs.
+   */
+  startGate?: (env: Record<string, string>) => Promise<Target & { stop: () => void }>;
   rounds?: number;
 }
 
@@ -178,8 +181,11 @@ export async function benchPageCost(options: PageCostOptions): Promise<PageCostF
         const headers = requestHeaders(cookie, encoding);
         const runs: Record<keyof typeof servers, ServerLoad[]> = { gate: [], sirv: [], bare: [] };
         for (const target of Object.values(servers)) await measure(target, page, headers, 1); // warm-up
+        const order = Object.entries(servers) as [keyof typeof servers, Target][];
         for (let round = 0; round < rounds; round++) {
-          for (const [name, target] of Object.entries(servers) as [keyof typeof servers, Target][]) {
+          // Each round starts with the next server, so no one always runs first (or right after another).
+          for (let turn = 0; turn < order.length; turn++) {
+            const [name, target] = order[(round + turn) % order.length]!;
             runs[name].push(await measure(target, page, headers, seconds));
           }
         }
@@ -197,19 +203,32 @@ export async function benchPageCost(options: PageCostOptions): Promise<PageCostF
       }
     }
     let requestLog: PageCostFigures["requestLog"] = null;
-    if (options.quietGate) {
-      const headers = requestHeaders(cookie, "identity");
-      await measure(options.quietGate, "/faq", headers, 1);
-      const withLog: number[] = [];
-      const withoutLog: number[] = [];
-      // The difference is a few µs in ~60: more rounds than the comparison above, alternating.
-      for (let round = 0; round < Math.max(5, rounds); round++) {
-        withLog.push((await measure(gate, "/faq", headers, seconds)).cpuUsPerRequest);
-        withoutLog.push((await measure(options.quietGate, "/faq", headers, seconds)).cpuUsPerRequest);
+    if (options.startGate) {
+      // Two fresh processes started together: the main gate has served every scenario above, and a
+      // longer-lived heap would be counted as the log's cost.
+      const loud = await options.startGate({ LOG_LEVEL: "info" });
+      const quiet = await options.startGate({ LOG_LEVEL: "error" });
+      try {
+        const headers = requestHeaders(cookie, "identity");
+        await measure(loud, "/faq", headers, 2);
+        await measure(quiet, "/faq", headers, 2);
+        const withLog: number[] = [];
+        const withoutLog: number[] = [];
+        // The difference is a few µs in ~60: more rounds than the comparison above, in A-B, B-A order.
+        for (let round = 0; round < Math.max(6, rounds); round++) {
+          const pair = round % 2 === 0 ? [loud, quiet] : [quiet, loud];
+          for (const target of pair) {
+            const cost = (await measure(target, "/faq", headers, seconds)).cpuUsPerRequest;
+            (target === loud ? withLog : withoutLog).push(cost);
+          }
+        }
+        const withLogUs = median(withLog);
+        const withoutLogUs = median(withoutLog);
+        requestLog = { withLogUs, withoutLogUs, share: round(Math.max(0, withLogUs - withoutLogUs) / withLogUs, 3) };
+      } finally {
+        loud.stop();
+        quiet.stop();
       }
-      const withLogUs = median(withLog);
-      const withoutLogUs = median(withoutLog);
-      requestLog = { withLogUs, withoutLogUs, share: round(Math.max(0, withLogUs - withoutLogUs) / withLogUs, 3) };
     }
     return { pages, requestLog };
   } finally {
