@@ -113,14 +113,16 @@ describe("route table × personas", () => {
       expect(html).toContain("Oops! Page not found");
       expect(html).toContain("Return to Home");
     }
-    const logged = server
-      .output()
-      .split("\n")
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(logged).toContainEqual(
-      expect.objectContaining({ method: "GET", path: "/nao-existe/de-jeito-nenhum", status: 404, msg: "requisição" }),
-    );
+    // Request lines are written in batches (up to 200 ms later).
+    const logged = () =>
+      server
+        .output()
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    await expect
+      .poll(logged)
+      .toContainEqual(expect.objectContaining({ method: "GET", path: "/nao-existe/de-jeito-nenhum", status: 404, msg: "requisição" }));
   });
 
   it("takes a revoked custom-role permission into account on the very next request", async () => {
