@@ -74,7 +74,11 @@ describe("the log batch", () => {
   function fakeSink() {
     const writes: string[] = [];
     let synced = 0;
-    return { writes, synced: () => synced, sink: { write: (text: string) => void writes.push(text), flushSync: () => void synced++ } };
+    return {
+      writes,
+      synced: () => synced,
+      sink: { write: (chunk: Buffer) => void writes.push(chunk.toString("utf8")), flushSync: () => void synced++ },
+    };
   }
 
   it(`holds lines for ${LOG_FLUSH_MS} ms, then writes them in one write, in order`, () => {

@@ -37,7 +37,7 @@ export function wantsPrettyLogs(env: NodeJS.ProcessEnv, stdoutIsTty = Boolean(pr
 }
 
 interface Sink {
-  write(text: string): unknown;
+  write(chunk: Buffer): unknown;
   flushSync(): void;
 }
 
@@ -49,7 +49,8 @@ interface Sink {
  * uncaught exception); a SIGKILL, an out-of-memory abort or a power cut loses what was waiting.
  */
 export class LineBatch implements DestinationStream {
-  private pending = "";
+  private lines: string[] = [];
+  private chars = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly flushSoon = () => this.flush();
 
@@ -58,8 +59,9 @@ export class LineBatch implements DestinationStream {
   }
 
   write(line: string): void {
-    this.pending += line;
-    if (this.pending.length >= LOG_BATCH_CHARS) this.flush();
+    this.lines.push(line);
+    this.chars += line.length;
+    if (this.chars >= LOG_BATCH_CHARS) this.flush();
     else if (this.timer === undefined) this.timer = setTimeout(this.flushSoon, LOG_FLUSH_MS).unref();
   }
 
@@ -69,10 +71,12 @@ export class LineBatch implements DestinationStream {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    if (this.pending !== "") {
-      const text = this.pending;
-      this.pending = "";
-      this.sink.write(text);
+    if (this.chars > 0) {
+      // Joined and encoded once per batch; the stream then writes the bytes as they are.
+      const chunk = Buffer.from(this.lines.join(""));
+      this.lines = [];
+      this.chars = 0;
+      this.sink.write(chunk);
     }
     callback?.();
   }
@@ -96,7 +100,9 @@ export function createLogger(env: NodeJS.ProcessEnv = process.env, destination?:
   if (destination) return pino(options, destination);
   if (wantsPrettyLogs(env)) return pino(options, pretty({ sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid" }));
   // Asynchronous stdout behind the batch: a request never waits for its log line's write.
-  return pino(options, new LineBatch(pino.destination({ dest: 1, sync: false })));
+  // In "buffer" mode SonicBoom takes the batch's bytes as they are (its types only list strings).
+  const stdout = pino.destination({ dest: 1, sync: false, contentMode: "buffer" }) as unknown as Sink;
+  return pino(options, new LineBatch(stdout));
 }
 
 let shared: Logger | undefined;
@@ -127,6 +133,10 @@ export interface RequestLine {
   quiet: boolean;
 }
 
+/** Text JSON.stringify would write as is between quotes (no quote, backslash, control or non-ASCII character). */
+const PLAIN = /^[^"\\\u0000-\u001f\u007f-\uffff]*$/;
+const quoted = (text: string) => (PLAIN.test(text) ? `"${text}"` : JSON.stringify(text));
+
 const INFO = pino.levels.values.info!;
 const DEBUG = pino.levels.values.debug!;
 
@@ -150,8 +160,8 @@ export function createRequestLog(logger: Logger) {
       lastTime = new Date(now).toISOString();
     }
     stream.write(
-      `{"level":${level},"time":"${lastTime}"${head}${JSON.stringify(line.id)},"method":${JSON.stringify(line.method)},"path":${JSON.stringify(line.path)},"status":${line.status},"durationMs":${line.durationMs},"bytes":${line.bytes}` +
-        (line.userId === null ? "" : `,"userId":${JSON.stringify(line.userId)}`) +
+      `{"level":${level},"time":"${lastTime}"${head}${quoted(line.id)},"method":${quoted(line.method)},"path":${line.path === null ? "null" : quoted(line.path)},"status":${line.status},"durationMs":${line.durationMs},"bytes":${line.bytes}` +
+        (line.userId === null ? "" : `,"userId":${quoted(line.userId)}`) +
         (line.aborted ? `,"aborted":true` : "") +
         `,"msg":"requisição"}\n`,
     );
