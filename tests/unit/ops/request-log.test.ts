@@ -96,6 +96,20 @@ describe("the log batch", () => {
     expect(writes).toEqual(["a\nb\n", "c\n"]);
   });
 
+  it("writes a warning or an error at once, after the lines that waited before it", () => {
+    vi.useFakeTimers();
+    const { writes, sink } = fakeSink();
+    const batch = new LineBatch(sink);
+    const request = '{"level":30,"msg":"requisição"}\n';
+    const error = '{"level":50,"msg":"erro não tratado"}\n';
+    batch.write(request);
+    expect(writes).toEqual([]);
+    batch.write(error);
+    expect(writes).toEqual([request + error]);
+    batch.write('{"level":40,"msg":"aviso"}\n');
+    expect(writes).toHaveLength(2);
+  });
+
   it("writes at once when the batch is full, and everything waiting, synchronously, on the way out", () => {
     vi.useFakeTimers();
     const { writes, sink, synced } = fakeSink();

@@ -36,6 +36,9 @@ export function wantsPrettyLogs(env: NodeJS.ProcessEnv, stdoutIsTty = Boolean(pr
   return stdoutIsTty;
 }
 
+/** The first digit of pino's warn (40), error (50) and fatal (60) levels. */
+const URGENT_LEVEL_DIGIT = "4".charCodeAt(0);
+
 interface Sink {
   write(chunk: Buffer): unknown;
   flushSync(): void;
@@ -43,10 +46,11 @@ interface Sink {
 
 /**
  * Log lines gathered in memory and handed to stdout in one write every LOG_FLUSH_MS (or sooner
- * once LOG_BATCH_CHARS wait), as nginx's `access_log … buffer= flush=` does: a write per line
- * cost the gate a thread-pool round trip per request. Everything the process logs passes here, so
- * the lines keep their order. Written synchronously at exit (a SIGTERM stop, process.exit, an
- * uncaught exception); a SIGKILL, an out-of-memory abort or a power cut loses what was waiting.
+ * once LOG_BATCH_CHARS wait, or with any warning or error), as nginx's `access_log … buffer=
+ * flush=` does: a write per line cost the gate a thread-pool round trip per request. Everything the
+ * process logs passes here, so the lines keep their order. Written synchronously at exit (a SIGTERM
+ * stop, process.exit, an uncaught exception); a SIGKILL, an out-of-memory abort or a power cut
+ * loses what was waiting (at most LOG_FLUSH_MS of request lines).
  */
 export class LineBatch implements DestinationStream {
   private lines: string[] = [];
@@ -61,7 +65,8 @@ export class LineBatch implements DestinationStream {
   write(line: string): void {
     this.lines.push(line);
     this.chars += line.length;
-    if (this.chars >= LOG_BATCH_CHARS) this.flush();
+    // A warning, error or fatal line (pino writes the level first) goes out at once, with what waited before it.
+    if (this.chars >= LOG_BATCH_CHARS || (line.startsWith('{"level":') && line.charCodeAt(9) >= URGENT_LEVEL_DIGIT)) this.flush();
     else if (this.timer === undefined) this.timer = setTimeout(this.flushSoon, LOG_FLUSH_MS).unref();
   }
 
