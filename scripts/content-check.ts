@@ -1,7 +1,10 @@
 /** `npm run content:check`: validates every content file; prints `arquivo:linha: mensagem`, exit 1 on any problem. */
 import { checkContent, formatProblem } from "./content/check.ts";
+import { readingHistory } from "./content/reading-history.ts";
 
-const { pages, problems } = checkContent(process.cwd());
+const checked = checkContent(process.cwd());
+const { pages } = checked;
+const problems = [...checked.problems, ...readingHistory(process.cwd(), checked.required).problems];
 for (const problem of problems) console.error(formatProblem(problem));
 if (problems.length) {
   console.error(`\n${problems.length} problema(s) no conteúdo.`);

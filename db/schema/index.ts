@@ -29,6 +29,7 @@ export const {
   emailTokens,
   auditLogs,
   trailProgress,
+  readingConfirmations,
   oidcSignInAttempts,
   rateLimits,
   twoFactorSecrets,

@@ -10,10 +10,12 @@ import { z } from "astro/zod";
 import { parse, parseDocument, LineCounter } from "yaml";
 import { MDX_FOLDERS, YAML_FILES } from "../../src/collections/yaml-files.ts";
 import type { ContentPageEntry } from "../../src/lib/content-manifest.ts";
+import type { RequiredPageSource } from "../../src/lib/reading/required-page.ts";
 import { API_RULES, STATIC_ROUTES } from "../../src/lib/routes.ts";
 import { contentPageSchema } from "../../src/schemas/content-page.ts";
 import { guideSchema } from "../../src/schemas/guide.ts";
 import { playbookSchema } from "../../src/schemas/playbook.ts";
+import type { ReadingFields } from "../../src/schemas/reading.ts";
 import { lineOfPath, splitFrontmatter } from "./frontmatter.ts";
 import type { Problem } from "./problem.ts";
 import { checkBodies, type MdxFile } from "./mdx-body.ts";
@@ -131,7 +133,12 @@ function checkMdxFolder<S extends z.ZodType>(
   return valid;
 }
 
-function checkPages(root: string, problems: Problem[], bodies: MdxFile[]): ContentPageEntry[] {
+function requiredFromFrontmatter(pagePath: string, title: string, file: string, leitura: ReadingFields): RequiredPageSource {
+  const { versao, resumo, perfis } = leitura;
+  return { path: pagePath, title, file, kind: "mdx", version: versao, summary: resumo, ...(perfis ? { roles: perfis } : {}) };
+}
+
+function checkPages(root: string, problems: Problem[], bodies: MdxFile[], required: RequiredPageSource[]): ContentPageEntry[] {
   const staticPaths = new Set(STATIC_ROUTES.map((route) => route.path));
   const reserved = new Set(["api", "pagefind", "guias", "_astro", ...API_RULES.map((rule) => rule.prefix.split("/")[1]!)]);
   const pages: ContentPageEntry[] = [];
@@ -148,7 +155,8 @@ function checkPages(root: string, problems: Problem[], bodies: MdxFile[]): Conte
       problems.push({ file, line: 1, message: `o endereço /${slug} já é usado pelo portal: escolha outro nome de arquivo` });
       continue;
     }
-    const { title, description, nav, navLabel, order, access } = data;
+    const { title, description, nav, navLabel, order, access, leitura } = data;
+    if (leitura) required.push(requiredFromFrontmatter(`/${slug}`, title, file, leitura));
     pages.push({ slug, path: `/${slug}`, title, description, nav, ...(navLabel ? { navLabel } : {}), order, access, file });
   }
   return pages;
@@ -187,16 +195,72 @@ function checkGuides(root: string, problems: Problem[], bodies: MdxFile[]): Cont
 
 export interface ContentCheck {
   pages: ContentPageEntry[];
+  /** Pages marked as required reading (frontmatter `leitura` or content/leitura-obrigatoria.yaml). */
+  required: RequiredPageSource[];
   problems: Problem[];
+}
+
+/** The page /sobre-b1 reads its text from this MDX file (its `leitura` lives there). */
+const ABOUT_FILE = "content/sobre/sobre-b1.mdx";
+
+/**
+ * Required-reading declarations for pages made in YAML or code: the address must be a page of the
+ * portal that needs sign-in and has no MDX file of its own (those use the frontmatter field).
+ */
+function checkReadingDeclarations(root: string, mdxPaths: ReadonlySet<string>, problems: Problem[]): RequiredPageSource[] {
+  const file = YAML_FILES.reading.file;
+  const full = path.join(root, file);
+  if (!fs.existsSync(full)) return [];
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(fs.readFileSync(full, "utf8"), { lineCounter, prettyErrors: false });
+  const data: unknown = doc.errors.length ? null : doc.toJS();
+  if (!Array.isArray(data)) return [];
+  const declared: RequiredPageSource[] = [];
+  const seen = new Set<string>();
+  data.forEach((item: unknown, index) => {
+    const result = YAML_FILES.reading.schema.safeParse({ ...(item as object), position: index });
+    if (!result.success) return; // reported by checkYamlFiles
+    const { pagina, versao, resumo, perfis } = result.data;
+    const line = lineOfPath(doc, lineCounter, [index, "pagina"]);
+    const route = STATIC_ROUTES.find((candidate) => candidate.path === pagina);
+    if (mdxPaths.has(pagina)) {
+      problems.push({ file, line, message: `a página ${pagina} é escrita em MDX: use o campo "leitura" no cabeçalho do arquivo dela` });
+    } else if (!route) {
+      problems.push({ file, line, message: `${pagina} não é uma página do portal` });
+    } else if (route.access.kind === "public") {
+      problems.push({ file, line, message: `${pagina} é pública: só páginas que pedem login podem ser leitura obrigatória` });
+    } else if (seen.has(pagina)) {
+      problems.push({ file, line, message: `a página ${pagina} já aparece nesta lista` });
+    } else {
+      seen.add(pagina);
+      declared.push({
+        path: pagina,
+        title: route.name,
+        file,
+        kind: "yaml",
+        version: versao,
+        summary: resumo,
+        ...(perfis ? { roles: perfis } : {}),
+      });
+    }
+  });
+  return declared;
 }
 
 export function checkContent(root: string): ContentCheck {
   const problems: Problem[] = [];
   const bodies: MdxFile[] = [];
   checkYamlFiles(root, problems);
-  for (const { dir, schema } of Object.values(MDX_FOLDERS)) checkMdxFolder(root, dir, schema, problems, bodies);
-  const pages = [...checkPages(root, problems, bodies), ...checkGuides(root, problems, bodies)];
+  const required: RequiredPageSource[] = [];
+  for (const { dir, schema } of Object.values(MDX_FOLDERS)) {
+    for (const { file, data } of checkMdxFolder(root, dir, schema, problems, bodies)) {
+      const leitura = (data as { leitura?: ReadingFields }).leitura;
+      if (file === ABOUT_FILE && leitura) required.push(requiredFromFrontmatter("/sobre-b1", "Sobre a B1", file, leitura));
+    }
+  }
+  const pages = [...checkPages(root, problems, bodies, required), ...checkGuides(root, problems, bodies)];
   const knownPaths = new Set([...STATIC_ROUTES.map((route) => route.path), ...pages.map((page) => page.path)]);
   checkBodies(bodies, knownPaths, problems);
-  return { pages, problems };
+  required.push(...checkReadingDeclarations(root, new Set([...pages.map((page) => page.path), "/sobre-b1"]), problems));
+  return { pages, required, problems };
 }

@@ -1,6 +1,7 @@
 /**
  * Astro integration: before the build (and when `astro dev` starts) it checks the content and
- * writes the content-page manifest into dist/, which the route module reads. The build stops on
+ * writes the content-page manifest into dist/, which the route module reads, and the
+ * required-reading manifest (versions and changed sections from git, see reading-history.ts). The build stops on
  * any problem, naming file, line and field in Portuguese.
  */
 import fs from "node:fs";
@@ -8,11 +9,14 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
 import { CONTENT_MANIFEST_FILE, type ContentPageEntry } from "../../src/lib/content-manifest.ts";
+import { READING_MANIFEST_FILE, type ReadingManifest } from "../../src/lib/reading/required-page.ts";
 import { checkContent, formatProblem, PAGES_DIR } from "./check.ts";
+import { readingHistory } from "./reading-history.ts";
 
-function writeManifest(outDir: string, pages: readonly ContentPageEntry[]): void {
+function writeManifests(outDir: string, pages: readonly ContentPageEntry[], reading: ReadingManifest): void {
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, CONTENT_MANIFEST_FILE), JSON.stringify({ pages }, null, 2) + "\n");
+  fs.writeFileSync(path.join(outDir, READING_MANIFEST_FILE), JSON.stringify(reading) + "\n");
 }
 
 export function contentPages(): AstroIntegration {
@@ -23,7 +27,10 @@ export function contentPages(): AstroIntegration {
         if (command !== "build" && command !== "dev") return;
         const root = fileURLToPath(config.root);
         const outDir = fileURLToPath(config.outDir);
-        const { pages, problems } = checkContent(root);
+        const checked = checkContent(root);
+        const { pages } = checked;
+        const reading = readingHistory(root, checked.required);
+        const problems = [...checked.problems, ...reading.problems];
         if (problems.length) {
           const report = problems.map(formatProblem).join("\n");
           if (command === "build") throw new Error(`Conteúdo com problemas (rode npm run content:check):\n${report}`);
@@ -34,7 +41,7 @@ export function contentPages(): AstroIntegration {
           fs.rmSync(outDir, { recursive: true, force: true });
           updateConfig({ vite: { build: { emptyOutDir: false } } });
         }
-        writeManifest(outDir, pages);
+        writeManifests(outDir, pages, reading.manifest);
         logger.info(`${pages.length} página(s) escritas em MDX (content/paginas e content/guias)`);
       },
     },

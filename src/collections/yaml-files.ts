@@ -7,6 +7,7 @@ import { fastTrackSchema } from "../schemas/fast-track";
 import { glossaryTermSchema } from "../schemas/glossary";
 import { landingSchema } from "../schemas/landing";
 import { methodologyHomeSchema } from "../schemas/methodology-home";
+import { readingDeclarationSchema } from "../schemas/reading";
 import { pillarSchema, raciSchema, roleCardSchema } from "../schemas/pillars";
 import { playbookSchema } from "../schemas/playbook";
 import { sementezzSchema } from "../schemas/sementezz";
@@ -39,6 +40,7 @@ export const YAML_FILES = {
   sementezz: { file: "content/sementezz.yaml", schema: sementezzSchema },
   fastTrack: { file: "content/fast-track.yaml", schema: fastTrackSchema },
   committee: { file: "content/committee.yaml", schema: committeeSchema },
+  reading: { file: "content/leitura-obrigatoria.yaml", schema: readingDeclarationSchema },
 } as const;
 
 /** Collections written as MDX files: structured fields in the frontmatter, prose in the body. */

@@ -147,6 +147,22 @@ export const trailProgress = pgTable("trail_progress", {
   updatedAt: millis("updated_at").notNull(),
 });
 
+export const readingConfirmations = pgTable(
+  "reading_confirmations",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    pagePath: text("page_path").notNull(),
+    version: integer("version").notNull(),
+    confirmedAt: millis("confirmed_at").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.pagePath, table.version] }),
+    index("reading_confirmations_page_idx").on(table.pagePath, table.version),
+  ],
+);
+
 export const oidcSignInAttempts = pgTable(
   "oidc_sign_in_attempts",
   {

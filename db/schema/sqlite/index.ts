@@ -162,6 +162,29 @@ export const trailProgress = sqliteTable("trail_progress", {
   updatedAt: integer("updated_at", { mode: "number" }).notNull(),
 });
 
+/**
+ * "Li e entendi": one row per person, page and version of a required page (content frontmatter
+ * `leitura` or content/leitura-obrigatoria.yaml). A second confirmation of the same version is a no-op.
+ */
+export const readingConfirmations = sqliteTable(
+  "reading_confirmations",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Route path of the page, e.g. /sobre-b1. */
+    pagePath: text("page_path").notNull(),
+    /** The editors' version number confirmed. */
+    version: integer("version").notNull(),
+    confirmedAt: integer("confirmed_at", { mode: "number" }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.pagePath, table.version] }),
+    // The report counts per page and version.
+    index("reading_confirmations_page_idx").on(table.pagePath, table.version),
+  ],
+);
+
 /** Corporate sign-ins under way: one row per redirect to the identity provider, deleted when its callback arrives. */
 export const oidcSignInAttempts = sqliteTable(
   "oidc_sign_in_attempts",
