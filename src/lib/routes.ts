@@ -52,6 +52,7 @@ export const STATIC_ROUTES: readonly RouteRule[] = [
   { path: "/dois-fatores", name: "Verificação do Login", access: PUBLIC },
   { path: "/conta/dois-fatores", name: "Verificação em Duas Etapas", access: SIGNED_IN },
   { path: "/conta/sessoes", name: "Minhas Sessões", access: SIGNED_IN },
+  { path: "/leitura", name: "Pendências de Leitura", access: SIGNED_IN },
   {
     path: "/home-metodologia",
     name: "Metodologia B1",
@@ -132,6 +133,7 @@ export const API_RULES: readonly ApiRule[] = [
   { prefix: "/api/trail", page: "/trilha-interativa" },
   { prefix: "/api/auth", page: "/auth" },
   { prefix: "/api/conta", page: "/conta/dois-fatores" },
+  { prefix: "/api/leitura", page: "/leitura" },
 ];
 
 const routesByPath = new Map(ROUTES.map((route) => [route.path, route]));

@@ -38,6 +38,8 @@ export const AUDIT_ACTION_LABELS = {
   // Sessions ended from 'Minhas sessões' or by an administrator
   session_ended: "Sessão Encerrada",
   admin_sessions_ended: "Sessões Encerradas pelo Admin",
+  // Required reading
+  reading_confirmed: "Leitura Confirmada",
 } as const satisfies Record<string, string>;
 
 /** Every action an audit row may record. */

@@ -15,6 +15,7 @@ const SIGNED_IN = [
   "/acesso-negado",
   "/conta/dois-fatores",
   "/conta/sessoes",
+  "/leitura",
   "/home-metodologia",
   "/metodologia-ai-first",
   "/ai-first-fast-track",
