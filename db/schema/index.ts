@@ -30,6 +30,7 @@ export const {
   auditLogs,
   trailProgress,
   readingConfirmations,
+  readingNewsVisits,
   oidcSignInAttempts,
   rateLimits,
   twoFactorSecrets,

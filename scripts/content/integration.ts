@@ -1,7 +1,8 @@
 /**
  * Astro integration: before the build (and when `astro dev` starts) it checks the content and
  * writes the content-page manifest into dist/, which the route module reads, and the
- * required-reading manifest (versions and changed sections from git, see reading-history.ts). The build stops on
+ * required-reading manifest (versions and changed sections from git, see reading-history.ts) and
+ * the content changes for /novidades (news.ts). The build stops on
  * any problem, naming file, line and field in Portuguese.
  */
 import fs from "node:fs";
@@ -12,11 +13,14 @@ import { CONTENT_MANIFEST_FILE, type ContentPageEntry } from "../../src/lib/cont
 import { READING_MANIFEST_FILE, type ReadingManifest } from "../../src/lib/reading/required-page.ts";
 import { checkContent, formatProblem, PAGES_DIR } from "./check.ts";
 import { readingHistory } from "./reading-history.ts";
+import { contentNews } from "./news.ts";
+import { NEWS_MANIFEST_FILE, type NewsManifest } from "../../src/lib/reading/news.ts";
 
-function writeManifests(outDir: string, pages: readonly ContentPageEntry[], reading: ReadingManifest): void {
+function writeManifests(outDir: string, pages: readonly ContentPageEntry[], reading: ReadingManifest, news: NewsManifest): void {
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, CONTENT_MANIFEST_FILE), JSON.stringify({ pages }, null, 2) + "\n");
   fs.writeFileSync(path.join(outDir, READING_MANIFEST_FILE), JSON.stringify(reading) + "\n");
+  fs.writeFileSync(path.join(outDir, NEWS_MANIFEST_FILE), JSON.stringify(news) + "\n");
 }
 
 export function contentPages(): AstroIntegration {
@@ -41,7 +45,7 @@ export function contentPages(): AstroIntegration {
           fs.rmSync(outDir, { recursive: true, force: true });
           updateConfig({ vite: { build: { emptyOutDir: false } } });
         }
-        writeManifests(outDir, pages, reading.manifest);
+        writeManifests(outDir, pages, reading.manifest, contentNews(root, pages, reading.manifest.pages));
         logger.info(`${pages.length} página(s) escritas em MDX (content/paginas e content/guias)`);
       },
     },

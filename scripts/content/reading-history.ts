@@ -18,6 +18,8 @@ interface FileState {
   /** ISO date of the commit (now for the working copy). */
   date: string;
   text: string;
+  /** Absent for the working copy. */
+  commit?: string;
 }
 
 function git(root: string, args: string[]): string | null {
@@ -37,7 +39,7 @@ function committedStates(root: string, file: string): FileState[] {
     const [commit, date] = line.split(" ");
     if (!commit || !date) continue;
     const text = git(root, ["show", `${commit}:${file}`]);
-    if (text !== null) states.push({ date: new Date(date).toISOString(), text });
+    if (text !== null) states.push({ date: new Date(date).toISOString(), text, commit });
   }
   return states;
 }
@@ -84,7 +86,13 @@ function historyOf(root: string, page: RequiredPageSource, problems: Problem[]):
     if (index < committed.length) lastCommitted = parsed.version;
     const known = versions.find((entry) => entry.version === parsed.version);
     if (known) known.summary = parsed.summary;
-    else versions.push({ version: parsed.version, summary: parsed.summary, date: state.date });
+    else
+      versions.push({
+        version: parsed.version,
+        summary: parsed.summary,
+        date: state.date,
+        ...(state.commit ? { commit: state.commit } : {}),
+      });
     textOf.set(parsed.version, parsed.sections);
   }
   if (lastCommitted !== null && page.version < lastCommitted) {

@@ -53,6 +53,7 @@ export const STATIC_ROUTES: readonly RouteRule[] = [
   { path: "/conta/dois-fatores", name: "Verificação em Duas Etapas", access: SIGNED_IN },
   { path: "/conta/sessoes", name: "Minhas Sessões", access: SIGNED_IN },
   { path: "/leitura", name: "Pendências de Leitura", access: SIGNED_IN },
+  { path: "/novidades", name: "Novidades", access: SIGNED_IN, more: "Novidades" },
   {
     path: "/home-metodologia",
     name: "Metodologia B1",
@@ -134,6 +135,7 @@ export const API_RULES: readonly ApiRule[] = [
   { prefix: "/api/auth", page: "/auth" },
   { prefix: "/api/conta", page: "/conta/dois-fatores" },
   { prefix: "/api/leitura", page: "/leitura" },
+  { prefix: "/api/novidades", page: "/novidades" },
 ];
 
 const routesByPath = new Map(ROUTES.map((route) => [route.path, route]));

@@ -2,7 +2,7 @@
  * Required reading in the browser, on a copy of the project in its own git repository (its own
  * server on READING_E2E_PORT, default 4562): a reader confirms a page, the editors commit and build
  * version 2, the reader sees what changed (summary, highlighted section, jump link) and confirms
- * again; a visualizador never sees the title of a page required only of lideres.
+ * again; a visualizador never sees the title of a page required only of lideres (also in /novidades).
  */
 import type { BrowserContext } from "@playwright/test";
 import { closeDatabase } from "../../src/lib/server/data/db";
@@ -94,6 +94,9 @@ test("a visualizador never sees the title of a page required only of lideres", a
   const context = await browser.newContext({ baseURL: server.url });
   await signIn(context, ["visualizador"]);
   const page = await context.newPage();
+  await page.goto("/novidades");
+  await expect(page.getByRole("link", { name: "Política de IA" }).first()).toBeVisible();
+  expect(await page.content()).not.toContain("Zetaquórum");
   for (const path of ["/", "/leitura", "/politica-ia"]) {
     await page.goto(path);
     await expect(page.locator("[data-leitura-contador]")).toHaveAccessibleName(/pendência/);
@@ -102,11 +105,14 @@ test("a visualizador never sees the title of a page required only of lideres", a
   await page.goto("/leitura");
   await expect(page.getByRole("link", { name: "Política de IA" })).toBeVisible();
   expect(await (await page.request.get("/api/leitura")).text()).not.toContain("Zetaquórum");
+  expect(await (await page.request.get("/api/novidades")).text()).not.toContain("Zetaquórum");
 
   const lider = await browser.newContext({ baseURL: server.url });
   await signIn(lider, ["lider"]);
   const liderPage = await lider.newPage();
   await liderPage.goto("/leitura");
+  await expect(liderPage.getByRole("link", { name: SECRET_TITLE })).toBeVisible();
+  await liderPage.goto("/novidades");
   await expect(liderPage.getByRole("link", { name: SECRET_TITLE })).toBeVisible();
   await context.close();
   await lider.close();

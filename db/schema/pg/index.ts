@@ -163,6 +163,13 @@ export const readingConfirmations = pgTable(
   ],
 );
 
+export const readingNewsVisits = pgTable("reading_news_visits", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  seenAt: millis("seen_at").notNull(),
+});
+
 export const oidcSignInAttempts = pgTable(
   "oidc_sign_in_attempts",
   {

@@ -185,6 +185,14 @@ export const readingConfirmations = sqliteTable(
   ],
 );
 
+/** When each person last opened /novidades: the changes after it are shown as new. */
+export const readingNewsVisits = sqliteTable("reading_news_visits", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  seenAt: integer("seen_at", { mode: "number" }).notNull(),
+});
+
 /** Corporate sign-ins under way: one row per redirect to the identity provider, deleted when its callback arrives. */
 export const oidcSignInAttempts = sqliteTable(
   "oidc_sign_in_attempts",

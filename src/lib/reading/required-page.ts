@@ -22,6 +22,8 @@ export interface ReadingVersion {
   summary: string;
   /** When the version first appeared (ISO 8601). */
   date: string;
+  /** The commit that introduced it (absent while it is only in the working copy). */
+  commit?: string;
 }
 
 /** A section of the page (a Markdown heading), linked by its heading id. */

@@ -16,6 +16,7 @@ const SIGNED_IN = [
   "/conta/dois-fatores",
   "/conta/sessoes",
   "/leitura",
+  "/novidades",
   "/home-metodologia",
   "/metodologia-ai-first",
   "/ai-first-fast-track",
@@ -238,6 +239,7 @@ describe("responses", () => {
       "/glossario",
       "/contato",
       // The 'Mais' menu: pages off the bar, each one the visualizador may open.
+      "/novidades",
       "/metodologia-ai-first",
       "/playbook-produtos",
       "/ferramentas-ia",

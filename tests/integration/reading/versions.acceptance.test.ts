@@ -3,7 +3,7 @@
  * version 1 is built and confirmed, version 2 is committed and built, and the page then opens with
  * what changed since version 1 (summary, changed section linked to its heading in the built HTML).
  * A page required only of lideres never shows its title or summary to a visualizador (HTML, JSON,
- * search). Slow: it builds the site twice (one to three minutes).
+ * search, /novidades). Slow: it builds the site twice (one to three minutes).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -112,5 +112,13 @@ describe("a page required only of lideres", () => {
     const lider = await (await get("/api/leitura", who.lider!)).text();
     expect(lider).toContain(SECRET_TITLE);
     expect(lider).toContain(SECRET_SUMMARY);
+    // The same build's /novidades lists the page for a lider, with its version's summary.
+    const news = (await (await get("/api/novidades", who.lider!)).json()) as {
+      itens: { pagina: string; titulo: string; resumo: string }[];
+    };
+    expect(news.itens).toContainEqual(expect.objectContaining({ pagina: "/plano-lideres", titulo: SECRET_TITLE, resumo: SECRET_SUMMARY }));
+    expect(news.itens).toContainEqual(
+      expect.objectContaining({ pagina: "/politica-ia", resumo: "Dados de clientes só em ferramentas internas." }),
+    );
   });
 });
