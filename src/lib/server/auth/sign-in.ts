@@ -12,7 +12,7 @@ import { rateLimited, refuseUnlessAllowedEmail } from "./guards.ts";
 import { authFailure, type AuthResult } from "./result.ts";
 import type { Db } from "../data/db.ts";
 import { hashPassword, verifyPasswordHash } from "./password/hash.ts";
-import { createSession } from "../sessions/session.ts";
+import { createAuditedSession } from "../sessions/session.ts";
 import { newDeviceOf, noticeNewDevice } from "./security-notices.ts";
 import type { Attempt } from "../throttle/throttle.ts";
 import { getUserByEmail, hasUsablePassword, normalizeEmail, roleNamesOf } from "./user.ts";
@@ -67,9 +67,10 @@ export async function signIn(db: Db, input: SignInRequest, meta: RequestMeta, at
     return { ok: true, value: { twoFactorChallenge: challenge.token, next: TWO_FACTOR_PATH } };
   }
   const newDevice = await newDeviceOf(db, user.id, meta.userAgent);
-  const session = await createSession(db, user.id, meta);
+  const session = await createAuditedSession(db, user.id, meta, [
+    { userId: user.id, actionType: "user_login_success", result: "success", details: { email }, ...meta },
+  ]);
   if (newDevice) noticeNewDevice(email, newDevice, meta);
-  await writeAuditLog(db, { userId: user.id, actionType: "user_login_success", result: "success", details: { email }, ...meta });
   const next = safeNextPath(input.next);
   // Someone who must turn on the second factor goes there first; the gate would stop them at the next page anyway.
   const { key, requiredRoles } = config().twoFactor;

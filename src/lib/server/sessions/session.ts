@@ -10,7 +10,8 @@ import { roles, sessions, userRoles, users, rolePermissions, pages } from "../..
 import { twoFactorSecrets } from "../../../../db/schema/index.ts";
 import type { Principal } from "../../routes.ts";
 import type { AuthMethod } from "../../auth/two-factor-policy.ts";
-import type { Db } from "../data/db.ts";
+import { writeAuditLog, type AuditEntry } from "../audit/audit.ts";
+import type { Db, Tx } from "../data/db.ts";
 import { existsFlag, jsonArrayOf } from "../data/dialect.ts";
 import { config } from "../config/config.ts";
 import { constantTimeEqual, sha256 } from "../platform/hashing.ts";
@@ -51,7 +52,7 @@ export function hashSecret(secret: string): Uint8Array {
  * `authMethod` defaults to the weakest, so a caller that forgets it never grants more.
  */
 export async function createSession(
-  db: Db,
+  db: Db | Tx,
   userId: string,
   meta: { ipAddress?: string | null; userAgent?: string | null; authMethod?: AuthMethod } = {},
   now = Date.now(),
@@ -71,6 +72,24 @@ export async function createSession(
     authMethod: meta.authMethod ?? "password",
   });
   return { token: `${id}.${secret}`, expiresAt };
+}
+
+/**
+ * A sign-in's session, written in one transaction with the audit rows that record it: a session
+ * whose row cannot be written never reaches a browser (the sign-in fails instead).
+ */
+export async function createAuditedSession(
+  db: Db | Tx,
+  userId: string,
+  meta: Parameters<typeof createSession>[2],
+  rows: readonly AuditEntry[],
+  now = Date.now(),
+): Promise<{ token: string; expiresAt: number }> {
+  return db.transaction(async (tx) => {
+    const session = await createSession(tx, userId, meta, now);
+    for (const row of rows) await writeAuditLog(tx, row);
+    return session;
+  });
 }
 
 /**

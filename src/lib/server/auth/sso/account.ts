@@ -7,20 +7,25 @@ import { holdLock } from "../../data/dialect.ts";
 import type { OidcSettings } from "../../config/oidc.ts";
 import { deleteUnusedEmailTokens } from "../email-tokens.ts";
 import { removePendingAccount } from "../pending-accounts.ts";
+import { createAuditedSession } from "../../sessions/session.ts";
+import { newDeviceOf } from "../security-notices.ts";
 import { NO_PASSWORD } from "../user.ts";
 import type { SsoIdentity } from "./claims.ts";
 import { applyMappedRoles, mapRoleClaim } from "./roles.ts";
 
-export type SsoAccountResult = { ok: true; userId: string; email: string } | { ok: false; code: "domain" | "conflict" };
+export type SsoAccountResult =
+  | { ok: true; userId: string; email: string; session: { token: string; expiresAt: number }; newDevice: string | null }
+  | { ok: false; code: "domain" | "conflict" };
 
 type User = typeof users.$inferSelect;
 type Opened = { user: User; changes: Partial<typeof users.$inferInsert>; details: Record<string, unknown> };
 type Refused = { conflict: User; error: "linked_to_other_identity" | "email_held_by_other_account" };
 
 /**
- * Opens the portal account of a provider identity, in one transaction with its audit rows (roles as
- * in roles.ts). Under the `accounts` lock, so parallel callbacks, a sign-up of the same address and
- * the pending purge each see the others' result.
+ * Opens the portal account of a provider identity and its session, in one transaction with their
+ * audit rows (roles as in roles.ts): nothing of the sign-in stays if a row cannot be written. Under
+ * the `accounts` lock, so parallel callbacks, a sign-up of the same address and the pending purge
+ * each see the others' result.
  */
 export async function openSsoAccount(db: Db, settings: OidcSettings, identity: SsoIdentity, meta: RequestMeta): Promise<SsoAccountResult> {
   const { email } = identity;
@@ -47,14 +52,17 @@ export async function openSsoAccount(db: Db, settings: OidcSettings, identity: S
       user = (await tx.update(users).set(found.changes).where(eq(users.id, user.id)).returning())[0]!;
     }
     const roles = await applyMappedRoles(tx, user, mapRoleClaim(identity.roleClaim, settings.roleMap), settings, meta);
-    await writeAuditLog(tx, {
-      userId: user.id,
-      actionType: "sso_login_success",
-      result: "success",
-      details: { email, roles, issuer: identity.issuer, subject: identity.subject, ...found.details },
-      ...meta,
-    });
-    return { ok: true, userId: user.id, email } as const;
+    const newDevice = await newDeviceOf(tx, user.id, meta.userAgent);
+    const session = await createAuditedSession(tx, user.id, { ...meta, authMethod: "sso" }, [
+      {
+        userId: user.id,
+        actionType: "sso_login_success",
+        result: "success",
+        details: { email, roles, issuer: identity.issuer, subject: identity.subject, ...found.details },
+        ...meta,
+      },
+    ]);
+    return { ok: true, userId: user.id, email, session, newDevice } as const;
   });
 }
 
