@@ -1,7 +1,8 @@
-import { useMemo, useRef, useState } from "react";
+import { useMemo, useRef } from "react";
 import { ChevronDown } from "lucide-react";
 import { EmptyState, SearchField } from "../ui/SearchField";
 import { useTypedBeforeHydration } from "../ui/typed-before-hydration";
+import { useQueryState } from "../ui/use-query-state";
 import { CATEGORY_OPTIONS, filterTemplates } from "../../../lib/content/templates-filter";
 import { LinkAction } from "./LinkAction";
 
@@ -18,10 +19,12 @@ export interface TemplateCard {
   link: string;
 }
 
-/** /templates: live search + category filter over the catalogue (content comes as props). */
+/** /templates: live search + category filter over the catalogue (content comes as props); both kept in the address. */
 export default function TemplatesCatalog({ templates }: { templates: TemplateCard[] }) {
-  const [search, setSearch] = useState("");
-  const [category, setCategory] = useState("all");
+  const [search, setSearch] = useQueryState("busca");
+  const [chosen, setCategory] = useQueryState("etapa", "all");
+  // A hand-edited address may name no category: show them all rather than an empty list.
+  const category = CATEGORY_OPTIONS.some((option) => option.value === chosen) ? chosen : "all";
   const categoryField = useRef<HTMLSelectElement>(null);
   useTypedBeforeHydration(categoryField, category, setCategory);
   const visible = useMemo(() => filterTemplates(templates, search, category), [templates, search, category]);
