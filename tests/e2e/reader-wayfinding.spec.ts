@@ -153,3 +153,20 @@ test("the FAQ and glossary searches live in the address", async ({ page, loginAs
   await page.reload();
   await expect(page.getByRole("button", { name: /^Gestão/ })).toHaveAttribute("aria-pressed", "true");
 });
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the contents block and the heading links still lead to their sections", async ({ page, loginAs }) => {
+    await page.setViewportSize(PHONE);
+    await loginAs(["visualizador"]);
+    await page.goto("/etapas-processo");
+    const block = page.locator("details", { has: page.locator("summary", { hasText: "Nesta página" }) });
+    await block.locator("summary").click();
+    await block.getByRole("link", { name: "Discovery", exact: true }).click();
+    await expect(page).toHaveURL(/#etapa-discovery$/);
+    await page.getByRole("link", { name: "Copiar link para esta seção: Caso real: novo meio de pagamento" }).click();
+    await expect(page).toHaveURL(/#caso-real$/);
+    await expect(page.locator("#caso-real").getByRole("heading", { level: 2 })).toBeInViewport();
+  });
+});
