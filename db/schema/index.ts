@@ -37,4 +37,6 @@ export const {
   auditChainCheckpoints,
   healthProbe,
   auditChainHead,
+  directoryGroups,
+  directoryGroupMembers,
 } = tables;

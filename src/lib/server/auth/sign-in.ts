@@ -21,6 +21,7 @@ import { config } from "../config/config.ts";
 import { needsSecondFactor, startTwoFactorChallenge, TWO_FACTOR_PATH } from "./two-factor/sign-in.ts";
 
 export const INVALID_CREDENTIALS = "E-mail ou senha incorretos. Verifique suas credenciais e tente novamente.";
+export const ACCOUNT_DEACTIVATED = "Sua conta foi desativada pelo diretório da empresa. Fale com o administrador.";
 
 const dummyHash = hashPassword("Senha@Inexistente1");
 
@@ -61,6 +62,16 @@ export async function signIn(db: Db, input: SignInRequest, meta: RequestMeta, at
       ...meta,
     });
     return authFailure(403, "email_not_confirmed", "E-mail não confirmado");
+  }
+  if (user.deactivatedAt !== null) {
+    await writeAuditLog(db, {
+      userId: user.id,
+      actionType,
+      result: "blocked",
+      details: { email, error: "account_deactivated" },
+      ...meta,
+    });
+    return authFailure(403, "account_deactivated", ACCOUNT_DEACTIVATED);
   }
   if (await needsSecondFactor(db, config().twoFactor.key, user.id)) {
     const challenge = await startTwoFactorChallenge(db, user.id, safeNextPath(input.next));

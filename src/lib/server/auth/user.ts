@@ -70,7 +70,7 @@ export async function createUser(db: Db, input: NewUser, audit?: CreationAudit, 
 }
 
 /** The names of a user's roles. */
-export async function roleNamesOf(db: Db, userId: string): Promise<string[]> {
+export async function roleNamesOf(db: Pick<Db, "select">, userId: string): Promise<string[]> {
   const rows = await db
     .select({ name: roles.name })
     .from(userRoles)

@@ -5,7 +5,7 @@
  * recent-sign-in rule for sensitive changes (recent-sign-in.ts).
  */
 import { decodeHex, encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import { roles, sessions, userRoles, users, rolePermissions, pages } from "../../../../db/schema/index.ts";
 import { twoFactorSecrets } from "../../../../db/schema/index.ts";
 import type { Principal } from "../../routes.ts";
@@ -99,36 +99,39 @@ export async function createAuditedSession(
  * can set: a custom role never counts as one, whatever its name.
  */
 function prepareLookup(db: Db) {
-  return db
-    .select({
-      id: sessions.id,
-      secretHash: sessions.secretHash,
-      createdAt: sessions.createdAt,
-      lastVerifiedAt: sessions.lastVerifiedAt,
-      expiresAt: sessions.expiresAt,
-      authMethod: sessions.authMethod,
-      userId: users.id,
-      email: users.email,
-      fullName: users.fullName,
-      systemRoles: jsonArrayOf({
-        value: sql`${roles.name}`,
-        from: sql`from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId} and ${eq(roles.isSystem, true)}
+  return (
+    db
+      .select({
+        id: sessions.id,
+        secretHash: sessions.secretHash,
+        createdAt: sessions.createdAt,
+        lastVerifiedAt: sessions.lastVerifiedAt,
+        expiresAt: sessions.expiresAt,
+        authMethod: sessions.authMethod,
+        userId: users.id,
+        email: users.email,
+        fullName: users.fullName,
+        systemRoles: jsonArrayOf({
+          value: sql`${roles.name}`,
+          from: sql`from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId} and ${eq(roles.isSystem, true)}
           where ${userRoles.userId} = ${users.id}`,
-      }),
-      grantedPaths: jsonArrayOf({
-        distinct: true,
-        value: sql`${pages.path}`,
-        from: sql`from ${userRoles} join ${rolePermissions} on ${rolePermissions.roleId} = ${userRoles.roleId} and ${eq(rolePermissions.canAccess, true)}
+        }),
+        grantedPaths: jsonArrayOf({
+          distinct: true,
+          value: sql`${pages.path}`,
+          from: sql`from ${userRoles} join ${rolePermissions} on ${rolePermissions.roleId} = ${userRoles.roleId} and ${eq(rolePermissions.canAccess, true)}
           join ${pages} on ${pages.id} = ${rolePermissions.pageId} where ${userRoles.userId} = ${users.id}`,
-      }),
-      twoFactorEnrolled: existsFlag(
-        sql`select 1 from ${twoFactorSecrets} where ${twoFactorSecrets.userId} = ${users.id} and ${twoFactorSecrets.confirmedAt} is not null`,
-      ),
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.id, sql.placeholder("id")))
-    .prepare("session_lookup");
+        }),
+        twoFactorEnrolled: existsFlag(
+          sql`select 1 from ${twoFactorSecrets} where ${twoFactorSecrets.userId} = ${users.id} and ${twoFactorSecrets.confirmedAt} is not null`,
+        ),
+      })
+      .from(sessions)
+      // A deactivated account's session is unknown, whatever row a sign-in racing the deactivation left.
+      .innerJoin(users, and(eq(users.id, sessions.userId), isNull(users.deactivatedAt)))
+      .where(eq(sessions.id, sql.placeholder("id")))
+      .prepare("session_lookup")
+  );
 }
 
 const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();

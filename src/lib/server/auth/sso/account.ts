@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { users } from "../../../../../db/schema/index.ts";
 import { isAllowedEmail } from "../allowed-email.ts";
 import { writeAuditLog, type RequestMeta } from "../../audit/audit.ts";
@@ -15,7 +15,7 @@ import { applyMappedRoles, mapRoleClaim } from "./roles.ts";
 
 export type SsoAccountResult =
   | { ok: true; userId: string; email: string; session: { token: string; expiresAt: number }; newDevice: string | null }
-  | { ok: false; code: "domain" | "conflict" };
+  | { ok: false; code: "domain" | "conflict" | "deactivated" };
 
 type User = typeof users.$inferSelect;
 type Opened = { user: User; changes: Partial<typeof users.$inferInsert>; details: Record<string, unknown> };
@@ -47,6 +47,16 @@ export async function openSsoAccount(db: Db, settings: OidcSettings, identity: S
       return { ok: false, code: "conflict" } as const;
     }
     let user = found.user;
+    if (user.deactivatedAt !== null) {
+      await writeAuditLog(tx, {
+        userId: user.id,
+        actionType: "user_login_attempt",
+        result: "blocked",
+        details: { email, method: "sso", error: "account_deactivated" },
+        ...meta,
+      });
+      return { ok: false, code: "deactivated" } as const;
+    }
     if (identity.fullName && identity.fullName !== user.fullName) found.changes.fullName = identity.fullName;
     if (Object.keys(found.changes).length) {
       user = (await tx.update(users).set(found.changes).where(eq(users.id, user.id)).returning())[0]!;
@@ -67,7 +77,8 @@ export async function openSsoAccount(db: Db, settings: OidcSettings, identity: S
 }
 
 /**
- * Which account the identity opens. The one linked to its iss + sub, whatever e-mail it had (it
+ * Which account the identity opens. The one linked to its iss + sub, or else the one the directory
+ * provisioned with `externalId` equal to the sub (linked now), whatever e-mail it had (it
  * takes the provider's new address; a pending sign-up holding that address is removed, a confirmed
  * account holding it is a conflict). Else the account with its e-mail, if linked to no other
  * identity (another sub or another issuer is a conflict, never a merge): linked now, and a pending
@@ -76,30 +87,41 @@ export async function openSsoAccount(db: Db, settings: OidcSettings, identity: S
  */
 async function findAccount(tx: Tx, identity: SsoIdentity, now: number): Promise<Opened | Refused> {
   const { email, issuer, subject } = identity;
-  const linked = (
+  const linkedBefore = (
     await tx
       .select()
       .from(users)
       .where(and(eq(users.oidcIssuer, issuer), eq(users.oidcSubject, subject)))
   )[0];
+  const provisioned = linkedBefore
+    ? undefined
+    : (
+        await tx
+          .select()
+          .from(users)
+          .where(and(eq(users.externalId, subject), isNull(users.oidcIssuer)))
+      )[0];
+  const linked = linkedBefore ?? provisioned;
+  const link = provisioned ? { oidcIssuer: issuer, oidcSubject: subject } : {};
   const holder = (await tx.select().from(users).where(eq(users.email, email)))[0];
 
   if (linked) {
-    if (holder?.id === linked.id) return { user: linked, changes: {}, details: { created: false } };
+    const details = { created: false, ...(provisioned ? { linked: true, by: "external_id" } : {}) };
+    if (holder?.id === linked.id) return { user: linked, changes: link, details };
     if (holder && holder.emailConfirmedAt !== null) return { conflict: holder, error: "email_held_by_other_account" };
     if (holder) await removePendingAccount(tx, holder, "address_claimed_by_sso");
-    return { user: linked, changes: { email }, details: { created: false, previous_email: linked.email } };
+    return { user: linked, changes: { ...link, email }, details: { ...details, previous_email: linked.email } };
   }
   if (holder) {
     if (holder.oidcIssuer !== null) return { conflict: holder, error: "linked_to_other_identity" };
-    const link = { oidcIssuer: issuer, oidcSubject: subject };
-    if (holder.emailConfirmedAt !== null) return { user: holder, changes: link, details: { created: false, linked: true } };
+    const newLink = { oidcIssuer: issuer, oidcSubject: subject };
+    if (holder.emailConfirmedAt !== null) return { user: holder, changes: newLink, details: { created: false, linked: true } };
     await deleteUnusedEmailTokens(tx, holder.id, "email_confirmation");
     await deleteUnusedEmailTokens(tx, holder.id, "password_reset");
     return {
       user: holder,
       // The provider proved the address; the name, password and links the sign-up's author chose go.
-      changes: { ...link, emailConfirmedAt: now, passwordHash: NO_PASSWORD, fullName: identity.fullName },
+      changes: { ...newLink, emailConfirmedAt: now, passwordHash: NO_PASSWORD, fullName: identity.fullName },
       details: { created: false, linked: true, pending_account: "password_discarded" },
     };
   }
