@@ -30,6 +30,7 @@ import { logger as sharedLogger } from "../lib/server/platform/logger.ts";
 import { requestContextOf } from "./observability/request-context.ts";
 import { errorPageWithRequestId } from "./observability/error-page.ts";
 import { answerFailure } from "../lib/server/http/failure.ts";
+import { handleScimRequest, isScimPath, type ScimEdge } from "./scim.ts";
 
 /** The Astro node adapter's handler (middleware mode). */
 export type AppHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: App.Locals) => Promise<void>;
@@ -96,6 +97,9 @@ export function createGate(options: GateOptions) {
   }
 
   const { sendAsset, sendSearchFile, redirect, json, empty, sendPage, sendError, pagePolicy } = createResponders(pages, baseHeaders);
+  const scim: ScimEdge | null = config.scim
+    ? { db, settings: config.scim, publicUrl: config.publicUrl, logger, headers: baseHeaders, clientIp }
+    : null;
 
   function notFound(req: IncomingMessage, res: ServerResponse, path: string, principal: Principal | null) {
     sendPage(req, res, "/404", principal, 404);
@@ -135,6 +139,9 @@ export function createGate(options: GateOptions) {
 
     const asset = assets.get(path);
     if (asset && (method === "GET" || method === "HEAD")) return sendAsset(req, res, asset);
+
+    // The directory's machine-to-machine API: its bearer token, not a session cookie, decides (scim.ts).
+    if (isScimPath(path)) return scim ? handleScimRequest(scim, req, res, path, query) : notFound(req, res, path, null);
 
     const { token, conflict } = readSessionCookie(req.headers.cookie, secureCookies);
     // Two session cookies (one planted by a sibling subdomain): signed out, and ours is cleared.
@@ -237,7 +244,7 @@ export function createGate(options: GateOptions) {
     }
     for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
     const path = context?.path ?? normalizePath((req.url ?? "/").split("?")[0]!) ?? "";
-    if (isAdapterPath(path) || isSearchPath(path)) return json(res, answer.status, answer.body);
+    if (isAdapterPath(path) || isSearchPath(path) || isScimPath(path)) return json(res, answer.status, answer.body);
     const page = pages.get(answer.status === 503 ? "/503" : "/500");
     const fallback = Buffer.from(answer.status === 503 ? "<h1>Serviço indisponível</h1>" : "<h1>Erro inesperado</h1>");
     const body = errorPageWithRequestId(page ? page.body(null).raw : fallback, context?.id);
