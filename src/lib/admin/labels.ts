@@ -8,6 +8,10 @@ export interface UserRow {
   fullName: string;
   roles: string[];
   createdAt: number;
+  /** The company directory (SCIM) manages this account: its name and e-mail are read-only in the panel. */
+  directoryManaged?: boolean;
+  /** The directory deactivated the account: shown as 'Desativado', it cannot sign in. */
+  deactivated?: boolean;
 }
 
 // Building an Intl.DateTimeFormat costs ~100 µs: one per zone, reused (CSV exports format millions).

@@ -22,7 +22,15 @@ export interface ChecklistPage {
 
 /** One page of the admin user list (GET /api/admin/users). */
 export interface UserListPage {
-  users: { id: string; email: string; fullName: string; createdAt: number; roles: string[] }[];
+  users: {
+    id: string;
+    email: string;
+    fullName: string;
+    createdAt: number;
+    roles: string[];
+    directoryManaged: boolean;
+    deactivated: boolean;
+  }[];
   /** Users matching the search and the role filter. */
   total: number;
   page: number;

@@ -113,7 +113,22 @@ export default function UsersTab({ roles, onChanged, currentEmail }: Props) {
             )}
             {users.map((user) => (
               <tr key={user.id} className="border-t border-slate-200 dark:border-slate-700">
-                <td className="px-3 py-2 font-medium">{user.fullName || "N/A"}</td>
+                <td className="px-3 py-2 font-medium">
+                  {user.fullName || "N/A"}
+                  {user.deactivated && (
+                    <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-800 dark:bg-red-900 dark:text-red-100">
+                      Desativado
+                    </span>
+                  )}
+                  {user.directoryManaged && (
+                    <span
+                      className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-200"
+                      title="Conta gerenciada pelo diretório da empresa (SCIM): nome, e-mail e ativação vêm de lá."
+                    >
+                      Diretório
+                    </span>
+                  )}
+                </td>
                 <td className="px-3 py-2">{user.email || "N/A"}</td>
                 <td className="px-3 py-2">
                   <div className="flex flex-wrap gap-1">

@@ -90,7 +90,14 @@ export async function listUsersPage(db: Db, query: UserListQuery): Promise<UserL
   const pages = Math.max(1, Math.ceil(total / USERS_PER_PAGE));
   const page = Math.min(Math.max(1, query.page), pages);
   const rows = await db
-    .select({ id: users.id, email: users.email, fullName: users.fullName, createdAt: users.createdAt })
+    .select({
+      id: users.id,
+      email: users.email,
+      fullName: users.fullName,
+      createdAt: users.createdAt,
+      provisionedAt: users.provisionedAt,
+      deactivatedAt: users.deactivatedAt,
+    })
     .from(users)
     .where(listed)
     .orderBy(asc(users.createdAt), asc(users.id))
@@ -101,7 +108,12 @@ export async function listUsersPage(db: Db, query: UserListQuery): Promise<UserL
     rows.map((row) => row.id),
   );
   return {
-    users: rows.map((row) => ({ ...row, roles: (held.get(row.id) ?? []).sort() })),
+    users: rows.map(({ provisionedAt, deactivatedAt, ...row }) => ({
+      ...row,
+      roles: (held.get(row.id) ?? []).sort(),
+      directoryManaged: provisionedAt !== null,
+      deactivated: deactivatedAt !== null,
+    })),
     total,
     page,
     pages,

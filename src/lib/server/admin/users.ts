@@ -95,6 +95,9 @@ export async function updateUserAsAdmin(db: Db, userId: string, body: UpdateUser
     if (losesAdmin && userId === actor.userId) return fail(400, "Você não pode remover o seu próprio perfil de administrador", "roles");
     if (losesAdmin && (await adminCount(tx)) <= 1)
       return fail(400, "O último administrador não pode perder o perfil de administrador", "roles");
+    if (user.provisionedAt !== null && body.fullName !== user.fullName) {
+      return fail(400, "O nome desta conta vem do diretório da empresa (SCIM) e só pode ser alterado lá.", "fullName");
+    }
 
     await tx.update(users).set({ fullName: body.fullName }).where(eq(users.id, userId));
     const added = wanted.filter((role) => !before.includes(role));
