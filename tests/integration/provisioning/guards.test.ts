@@ -110,6 +110,32 @@ describe("SCIM guards", () => {
     expect(listed.body!.totalResults).toBe(1);
   });
 
+  it("a deactivated account gets no password reset link (a live one does)", async () => {
+    const { readMails } = await import("../../support/mail");
+    const { eq } = await import("drizzle-orm");
+    const outbox = `${server.dataDir}/outbox`;
+    for (const [userName, active] of [
+      ["ativa-reset@b1.example.com", true],
+      ["inativa-reset@b1.example.com", false],
+    ] as const) {
+      expect((await scim(server, "POST", "/Users", { schemas: [USER], userName, active })).status).toBe(201);
+      const response = await fetch(`${server.url}/api/auth/reset-request`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: server.url },
+        body: JSON.stringify({ email: userName }),
+      });
+      expect(response.status).toBe(200);
+    }
+    // The link is sent after the answer: wait for the live account's mail, then for the other's audit row.
+    await expect.poll(() => readMails(outbox, "ativa-reset@b1.example.com").length, { timeout: 10_000 }).toBe(1);
+    await expect
+      .poll(async () => (await server.db.select().from(auditLogs).where(eq(auditLogs.actionType, "password_reset_request"))).length, {
+        timeout: 10_000,
+      })
+      .toBe(2);
+    expect(readMails(outbox, "inativa-reset@b1.example.com")).toEqual([]);
+  });
+
   it("the discovery endpoints answer application/scim+json", async () => {
     const config = await scim(server, "GET", "/ServiceProviderConfig");
     expect(config.status).toBe(200);
