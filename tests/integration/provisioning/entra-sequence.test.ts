@@ -208,6 +208,12 @@ describe("SCIM: Microsoft Entra ID's request sequence", () => {
       expect(row.userId).toBeNull();
       expect(JSON.parse(row.actionDetails!).actor).toBe("directory");
     }
+    const { verifyAuditChain } = await import("../../../src/lib/server/audit/verify");
+    expect(await verifyAuditChain(server.db)).toMatchObject({ ok: true });
+    const { auditUserLabel } = await import("../../../src/lib/server/audit/query");
+    expect(auditUserLabel({ userId: null, userName: null, userEmail: null, actionDetails: rows[0]!.actionDetails })).toBe(
+      "Diretório da empresa (SCIM)",
+    );
   });
 
   async function rolesOf(id: string) {
