@@ -205,9 +205,9 @@ export async function patchScimGroup(ctx: ScimContext, id: string, body: unknown
     // Members compared by id alone: Entra's removals carry `$ref: null`, ours carry display and $ref.
     const members = (await membersOf(tx, id)).map((member) => ({ value: member.value }));
     const current = { ...toGroupResource(group, null, ctx.baseUrl), members };
-    const patched = applyPatch(current as never, membersById(body));
+    const patched = applyPatch(current, membersById(body));
     if (!patched.ok) return patched.answer;
-    const resource = patched.resource as Record<string, unknown>;
+    const resource = patched.resource;
     const read = readGroupInput({ ...resource, members: resource.members ?? [] });
     if (!read.ok) return read.answer;
     if (await nameTaken(tx, read.input.displayName, id)) return scimError(409, "Já existe um grupo com este displayName.", "uniqueness");

@@ -6,7 +6,7 @@ import { isPlainObject, PATCH_SCHEMA, scimError, type ScimAnswer } from "./proto
  * `Replace`/`Add`/`Remove`, Okta's path-less `{ "op": "replace", "value": { "active": false } }`
  * and value paths such as `emails[type eq "work"].value`. An empty `Operations` list changes nothing.
  */
-export function applyPatch<T extends ScimResource>(
+export function applyPatch<T extends Record<string, unknown>>(
   resource: T,
   body: unknown,
 ): { ok: true; resource: T } | { ok: false; answer: ScimAnswer } {
@@ -24,8 +24,12 @@ export function applyPatch<T extends ScimResource>(
     operations.push({ ...operation, op: operation.op.toLowerCase() } as ScimPatchOperation);
   }
   try {
-    const patched = scimPatch(structuredClone(resource), operations, { mutateDocument: true, treatMissingAsAdd: true });
-    return { ok: true, resource: patched };
+    // scim-patch's ScimResource type wants meta dates the patch never reads.
+    const patched = scimPatch(structuredClone(resource) as unknown as ScimResource, operations, {
+      mutateDocument: true,
+      treatMissingAsAdd: true,
+    });
+    return { ok: true, resource: patched as unknown as T };
   } catch (error) {
     if (error instanceof ScimError) {
       const detail = `Operação PATCH recusada (${error.message}).`;

@@ -215,7 +215,7 @@ export async function patchScimUser(ctx: ScimContext, id: string, body: unknown)
     const account = await findAccount(tx, id);
     if (!account) return notFound("Usuário");
     const current = await resourceOf(tx, account, ctx.baseUrl);
-    const patched = applyPatch(current as never, body);
+    const patched = applyPatch(current, body);
     if (!patched.ok) return patched.answer;
     const read = readUserInput(patched.resource);
     if (!read.ok) return read.answer;
