@@ -6,8 +6,17 @@ import { auditDirectoryChange } from "./audit.ts";
 import { applyDirectoryRoles } from "./directory-roles.ts";
 import { parseEqualityFilter } from "./filter.ts";
 import { applyPatch } from "./patch.ts";
-import { excludedAttributes, GROUP_SCHEMA, isPlainObject, listAnswer, notFound, readPage, scimError, type ScimAnswer } from "./protocol.ts";
-import type { ScimContext } from "./users.ts";
+import {
+  excludedAttributes,
+  GROUP_SCHEMA,
+  isPlainObject,
+  listAnswer,
+  notFound,
+  readPage,
+  scimError,
+  type ScimAnswer,
+  type ScimContext,
+} from "./protocol.ts";
 
 type GroupRow = typeof directoryGroups.$inferSelect;
 type Member = { value: string; display: string };

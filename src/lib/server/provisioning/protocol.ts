@@ -4,6 +4,18 @@
  * URNs, answers, error bodies, list pages; users.ts and groups.ts the resources; the gate's edge
  * (src/server/scim.ts) only checks the token, reads the body and writes the answer.
  */
+import type { RequestMeta } from "../audit/audit.ts";
+import type { ScimSettings } from "../config/scim.ts";
+import type { Db } from "../data/db.ts";
+
+/** What every provisioning call needs: the database, the settings, where resources live, who asked. */
+export interface ScimContext {
+  db: Db;
+  settings: ScimSettings;
+  /** `<PUBLIC_URL>/scim/v2`: resource locations are built on it. */
+  baseUrl: string;
+  meta: RequestMeta;
+}
 
 export const SCIM_CONTENT_TYPE = "application/scim+json";
 export const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";

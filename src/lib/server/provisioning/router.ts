@@ -1,7 +1,7 @@
 import { resourceTypes, schemas, serviceProviderConfig } from "./discovery.ts";
 import { createScimGroup, deleteScimGroup, getScimGroup, listScimGroups, patchScimGroup, replaceScimGroup } from "./groups.ts";
-import { scimError, type ScimAnswer } from "./protocol.ts";
-import { createScimUser, deleteScimUser, getScimUser, listScimUsers, patchScimUser, replaceScimUser, type ScimContext } from "./users.ts";
+import { scimError, type ScimAnswer, type ScimContext } from "./protocol.ts";
+import { createScimUser, deleteScimUser, getScimUser, listScimUsers, patchScimUser, replaceScimUser } from "./users.ts";
 
 /** A SCIM request once the edge has accepted its token and read its body. */
 export interface ScimRequest {

@@ -1,9 +1,7 @@
 import { and, asc, count, eq, inArray, ne, or, type SQL } from "drizzle-orm";
 import { directoryGroupMembers, directoryGroups, twoFactorChallenges, users } from "../../../../db/schema/index.ts";
-import type { RequestMeta } from "../audit/audit.ts";
 import type { Db, Tx } from "../data/db.ts";
 import { holdLock } from "../data/dialect.ts";
-import type { ScimSettings } from "../config/scim.ts";
 import { invalidateUserSessions } from "../sessions/session.ts";
 import { deleteUnusedEmailTokens } from "../auth/email-tokens.ts";
 import { NO_PASSWORD, roleNamesOf } from "../auth/user.ts";
@@ -11,17 +9,8 @@ import { auditDirectoryChange } from "./audit.ts";
 import { applyDirectoryRoles } from "./directory-roles.ts";
 import { parseEqualityFilter } from "./filter.ts";
 import { applyPatch } from "./patch.ts";
-import { listAnswer, notFound, readPage, scimError, type ScimAnswer } from "./protocol.ts";
+import { listAnswer, notFound, readPage, scimError, type ScimAnswer, type ScimContext } from "./protocol.ts";
 import { readUserInput, toUserResource, type AccountRow, type GroupRef, type UserInput } from "./user-resource.ts";
-
-/** What every provisioning call needs: the database, the settings, where resources live, who asked. */
-export interface ScimContext {
-  db: Db;
-  settings: ScimSettings;
-  /** `<PUBLIC_URL>/scim/v2`: resource locations are built on it. */
-  baseUrl: string;
-  meta: RequestMeta;
-}
 
 const accountColumns = {
   id: users.id,
