@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { roles, userRoles, users } from "../../../../db/schema/index.ts";
 import { writeAuditLog, type AuditEntry } from "../audit/audit.ts";
-import type { Db } from "../data/db.ts";
+import type { Db, Tx } from "../data/db.ts";
 import { holdLock } from "../data/dialect.ts";
 import { hashPassword } from "./password/hash.ts";
 
@@ -69,14 +69,14 @@ export async function createUser(db: Db, input: NewUser, audit?: CreationAudit, 
   });
 }
 
-/** The names of a user's roles. */
+/** The names of a user's roles, sorted. */
 export async function roleNamesOf(db: Pick<Db, "select">, userId: string): Promise<string[]> {
   const rows = await db
     .select({ name: roles.name })
     .from(userRoles)
     .innerJoin(roles, eq(roles.id, userRoles.roleId))
     .where(eq(userRoles.userId, userId));
-  return rows.map((row) => row.name);
+  return rows.map((row) => row.name).sort();
 }
 
 export async function listUsersWithRoles(db: Db) {
