@@ -276,3 +276,18 @@ test("the users tab searches on the server, accents ignored, with role counts", 
   await filter.selectOption("admin");
   await expect(page.getByText("Nenhum usuário encontrado")).toBeVisible();
 });
+
+test("without TWO_FACTOR_KEY no row offers a two-factor reset and the list says two-factor is off", async ({ page, loginAs }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const me = await loginAs(["admin"]);
+  const other = await createTestUser(e2eDb(), ["visualizador"]);
+  await page.goto("/admin-panel");
+  await (await hydrated(page.getByRole("tab", { name: "Usuários" }))).click();
+  await expect(page.getByRole("button", { name: `Editar ${me.email}` })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Redefinir verificação em duas etapas de / })).toHaveCount(0);
+  await expect(page.getByText("Verificação em duas etapas desligada neste portal: defina TWO_FACTOR_KEY para ativá-la.")).toBeVisible();
+  await expect(page.getByRole("columnheader", { name: "Duas etapas" })).toHaveCount(0);
+  await page.getByPlaceholder("Buscar usuários...").fill(other.email);
+  await expect(page.getByRole("row", { name: new RegExp(other.email) })).toBeVisible();
+  await expect(page.getByRole("button", { name: `Redefinir verificação em duas etapas de ${other.email}` })).toHaveCount(0);
+});

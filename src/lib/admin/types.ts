@@ -30,7 +30,11 @@ export interface UserListPage {
     roles: string[];
     directoryManaged: boolean;
     deactivated: boolean;
+    /** `enrolled`: a confirmed second factor on file; `required`: one of the user's roles must present it. */
+    twoFactor: { enrolled: boolean; required: boolean };
   }[];
+  /** Whether two-factor is configured (TWO_FACTOR_KEY): without it nothing is required and nothing can be reset. */
+  twoFactorOn: boolean;
   /** Users matching the search and the role filter. */
   total: number;
   page: number;
