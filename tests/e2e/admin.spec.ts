@@ -291,3 +291,20 @@ test("without TWO_FACTOR_KEY no row offers a two-factor reset and the list says 
   await expect(page.getByRole("row", { name: new RegExp(other.email) })).toBeVisible();
   await expect(page.getByRole("button", { name: `Redefinir verificação em duas etapas de ${other.email}` })).toHaveCount(0);
 });
+
+test("the roles tab says 'Todas' for a role that opens every page and counts the others' pages", async ({ page, loginAs }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await loginAs(["admin"]);
+  await page.goto("/admin-panel");
+  await (await hydrated(page.getByRole("tab", { name: "Perfis" }))).click();
+  const panel = page.getByRole("tabpanel", { name: "Perfis" });
+  await expect(panel.getByRole("columnheader").nth(4)).toHaveText("Páginas");
+  const pagesOf = (label: string) =>
+    panel
+      .locator("tbody tr", { has: page.getByRole("cell", { name: label, exact: true }) })
+      .getByRole("cell")
+      .nth(4);
+  await expect(pagesOf("Administrador")).toHaveText("Todas");
+  await expect(pagesOf("Segurança")).toHaveText("1");
+  await expect(pagesOf("Visualizador")).toHaveText("0");
+});

@@ -1,4 +1,5 @@
 import { roleLabel } from "./role-labels.ts";
+import type { ChecklistPage, RoleSummary } from "./types.ts";
 
 export { roleLabel };
 
@@ -50,4 +51,16 @@ export function prettyDetails(details: string): string {
   } catch {
     return details;
   }
+}
+
+/**
+ * The roles tab's 'Páginas': 'Todas' when the role opens every restricted page of the checklist
+ * (granted or fixed by the route table; the rest is open to everyone signed in), else how many
+ * pages its permissions grant.
+ */
+export function rolePagesLabel(role: Pick<RoleSummary, "pages" | "lockedPages">, checklist: readonly ChecklistPage[]): string {
+  const opened = new Set([...role.pages, ...role.lockedPages]);
+  const restricted = checklist.filter((page) => page.kind === "grantable");
+  if (restricted.length > 0 && restricted.every((page) => opened.has(page.path))) return "Todas";
+  return String(role.pages.length);
 }
