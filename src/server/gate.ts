@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Config } from "../lib/server/config/config.ts";
 import type { Db } from "../lib/server/data/db.ts";
 import { writeAuditLog } from "../lib/server/audit/audit.ts";
+import { decidingRoles } from "../lib/server/admin/access-matrix.ts";
 import type { ValidatedSession } from "../lib/server/sessions/session.ts";
 import { createSessionValidator } from "../lib/server/sessions/cache.ts";
 import { deleteSessionCookieHeader, readSessionCookie, sessionCookieHeader } from "../lib/server/sessions/cookie.ts";
@@ -106,18 +107,20 @@ export function createGate(options: GateOptions) {
   }
 
   async function auditDecision(route: RouteRule, auth: ValidatedSession, req: IncomingMessage, granted: boolean) {
-    // Grants are recorded for role-gated pages only; grants and denials once per session and page per hour.
+    // Grants are recorded for role-gated pages only; grants and denials once per session and page per hour,
+    // with the roles that opened the page (grantedBy) or would have (requiredRoles).
     if (granted && route.access.kind !== "roles") return;
     const key = `${auth.session.id}:${route.path}:${granted ? "granted" : "denied"}`;
     const last = lastDecisionAudit.get(key) ?? 0;
     if (Date.now() - last < DECISION_AUDIT_INTERVAL_MS) return;
     if (lastDecisionAudit.size > 10_000) lastDecisionAudit.clear();
     lastDecisionAudit.set(key, Date.now());
+    const deciders = await decidingRoles(db, route, auth.principal.userId, granted);
     await writeAuditLog(db, {
       userId: auth.principal.userId,
       actionType: granted ? "page_access_granted" : "page_access_denied",
       result: granted ? "success" : "blocked",
-      details: { path: route.path, roles: auth.principal.roles },
+      details: { path: route.path, roles: auth.principal.roles, [granted ? "grantedBy" : "requiredRoles"]: deciders },
       ipAddress: clientIp(req),
       userAgent: req.headers["user-agent"] ?? null,
     });

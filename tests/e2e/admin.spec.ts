@@ -308,3 +308,22 @@ test("the roles tab says 'Todas' for a role that opens every page and counts the
   await expect(pagesOf("Segurança")).toHaveText("1");
   await expect(pagesOf("Visualizador")).toHaveText("0");
 });
+
+test("an access row in the audit log names the role that opened the page, or the roles a denied page needs", async ({
+  page,
+  loginAs,
+  baseURL,
+}) => {
+  const reader = await createTestUser(e2eDb(), ["visualizador"], "leitor-negado");
+  const leader = await createTestUser(e2eDb(), ["lider"], "lider-liberado");
+  for (const who of [reader, leader]) {
+    await fetch(`${baseURL}/comite-ia`, { redirect: "manual", headers: { cookie: `${SESSION_COOKIE}=${who.token}` } });
+  }
+  await loginAs(["admin"]);
+  await page.goto(`/audit-logs?user=${encodeURIComponent(reader.email)}`);
+  const denied = page.locator("tbody tr", { hasText: "Acesso Negado" }).first();
+  await expect(denied).toContainText("Exige: Líder ou Administrador");
+  await page.goto(`/audit-logs?user=${encodeURIComponent(leader.email)}`);
+  const granted = page.locator("tbody tr", { hasText: "Acesso Liberado" }).first();
+  await expect(granted).toContainText("Liberado por: Líder");
+});

@@ -64,3 +64,29 @@ export function rolePagesLabel(role: Pick<RoleSummary, "pages" | "lockedPages">,
   if (restricted.length > 0 && restricted.every((page) => opened.has(page.path))) return "Todas";
   return String(role.pages.length);
 }
+
+/** 'A, B ou C' in Portuguese. */
+function listInWords(items: readonly string[]): string {
+  return items.length > 1 ? `${items.slice(0, -1).join(", ")} ou ${items.at(-1)}` : (items[0] ?? "");
+}
+
+/**
+ * The readable line beside an access row's details: the role that opened the page
+ * ('Liberado por: Líder') or the roles a denied page needs ('Exige: Líder ou Administrador');
+ * null for other rows and for rows written before the roles were recorded.
+ */
+export function accessDecisionNote(actionType: string, details: string | null): string | null {
+  if (!details || (actionType !== "page_access_granted" && actionType !== "page_access_denied")) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(details);
+  } catch {
+    return null;
+  }
+  const key = actionType === "page_access_granted" ? "grantedBy" : "requiredRoles";
+  const names = (parsed as Record<string, unknown> | null)?.[key];
+  if (!Array.isArray(names) || !names.every((name) => typeof name === "string")) return null;
+  const labels = names.map(roleLabel);
+  if (key === "grantedBy") return labels.length ? `Liberado por: ${labels.join(", ")}` : null;
+  return labels.length ? `Exige: ${listInWords(labels)}` : "Exige: nenhum perfil a libera";
+}

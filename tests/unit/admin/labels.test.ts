@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { formatDateTime, prettyDetails, roleLabel, rolePagesLabel, truncateDetails } from "../../../src/lib/admin/labels";
+import {
+  accessDecisionNote,
+  formatDateTime,
+  prettyDetails,
+  roleLabel,
+  rolePagesLabel,
+  truncateDetails,
+} from "../../../src/lib/admin/labels";
 import type { ChecklistPage } from "../../../src/lib/admin/types";
 import { auditActionLabel } from "../../../src/lib/audit/actions";
 
@@ -34,5 +41,18 @@ describe("admin labels", () => {
     expect(rolePagesLabel({ pages: ["/audit-logs"], lockedPages: ["/comite-ia"] }, checklist)).toBe("Todas");
     expect(rolePagesLabel({ pages: ["/audit-logs"], lockedPages: ["/audit-logs"] }, checklist)).toBe("1");
     expect(rolePagesLabel({ pages: [], lockedPages: [] }, checklist)).toBe("0");
+  });
+
+  it("names the role behind an access row in Portuguese, and nothing for other or older rows", () => {
+    expect(accessDecisionNote("page_access_granted", '{"path":"/comite-ia","grantedBy":["lider","convidados"]}')).toBe(
+      "Liberado por: Líder, convidados",
+    );
+    expect(accessDecisionNote("page_access_denied", '{"requiredRoles":["lider","admin","convidados"]}')).toBe(
+      "Exige: Líder, Administrador ou convidados",
+    );
+    expect(accessDecisionNote("page_access_denied", '{"requiredRoles":["admin"]}')).toBe("Exige: Administrador");
+    expect(accessDecisionNote("page_access_denied", '{"path":"/comite-ia","roles":[]}')).toBeNull();
+    expect(accessDecisionNote("admin_user_created", '{"grantedBy":["admin"]}')).toBeNull();
+    expect(accessDecisionNote("page_access_granted", "não é json")).toBeNull();
   });
 });
