@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { decodeBase32IgnorePadding } from "@oslojs/encoding";
 import { generateHOTP } from "@oslojs/otp";
 import { SESSION_COOKIE } from "../../src/lib/server/sessions/session";
@@ -60,5 +61,25 @@ test.describe.serial("the users tab with two-factor configured", () => {
     await expect(rowOf(enrolled)).toContainText("Não ativaOpcional");
     await expect(resetOf(enrolled)).toHaveCount(0);
     await expect(page.getByText("Erro ao redefinir a verificação")).toHaveCount(0);
+  });
+
+  test("the users tab with the two-factor column has no serious axe finding in either theme, at 1280 and 390 px", async ({
+    page,
+    context,
+  }) => {
+    await context.addCookies([{ name: SESSION_COOKIE, value: admin.token, url: portal.url, httpOnly: true, sameSite: "Lax" }]);
+    for (const width of [1280, 390]) {
+      for (const colorScheme of ["light", "dark"] as const) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.emulateMedia({ colorScheme });
+        await page.goto(`${portal.url}/admin-panel`);
+        await (await hydrated(page.getByRole("tab", { name: "Usuários" }))).click();
+        await expect(page.getByRole("columnheader", { name: "Duas etapas" })).toBeVisible();
+        await expect(page.getByText("Obrigatória").first()).toBeVisible();
+        const results = await new AxeBuilder({ page }).include('[role="tabpanel"]').withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
+        const blocking = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+        expect(blocking.map((violation) => `${width} ${colorScheme} ${violation.id}`)).toEqual([]);
+      }
+    }
   });
 });
