@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { roles, userRoles, users } from "../../../../db/schema/index.ts";
 import { writeAuditLog, type AuditEntry } from "../audit/audit.ts";
-import type { Db, Tx } from "../data/db.ts";
+import type { Db } from "../data/db.ts";
 import { holdLock } from "../data/dialect.ts";
 import { hashPassword } from "./password/hash.ts";
 
