@@ -14,7 +14,7 @@ import { API_RULES, STATIC_ROUTES } from "../../src/lib/routes.ts";
 import { contentPageSchema } from "../../src/schemas/content-page.ts";
 import { guideSchema } from "../../src/schemas/guide.ts";
 import { playbookSchema } from "../../src/schemas/playbook.ts";
-import { lineOfPath, splitFrontmatter } from "./frontmatter.ts";
+import { describeYamlError, lineOfPath, splitFrontmatter } from "./frontmatter.ts";
 import type { Problem } from "./problem.ts";
 import { checkBodies, type MdxFile } from "./mdx-body.ts";
 
@@ -49,10 +49,13 @@ function checkYamlFiles(root: string, problems: Problem[]): void {
       continue;
     }
     const lineCounter = new LineCounter();
-    const doc = parseDocument(fs.readFileSync(full, "utf8"), { lineCounter, prettyErrors: false });
+    const text = fs.readFileSync(full, "utf8");
+    const doc = parseDocument(text, { lineCounter, prettyErrors: false });
     if (doc.errors.length) {
-      for (const error of doc.errors)
-        problems.push({ file, line: lineCounter.linePos(error.pos[0]).line, message: `YAML inválido — ${error.message.split("\n")[0]}` });
+      for (const error of doc.errors) {
+        const { line, message } = describeYamlError(text, error, lineCounter);
+        problems.push({ file, line, message: `YAML inválido — ${message}` });
+      }
       continue;
     }
     const data: unknown = doc.toJS();
@@ -111,11 +114,8 @@ function checkMdxFolder<S extends z.ZodType>(
     const at = (yamlLine: number) => split.yamlStartLine + yamlLine - 1;
     if (doc.errors.length) {
       for (const error of doc.errors) {
-        problems.push({
-          file,
-          line: at(split.lineCounter.linePos(error.pos[0]).line),
-          message: `cabeçalho YAML inválido — ${error.message.split("\n")[0]}`,
-        });
+        const { line, message } = describeYamlError(split.yaml, error, split.lineCounter);
+        problems.push({ file, line: at(line), message: `cabeçalho YAML inválido — ${message}` });
       }
       continue;
     }

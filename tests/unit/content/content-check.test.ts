@@ -52,6 +52,21 @@ describe("content:check", () => {
   });
 });
 
+describe("content:check, a quote left open", () => {
+  it("points at the line where the quote opens, in a YAML file and in a frontmatter", () => {
+    const problems = checkCopy((root) => {
+      replaceIn(root, "content/landing.yaml", "  title: Metodologia B1", '  title: "Metodologia B1');
+      replaceIn(root, "content/paginas/exemplo-componentes.mdx", "title: Exemplo de componentes", 'title: "Exemplo de componentes');
+    });
+    expect(problems.filter((line) => line.startsWith("content/landing.yaml:"))).toEqual([
+      'content/landing.yaml:2: YAML inválido — aspas abertas e não fechadas: feche o texto com " na mesma linha',
+    ]);
+    expect(problems.filter((line) => line.startsWith("content/paginas/exemplo-componentes.mdx:"))).toEqual([
+      'content/paginas/exemplo-componentes.mdx:2: cabeçalho YAML inválido — aspas abertas e não fechadas: feche o texto com " na mesma linha',
+    ]);
+  });
+});
+
 describe("route of a content page", () => {
   const principal = (roles: string[], granted: string[] = []): Principal => ({
     userId: "u",
