@@ -17,6 +17,8 @@ import { playbookSchema } from "../../src/schemas/playbook.ts";
 import { describeYamlError, lineOfPath, splitFrontmatter } from "./frontmatter.ts";
 import type { Problem } from "./problem.ts";
 import { checkBodies, type MdxFile } from "./mdx-body.ts";
+import { DownloadCollector, walkLinks, type MissingLink } from "./downloads.ts";
+import { isDownloadFileName, type DownloadEntry } from "../../src/lib/content/downloads.ts";
 
 z.config(z.locales.pt());
 
@@ -41,8 +43,17 @@ function issuePath(issue: z.core.$ZodIssue): PropertyKey[] {
   return issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]!] : issue.path;
 }
 
-function checkYamlFiles(root: string, problems: Problem[]): void {
-  for (const { file, schema } of Object.values(YAML_FILES)) {
+/** What one pass over the content gathers besides the pages. */
+interface Gathered {
+  problems: Problem[];
+  downloads: DownloadCollector;
+  missing: MissingLink[];
+}
+
+function checkYamlFiles(root: string, { problems, downloads, missing }: Gathered): void {
+  for (const entry of Object.values(YAML_FILES)) {
+    const { file, schema } = entry;
+    const pages: readonly string[] | undefined = "pages" in entry ? entry.pages : undefined;
     const full = path.join(root, file);
     if (!fs.existsSync(full)) {
       problems.push({ file, line: 1, message: "arquivo não encontrado" });
@@ -59,6 +70,15 @@ function checkYamlFiles(root: string, problems: Problem[]): void {
       continue;
     }
     const data: unknown = doc.toJS();
+    walkLinks(file, doc, lineCounter, data, {
+      // A malformed name is the schema's problem (reported below with the field); the rest is checked here.
+      offer: (name, line) => {
+        if (!pages) problems.push({ file, line, message: 'campo "file": este arquivo de conteúdo não oferece downloads; use link' });
+        else if (isDownloadFileName(name)) downloads.offer(name, { file, line }, pages);
+      },
+      missing: (item) => missing.push(item),
+      problem: (problem) => problems.push(problem),
+    });
     const items: [PropertyKey[], unknown][] = Array.isArray(data)
       ? data.map((item, index) => [[index], { ...(item as object), position: index }])
       : [[[], data]];
@@ -87,6 +107,7 @@ function checkMdxFolder<S extends z.ZodType>(
   schema: S,
   problems: Problem[],
   bodies: MdxFile[],
+  pageOf: (id: string) => string,
   frontmatterOptional = false,
 ): { id: string; file: string; data: z.infer<S> }[] {
   const full = path.join(root, dir);
@@ -100,7 +121,7 @@ function checkMdxFolder<S extends z.ZodType>(
       continue;
     }
     const split = splitFrontmatter(fs.readFileSync(path.join(full, name), "utf8"));
-    bodies.push({ file, body: split.body, bodyStartLine: split.bodyStartLine });
+    bodies.push({ file, body: split.body, bodyStartLine: split.bodyStartLine, page: pageOf(name.slice(0, -".mdx".length)) });
     if (!split.doc) {
       if (!frontmatterOptional) {
         problems.push({ file, line: 1, message: "falta o cabeçalho (frontmatter) entre linhas ---" });
@@ -133,9 +154,9 @@ function checkMdxFolder<S extends z.ZodType>(
 
 function checkPages(root: string, problems: Problem[], bodies: MdxFile[]): ContentPageEntry[] {
   const staticPaths = new Set(STATIC_ROUTES.map((route) => route.path));
-  const reserved = new Set(["api", "pagefind", "guias", "_astro", ...API_RULES.map((rule) => rule.prefix.split("/")[1]!)]);
+  const reserved = new Set(["api", "pagefind", "guias", "arquivos", "_astro", ...API_RULES.map((rule) => rule.prefix.split("/")[1]!)]);
   const pages: ContentPageEntry[] = [];
-  for (const { id: slug, file, data } of checkMdxFolder(root, PAGES_DIR, contentPageSchema, problems, bodies)) {
+  for (const { id: slug, file, data } of checkMdxFolder(root, PAGES_DIR, contentPageSchema, problems, bodies, (slug) => `/${slug}`)) {
     if (!SLUG.test(slug)) {
       problems.push({
         file,
@@ -161,7 +182,7 @@ function checkGuides(root: string, problems: Problem[], bodies: MdxFile[]): Cont
   const playbook = playbookSchema.safeParse(parse(fs.readFileSync(path.join(root, YAML_FILES.playbook.file), "utf8")));
   const cards = new Map(playbook.success ? playbook.data.guides.map((guide) => [guide.id, guide]) : []);
   const guides: ContentPageEntry[] = [];
-  for (const { id, file } of checkMdxFolder(root, GUIDES_DIR, guideSchema, problems, bodies, true)) {
+  for (const { id, file } of checkMdxFolder(root, GUIDES_DIR, guideSchema, problems, bodies, (id) => `/guias/${id}`, true)) {
     const card = cards.get(id);
     if (!card) {
       problems.push({
@@ -188,15 +209,27 @@ function checkGuides(root: string, problems: Problem[], bodies: MdxFile[]): Cont
 export interface ContentCheck {
   pages: ContentPageEntry[];
   problems: Problem[];
+  /** Files kept in content/arquivos/ that some page offers, with those pages. */
+  downloads: DownloadEntry[];
+  /** Actions still without a link or file (they read 'Em breve'), in file order. */
+  missing: MissingLink[];
 }
 
 export function checkContent(root: string): ContentCheck {
   const problems: Problem[] = [];
   const bodies: MdxFile[] = [];
-  checkYamlFiles(root, problems);
-  for (const { dir, schema } of Object.values(MDX_FOLDERS)) checkMdxFolder(root, dir, schema, problems, bodies);
+  const gathered: Gathered = { problems, downloads: new DownloadCollector(root, problems), missing: [] };
+  checkYamlFiles(root, gathered);
+  for (const { dir, schema, page } of Object.values(MDX_FOLDERS)) checkMdxFolder(root, dir, schema, problems, bodies, () => page);
   const pages = [...checkPages(root, problems, bodies), ...checkGuides(root, problems, bodies)];
   const knownPaths = new Set([...STATIC_ROUTES.map((route) => route.path), ...pages.map((page) => page.path)]);
-  checkBodies(bodies, knownPaths, problems);
-  return { pages, problems };
+  // Bodies of MDX files that did not become a page (a bad frontmatter) offer nothing: their problem is reported already.
+  const published = new Set([...STATIC_ROUTES.map((route) => route.path), ...pages.map((page) => page.path)]);
+  checkBodies(bodies, knownPaths, problems, {
+    offer: (name, where, page) => {
+      if (published.has(page)) gathered.downloads.offer(name, where, [page]);
+    },
+    missing: (item) => gathered.missing.push(item),
+  });
+  return { pages, problems, downloads: gathered.downloads.entries(), missing: gathered.missing };
 }

@@ -8,11 +8,20 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
 import { CONTENT_MANIFEST_FILE, type ContentPageEntry } from "../../src/lib/content-manifest.ts";
+import { DOWNLOADS_DIR, DOWNLOADS_DIST_DIR, DOWNLOADS_MANIFEST_FILE, type DownloadEntry } from "../../src/lib/content/downloads.ts";
 import { checkContent, formatProblem, PAGES_DIR } from "./check.ts";
 
 function writeManifest(outDir: string, pages: readonly ContentPageEntry[]): void {
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, CONTENT_MANIFEST_FILE), JSON.stringify({ pages }, null, 2) + "\n");
+}
+
+/** Copies the offered files out of reach of the public folder (dist/arquivos) and lists them with the pages that show them. */
+function writeDownloads(root: string, outDir: string, downloads: readonly DownloadEntry[]): void {
+  const target = path.join(outDir, DOWNLOADS_DIST_DIR);
+  fs.mkdirSync(target, { recursive: true });
+  for (const { file } of downloads) fs.copyFileSync(path.join(root, DOWNLOADS_DIR, file), path.join(target, file));
+  fs.writeFileSync(path.join(outDir, DOWNLOADS_MANIFEST_FILE), JSON.stringify({ downloads }, null, 2) + "\n");
 }
 
 export function contentPages(): AstroIntegration {
@@ -23,7 +32,7 @@ export function contentPages(): AstroIntegration {
         if (command !== "build" && command !== "dev") return;
         const root = fileURLToPath(config.root);
         const outDir = fileURLToPath(config.outDir);
-        const { pages, problems } = checkContent(root);
+        const { pages, problems, downloads } = checkContent(root);
         if (problems.length) {
           const report = problems.map(formatProblem).join("\n");
           if (command === "build") throw new Error(`Conteúdo com problemas (rode npm run content:check):\n${report}`);
@@ -35,6 +44,7 @@ export function contentPages(): AstroIntegration {
           updateConfig({ vite: { build: { emptyOutDir: false } } });
         }
         writeManifest(outDir, pages);
+        if (command === "build") writeDownloads(root, outDir, downloads);
         logger.info(`${pages.length} página(s) escritas em MDX (content/paginas e content/guias)`);
       },
     },

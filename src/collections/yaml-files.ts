@@ -14,6 +14,10 @@ import { caseStudySchema, stageSchema, toolDescriptionSchema, toolSchema } from 
 import { digitalToolSchema, templateSchema } from "../schemas/templates";
 import { trailPhaseSchema } from "../schemas/trail";
 
+/** Pages that list the templates and tools (a file they point to is served to whoever may open one of these). */
+const TEMPLATE_PAGES = ["/templates", "/etapas-processo"] as const;
+const STAGE_PAGES = ["/etapas-processo"] as const;
+
 /**
  * Every YAML content file and its schema: the content collections (src/content.config.ts) and
  * `npm run content:check` both read this table, so a new file is registered once.
@@ -24,11 +28,11 @@ export const YAML_FILES = {
   pillars: { file: "content/pillars.yaml", schema: pillarSchema },
   roleCards: { file: "content/role-cards.yaml", schema: roleCardSchema },
   raci: { file: "content/raci.yaml", schema: raciSchema },
-  stageAiTools: { file: "content/stage-ai-tools.yaml", schema: toolSchema },
-  recommendedTools: { file: "content/recommended-tools.yaml", schema: toolSchema },
+  stageAiTools: { file: "content/stage-ai-tools.yaml", schema: toolSchema, pages: STAGE_PAGES },
+  recommendedTools: { file: "content/recommended-tools.yaml", schema: toolSchema, pages: STAGE_PAGES },
   toolDescriptions: { file: "content/tool-descriptions.yaml", schema: toolDescriptionSchema },
   caseStudy: { file: "content/case-study.yaml", schema: caseStudySchema },
-  templates: { file: "content/templates.yaml", schema: templateSchema },
+  templates: { file: "content/templates.yaml", schema: templateSchema, pages: TEMPLATE_PAGES },
   digitalTools: { file: "content/digital-tools.yaml", schema: digitalToolSchema },
   playbook: { file: "content/playbook.yaml", schema: playbookSchema },
   aiTools: { file: "content/ai-tools.yaml", schema: aiToolsPageSchema },
@@ -43,6 +47,6 @@ export const YAML_FILES = {
 
 /** Collections written as MDX files: structured fields in the frontmatter, prose in the body. */
 export const MDX_FOLDERS = {
-  stages: { dir: "content/etapas", schema: stageSchema },
-  about: { dir: "content/sobre", schema: aboutSchema },
+  stages: { dir: "content/etapas", schema: stageSchema, page: "/etapas-processo" },
+  about: { dir: "content/sobre", schema: aboutSchema, page: "/sobre-b1" },
 } as const;

@@ -13,6 +13,7 @@ import { createSessionValidator } from "../lib/server/sessions/cache.ts";
 import { deleteSessionCookieHeader, readSessionCookie, sessionCookieHeader } from "../lib/server/sessions/cookie.ts";
 import type { Asset, PageTemplate } from "../lib/server/content/static-files.ts";
 import type { SearchFiles } from "../lib/server/content/search-files.ts";
+import type { DownloadFile } from "../lib/server/content/download-files.ts";
 import { decideAccess, findApiRule, findRoute, type Principal, type RouteRule } from "../lib/routes.ts";
 import { nextTarget, normalizePath } from "../lib/url-path.ts";
 import {
@@ -43,6 +44,8 @@ export interface GateOptions {
   pages: Map<string, PageTemplate>;
   /** Search bundles: file path → body, per access set (see search-files.ts); optional. */
   search?: SearchFiles;
+  /** Files offered by content pages (see download-files.ts), keyed by URL path; optional. */
+  downloads?: Map<string, DownloadFile>;
   appHandler: AppHandler;
   /** Where unhandled errors are logged (the process-wide logger by default). */
   logger?: Logger;
@@ -97,7 +100,10 @@ export function createGate(options: GateOptions) {
     return req.socket.remoteAddress ?? null;
   }
 
-  const { sendAsset, sendSearchFile, redirect, json, empty, sendPage, sendError, pagePolicy } = createResponders(pages, baseHeaders);
+  const { sendAsset, sendSearchFile, sendDownload, redirect, json, empty, sendPage, sendError, pagePolicy } = createResponders(
+    pages,
+    baseHeaders,
+  );
   const scim: ScimEdge | null = config.scim
     ? { db, settings: config.scim, publicUrl: config.publicUrl, logger, headers: baseHeaders, clientIp }
     : null;
@@ -206,6 +212,26 @@ export function createGate(options: GateOptions) {
       req.headers.host = publicHost;
       const locals: App.Locals = { principal, sessionId: auth?.session.id ?? null, clientIp: clientIp(req), requestId: context?.id };
       return appHandler(req, res, () => json(res, 404, { error: "Não encontrado" }), locals);
+    }
+
+    const download = options.downloads?.get(path);
+    if (download) {
+      if (method !== "GET" && method !== "HEAD") return empty(res, 405, { Allow: "GET, HEAD" });
+      // Whoever may open one of the pages listing the file may download it; otherwise the answer is that page's.
+      const listing = download.pages.map(findRoute).filter((rule) => rule !== undefined);
+      const decisions = listing.map((rule) => decideAccess(rule, principal));
+      const open = listing[decisions.indexOf("allow")];
+      if (!open) {
+        if (decisions.includes("sign-in") || !auth) return redirect(res, `/auth?next=${nextTarget(path, query)}`);
+        const refused = listing[0];
+        if (!refused) return notFound(req, res, path, principal);
+        await auditDecision(refused, auth, req, false);
+        return redirect(res, `/acesso-negado?pagina=${encodeURIComponent(refused.path)}`, renewedCookie);
+      }
+      if (mustEnrol && open.access.kind !== "public") {
+        return redirect(res, `${TWO_FACTOR_ENROL_PATH}?next=${nextTarget(path, query)}`, renewedCookie);
+      }
+      return sendDownload(req, res, download, renewedCookie);
     }
 
     const route = findRoute(path);

@@ -15,6 +15,7 @@ import { seedDatabase } from "../lib/server/data/seed.ts";
 import { removePidFile, writePidFile } from "../lib/server/platform/server-pid.ts";
 import { loadAssets, loadPages } from "../lib/server/content/static-files.ts";
 import { loadSearchBundles } from "../lib/server/content/search-files.ts";
+import { loadDownloads } from "../lib/server/content/download-files.ts";
 import { applySignInMethods } from "../lib/auth/sign-in-methods.ts";
 import { createConnectionKeeper } from "./connections.ts";
 import { createGate, type AppHandler } from "./gate.ts";
@@ -54,6 +55,7 @@ const gate = createGate({
   assets,
   pages,
   search: loadSearchBundles(path.join(dist, "search")),
+  downloads: loadDownloads(dist),
   appHandler,
   observeSessionCheck: metrics.observeSessionCheck,
 });

@@ -3,8 +3,9 @@ import { ChevronDown } from "lucide-react";
 import { EmptyState, SearchField } from "../ui/SearchField";
 import { useTypedBeforeHydration } from "../ui/typed-before-hydration";
 import { useQueryState } from "../ui/use-query-state";
-import { CATEGORY_OPTIONS, filterTemplates } from "../../../lib/content/templates-filter";
+import { CATEGORY_OPTIONS, filterTemplates, isAvailable } from "../../../lib/content/templates-filter";
 import { LinkAction } from "./LinkAction";
+import { DOWNLOADS_URL_PREFIX } from "../../../lib/content/downloads";
 
 export interface TemplateCard {
   id: string;
@@ -27,7 +28,10 @@ export default function TemplatesCatalog({ templates }: { templates: TemplateCar
   const category = CATEGORY_OPTIONS.some((option) => option.value === chosen) ? chosen : "all";
   const categoryField = useRef<HTMLSelectElement>(null);
   useTypedBeforeHydration(categoryField, category, setCategory);
-  const visible = useMemo(() => filterTemplates(templates, search, category), [templates, search, category]);
+  const [availableParam, setAvailableParam] = useQueryState("disponiveis");
+  const onlyAvailable = availableParam === "1";
+  const visible = useMemo(() => filterTemplates(templates, search, category, onlyAvailable), [templates, search, category, onlyAvailable]);
+  const available = useMemo(() => templates.filter(isAvailable).length, [templates]);
 
   return (
     <div>
@@ -50,9 +54,23 @@ export default function TemplatesCatalog({ templates }: { templates: TemplateCar
           <ChevronDown className="pointer-events-none absolute top-2.5 right-3 size-4" aria-hidden="true" />
         </div>
       </div>
-      <p className="mb-4 text-sm text-slate-500" aria-live="polite">
-        {visible.length} de {templates.length} templates
-      </p>
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-2 text-sm">
+        <p className="text-slate-500">
+          <span aria-live="polite">
+            {visible.length} de {templates.length} templates
+          </span>
+          <span> · {available} disponíveis para baixar ou abrir</span>
+        </p>
+        <label data-pagefind-ignore className="inline-flex items-center gap-2">
+          <input
+            type="checkbox"
+            checked={onlyAvailable}
+            onChange={(event) => setAvailableParam(event.target.checked ? "1" : "")}
+            className="size-4 accent-brand-600"
+          />
+          Mostrar só os disponíveis
+        </label>
+      </div>
       {visible.length === 0 ? (
         <EmptyState title="Nenhum template encontrado" hint="Tente ajustar os filtros ou termo de busca" />
       ) : (
@@ -72,7 +90,11 @@ export default function TemplatesCatalog({ templates }: { templates: TemplateCar
                 <p className="mt-1 flex-1 text-sm text-slate-600 dark:text-slate-300">{template.description}</p>
                 <p className="mt-3 text-xs text-slate-500">Ferramentas: {template.tools.join(", ")}</p>
                 <div className="mt-4">
-                  <LinkAction name={template.title} link={template.link} label={template.link.startsWith("/") ? "Abrir" : "Baixar"} />
+                  <LinkAction
+                    name={template.title}
+                    link={template.link}
+                    label={template.link.startsWith("/") && !template.link.startsWith(DOWNLOADS_URL_PREFIX) ? "Abrir" : "Baixar"}
+                  />
                 </div>
               </div>
             </li>
