@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "astro/zod";
-import { parse, parseDocument, LineCounter } from "yaml";
+import { parseDocument, LineCounter } from "yaml";
 import { MDX_FOLDERS, YAML_FILES } from "../../src/collections/yaml-files.ts";
 import type { ContentPageEntry } from "../../src/lib/content-manifest.ts";
 import { API_RULES, STATIC_ROUTES } from "../../src/lib/routes.ts";
@@ -50,7 +50,64 @@ interface Gathered {
   missing: MissingLink[];
 }
 
-function checkYamlFiles(root: string, { problems, downloads, missing }: Gathered): void {
+/** What checking one YAML file finds; depends only on its text, so it is kept until the text changes. */
+interface YamlResult {
+  problems: Problem[];
+  missing: MissingLink[];
+  offers: { name: string; line: number }[];
+  /** The parsed data (undefined when the YAML is broken). */
+  data: unknown;
+}
+
+function checkYamlText(file: string, text: string, schema: z.ZodType, offersFiles: boolean): YamlResult {
+  const found: YamlResult = { problems: [], missing: [], offers: [], data: undefined };
+  const { problems } = found;
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  if (doc.errors.length) {
+    for (const error of doc.errors) {
+      const { line, message } = describeYamlError(text, error, lineCounter);
+      problems.push({ file, line, message: `YAML inválido — ${message}` });
+    }
+    return found;
+  }
+  const data: unknown = (found.data = doc.toJS());
+  walkLinks(file, doc, lineCounter, data, {
+    // A malformed name is the schema's problem (reported below with the field); the rest is checked by the collector.
+    offer: (name, line) => {
+      if (!offersFiles) problems.push({ file, line, message: 'campo "file": este arquivo de conteúdo não oferece downloads; use link' });
+      else if (isDownloadFileName(name)) found.offers.push({ name, line });
+    },
+    missing: (item) => found.missing.push(item),
+    problem: (problem) => problems.push(problem),
+  });
+  const items: [PropertyKey[], unknown][] = Array.isArray(data)
+    ? data.map((item, index) => [[index], { ...(item as object), position: index }])
+    : [[[], data]];
+  const seen = new Set<string>();
+  for (const [prefix, item] of items) {
+    if (Array.isArray(data)) {
+      const id = (item as { id?: unknown }).id;
+      const line = lineOfPath(doc, lineCounter, prefix);
+      if (typeof id !== "string" || !id) problems.push({ file, line, message: `o item ${Number(prefix[0]) + 1} não tem o campo "id"` });
+      else if (seen.has(id)) problems.push({ file, line, message: `id duplicado "${id}"` });
+      else seen.add(id);
+    }
+    const result = schema.safeParse(item);
+    if (result.success) continue;
+    for (const issue of result.error.issues) {
+      problems.push({ file, line: lineOfPath(doc, lineCounter, [...prefix, ...issuePath(issue)]), message: issueMessage(issue) });
+    }
+  }
+  return found;
+}
+
+/** Results by file, reused while the text is the same: `astro dev` checks on every save, and parsing dominates. */
+const yamlResults = new Map<string, { text: string; result: YamlResult }>();
+
+/** Checks every YAML file; returns the parsed data by file (for the checks that read another file's items). */
+function checkYamlFiles(root: string, { problems, downloads, missing }: Gathered): Map<string, unknown> {
+  const parsed = new Map<string, unknown>();
   for (const entry of Object.values(YAML_FILES)) {
     const { file, schema } = entry;
     const pages: readonly string[] | undefined = "pages" in entry ? entry.pages : undefined;
@@ -59,45 +116,19 @@ function checkYamlFiles(root: string, { problems, downloads, missing }: Gathered
       problems.push({ file, line: 1, message: "arquivo não encontrado" });
       continue;
     }
-    const lineCounter = new LineCounter();
     const text = fs.readFileSync(full, "utf8");
-    const doc = parseDocument(text, { lineCounter, prettyErrors: false });
-    if (doc.errors.length) {
-      for (const error of doc.errors) {
-        const { line, message } = describeYamlError(text, error, lineCounter);
-        problems.push({ file, line, message: `YAML inválido — ${message}` });
-      }
-      continue;
+    const key = `${root}\0${file}`;
+    let result = yamlResults.get(key)?.text === text ? yamlResults.get(key)!.result : undefined;
+    if (!result) {
+      result = checkYamlText(file, text, schema, pages !== undefined);
+      yamlResults.set(key, { text, result });
     }
-    const data: unknown = doc.toJS();
-    walkLinks(file, doc, lineCounter, data, {
-      // A malformed name is the schema's problem (reported below with the field); the rest is checked here.
-      offer: (name, line) => {
-        if (!pages) problems.push({ file, line, message: 'campo "file": este arquivo de conteúdo não oferece downloads; use link' });
-        else if (isDownloadFileName(name)) downloads.offer(name, { file, line }, pages);
-      },
-      missing: (item) => missing.push(item),
-      problem: (problem) => problems.push(problem),
-    });
-    const items: [PropertyKey[], unknown][] = Array.isArray(data)
-      ? data.map((item, index) => [[index], { ...(item as object), position: index }])
-      : [[[], data]];
-    const seen = new Set<string>();
-    for (const [prefix, item] of items) {
-      if (Array.isArray(data)) {
-        const id = (item as { id?: unknown }).id;
-        const line = lineOfPath(doc, lineCounter, prefix);
-        if (typeof id !== "string" || !id) problems.push({ file, line, message: `o item ${Number(prefix[0]) + 1} não tem o campo "id"` });
-        else if (seen.has(id)) problems.push({ file, line, message: `id duplicado "${id}"` });
-        else seen.add(id);
-      }
-      const result = schema.safeParse(item);
-      if (result.success) continue;
-      for (const issue of result.error.issues) {
-        problems.push({ file, line: lineOfPath(doc, lineCounter, [...prefix, ...issuePath(issue)]), message: issueMessage(issue) });
-      }
-    }
+    problems.push(...result.problems);
+    missing.push(...result.missing);
+    for (const { name, line } of result.offers) downloads.offer(name, { file, line }, pages!);
+    parsed.set(file, result.data);
   }
+  return parsed;
 }
 
 /** Validates the frontmatter of every MDX file of a folder; returns the valid ones by file name. */
@@ -178,8 +209,8 @@ function checkPages(root: string, problems: Problem[], bodies: MdxFile[]): Conte
 export const GUIDES_DIR = "content/guias";
 
 /** Playbook guides written as content/guias/<id>.mdx: signed-in pages at /guias/<id>, titled as their card. */
-function checkGuides(root: string, problems: Problem[], bodies: MdxFile[]): ContentPageEntry[] {
-  const playbook = playbookSchema.safeParse(parse(fs.readFileSync(path.join(root, YAML_FILES.playbook.file), "utf8")));
+function checkGuides(root: string, problems: Problem[], bodies: MdxFile[], playbookData: unknown): ContentPageEntry[] {
+  const playbook = playbookSchema.safeParse(playbookData);
   const cards = new Map(playbook.success ? playbook.data.guides.map((guide) => [guide.id, guide]) : []);
   const guides: ContentPageEntry[] = [];
   for (const { id, file } of checkMdxFolder(root, GUIDES_DIR, guideSchema, problems, bodies, (id) => `/guias/${id}`, true)) {
@@ -219,9 +250,9 @@ export function checkContent(root: string): ContentCheck {
   const problems: Problem[] = [];
   const bodies: MdxFile[] = [];
   const gathered: Gathered = { problems, downloads: new DownloadCollector(root, problems), missing: [] };
-  checkYamlFiles(root, gathered);
+  const yaml = checkYamlFiles(root, gathered);
   for (const { dir, schema, page } of Object.values(MDX_FOLDERS)) checkMdxFolder(root, dir, schema, problems, bodies, () => page);
-  const pages = [...checkPages(root, problems, bodies), ...checkGuides(root, problems, bodies)];
+  const pages = [...checkPages(root, problems, bodies), ...checkGuides(root, problems, bodies, yaml.get(YAML_FILES.playbook.file))];
   const knownPaths = new Set([...STATIC_ROUTES.map((route) => route.path), ...pages.map((page) => page.path)]);
   // Bodies of MDX files that did not become a page (a bad frontmatter) offer nothing: their problem is reported already.
   const published = new Set([...STATIC_ROUTES.map((route) => route.path), ...pages.map((page) => page.path)]);

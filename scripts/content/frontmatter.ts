@@ -61,6 +61,19 @@ function openingQuoteOffset(text: string, offset: number): number | null {
   return found;
 }
 
+/** Portuguese wording of the YAML library's error codes editors meet; others keep the library's text after a Portuguese lead. */
+const YAML_MESSAGES: Partial<Record<YAMLError["code"], string>> = {
+  UNEXPECTED_TOKEN: "texto inesperado nesta linha: confira aspas, vírgulas, chaves e colchetes",
+  BAD_INDENT: "indentação incorreta: alinhe com os itens vizinhos (use espaços)",
+  TAB_AS_INDENT: "use espaços, não tab, para indentar",
+  DUPLICATE_KEY: "campo repetido no mesmo item",
+  MISSING_CHAR: "falta fechar chaves }, colchetes ] ou aspas nesta linha",
+  BLOCK_AS_IMPLICIT_KEY: "falta ':' depois do nome do campo, ou há uma quebra de linha no meio dele",
+  MULTILINE_IMPLICIT_KEY: "falta ':' depois do nome do campo, ou há uma quebra de linha no meio dele",
+  BAD_DQ_ESCAPE: "barra invertida inválida entre aspas: escreva \\\\ para uma barra ou use aspas simples",
+  BAD_SCALAR_START: "um texto não pode começar com este caractere: ponha o texto entre aspas",
+};
+
 /**
  * Line (1-based, within `text`) and Portuguese message of a YAML syntax error. A quote left open
  * runs on to the next quote or the end of the text, where the parser notices it: the line named
@@ -72,5 +85,6 @@ export function describeYamlError(text: string, error: YAMLError, lineCounter: L
     const quote = text[start] === "'" ? "'" : '"';
     return { line: lineCounter.linePos(start).line, message: `aspas abertas e não fechadas: feche o texto com ${quote} na mesma linha` };
   }
-  return { line: lineCounter.linePos(error.pos[0]).line, message: error.message.split("\n")[0]! };
+  const message = YAML_MESSAGES[error.code] ?? `erro de sintaxe (${error.message.split("\n")[0]!})`;
+  return { line: lineCounter.linePos(error.pos[0]).line, message };
 }

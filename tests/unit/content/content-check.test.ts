@@ -95,6 +95,15 @@ describe("content:check, downloads", () => {
 });
 
 describe("content:check, a quote left open", () => {
+  it("words the YAML library's errors in Portuguese", () => {
+    const problems = checkCopy((root) =>
+      replaceIn(root, "content/faq.yaml", 'question: "Quanto tempo leva cada etapa?"', 'question: "Quanto tempo leva cada etapa?'),
+    );
+    expect(problems).toEqual([
+      "content/faq.yaml:3: YAML inválido — texto inesperado nesta linha: confira aspas, vírgulas, chaves e colchetes",
+    ]);
+  });
+
   it("points at the line where the quote opens, in a YAML file and in a frontmatter", () => {
     const problems = checkCopy((root) => {
       replaceIn(root, "content/landing.yaml", "  title: Metodologia B1", '  title: "Metodologia B1');
