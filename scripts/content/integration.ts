@@ -9,7 +9,8 @@ import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
 import { CONTENT_MANIFEST_FILE, type ContentPageEntry } from "../../src/lib/content-manifest.ts";
 import { DOWNLOADS_DIR, DOWNLOADS_DIST_DIR, DOWNLOADS_MANIFEST_FILE, type DownloadEntry } from "../../src/lib/content/downloads.ts";
-import { checkContent, formatProblem, PAGES_DIR } from "./check.ts";
+import { checkContent, formatProblem, PAGES_DIR, type ContentCheck } from "./check.ts";
+import { showContentProblemsInDev } from "./dev-feedback.ts";
 
 function writeManifest(outDir: string, pages: readonly ContentPageEntry[]): void {
   fs.mkdirSync(outDir, { recursive: true });
@@ -25,14 +26,30 @@ function writeDownloads(root: string, outDir: string, downloads: readonly Downlo
 }
 
 export function contentPages(): AstroIntegration {
+  /** The check made when `astro dev` starts, handed to the watcher that repeats it on every save. */
+  let devStart: { root: string; outDir: string; check: ContentCheck } | undefined;
   return {
     name: "b1-content-pages",
     hooks: {
+      "astro:server:setup": ({ server, logger }) => {
+        if (!devStart) return;
+        const { root, outDir, check } = devStart;
+        showContentProblemsInDev({
+          server,
+          root,
+          logger,
+          writeManifest: (pages) => writeManifest(outDir, pages),
+          initialProblems: check.problems,
+          initialPages: check.pages,
+        });
+      },
       "astro:config:setup": ({ command, config, updateConfig, logger }) => {
         if (command !== "build" && command !== "dev") return;
         const root = fileURLToPath(config.root);
         const outDir = fileURLToPath(config.outDir);
-        const { pages, problems, downloads } = checkContent(root);
+        const check = checkContent(root);
+        const { pages, problems, downloads } = check;
+        if (command === "dev") devStart = { root, outDir, check };
         if (problems.length) {
           const report = problems.map(formatProblem).join("\n");
           if (command === "build") throw new Error(`Conteúdo com problemas (rode npm run content:check):\n${report}`);
