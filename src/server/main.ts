@@ -48,6 +48,7 @@ const pages = loadPages(path.join(dist, "pages"), (html) =>
   applySignInMethods(html, { ssoLabel: cfg.oidc?.buttonLabel ?? null, password: cfg.passwordAuth }),
 );
 const assets = loadAssets(path.join(dist, "client"));
+const downloads = loadDownloads(dist);
 const metrics = createMetrics({ db, pages });
 const gate = createGate({
   db,
@@ -55,7 +56,7 @@ const gate = createGate({
   assets,
   pages,
   search: loadSearchBundles(path.join(dist, "search")),
-  downloads: loadDownloads(dist),
+  downloads,
   appHandler,
   observeSessionCheck: metrics.observeSessionCheck,
 });
@@ -74,7 +75,8 @@ const listener = createObservedListener({
   trustProxy: cfg.trustProxy,
   metrics,
   classifyRoute: createRouteClassifier(
-    (urlPath) => assets.has(urlPath),
+    // Downloads are files too (their metrics sit with the assets).
+    (urlPath) => assets.has(urlPath) || downloads.has(urlPath),
     (urlPath) => pages.has(urlPath),
   ),
   respondWithMetrics: metricsToken ? createMetricsResponder(metrics.registry, metricsToken, logger()) : undefined,

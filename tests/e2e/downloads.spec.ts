@@ -43,7 +43,7 @@ test("an MDX page offers a file to those who may open it; anyone else gets the g
   await page.goto("/exemplo-componentes");
   const [download] = await Promise.all([
     page.waitForEvent("download"),
-    page.getByRole("link", { name: "Baixar o modelo de exemplo" }).click(),
+    page.getByRole("link", { name: "Baixar o arquivo de exemplo" }).click(),
   ]);
   expect(download.suggestedFilename()).toBe("exemplo-modelo.pdf");
 

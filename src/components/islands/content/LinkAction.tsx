@@ -23,6 +23,7 @@ export function LinkAction({ name, link, label = "Baixar" }: { name: string; lin
   return (
     <a
       href={link}
+      data-pagefind-ignore
       className={`${base} bg-brand-600 text-white hover:bg-brand-700`}
       {...(file ? { download: true } : internal ? {} : { target: "_blank", rel: "noopener noreferrer" })}
     >

@@ -59,7 +59,7 @@ export default function TemplatesCatalog({ templates }: { templates: TemplateCar
           <span aria-live="polite">
             {visible.length} de {templates.length} templates
           </span>
-          <span> · {available} disponíveis para baixar ou abrir</span>
+          <span data-pagefind-ignore> · {available} disponíveis para baixar ou abrir</span>
         </p>
         <label data-pagefind-ignore className="inline-flex items-center gap-2">
           <input
