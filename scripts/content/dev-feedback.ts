@@ -98,6 +98,15 @@ export function showContentProblemsInDev({ server, root, logger, writeManifest, 
   });
 
   function check(): void {
+    try {
+      report();
+    } catch (error) {
+      // A check that cannot run (a file vanished mid-save) must not stop the dev server; the next save checks again.
+      logger.warn(`Verificação do conteúdo não rodou: ${(error as Error).message}`);
+    }
+  }
+
+  function report(): void {
     const started = performance.now();
     const result = checkContent(root);
     const pagesJson = JSON.stringify(result.pages);
@@ -110,12 +119,12 @@ export function showContentProblemsInDev({ server, root, logger, writeManifest, 
     const hadProblems = problems.length > 0;
     problems = result.problems;
     const took = Math.round(performance.now() - started);
-    const report = problems.map(formatProblem).join("\n");
+    const text = problems.map(formatProblem).join("\n");
     if (problems.length) {
       // A save can come as several events: the same problems are reported once.
-      if (report === shown) return;
-      shown = report;
-      logger.error(`Conteúdo com problemas (${took} ms):\n${report}`);
+      if (text === shown) return;
+      shown = text;
+      logger.error(`Conteúdo com problemas (${took} ms):\n${text}`);
       send(overlayPayload(root, problems));
     } else if (hadProblems || pagesChanged) {
       shown = "";
