@@ -16,6 +16,7 @@ const SERVER_DOMAINS = {
   sessions: ["audit", "data", "config", "platform"],
   auth: ["throttle", "sessions", "audit", "mail", "http", "data", "config", "platform"],
   admin: ["auth", "sessions", "audit", "http", "data", "config", "platform"],
+  provisioning: ["auth", "sessions", "audit", "data", "config", "platform"],
 };
 
 const domainRules = Object.entries(SERVER_DOMAINS).map(([domain, below]) => ({

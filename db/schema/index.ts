@@ -39,4 +39,6 @@ export const {
   auditChainCheckpoints,
   healthProbe,
   auditChainHead,
+  directoryGroups,
+  directoryGroupMembers,
 } = tables;

@@ -15,8 +15,13 @@ import { caseStudySchema, stageSchema, toolDescriptionSchema, toolSchema } from 
 import { digitalToolSchema, templateSchema } from "../schemas/templates";
 import { trailPhaseSchema } from "../schemas/trail";
 
+/** Pages that list the templates and tools (a file they point to is served to whoever may open one of these). */
+const TEMPLATE_PAGES = ["/templates", "/etapas-processo"] as const;
+const STAGE_PAGES = ["/etapas-processo"] as const;
+
 /**
- * Every YAML content file, its schema and the page that shows it (for /novidades; null: none): the
+ * Every YAML content file, its schema, the page that shows it (for /novidades; null: none) and, for
+ * entries that may offer files, the pages that list them (downloads): the
  * content collections (src/content.config.ts) and `npm run content:check` both read this table,
  * so a new file is registered once.
  */
@@ -26,11 +31,11 @@ export const YAML_FILES = {
   pillars: { file: "content/pillars.yaml", schema: pillarSchema, page: "/5ps" },
   roleCards: { file: "content/role-cards.yaml", schema: roleCardSchema, page: "/5ps" },
   raci: { file: "content/raci.yaml", schema: raciSchema, page: "/5ps" },
-  stageAiTools: { file: "content/stage-ai-tools.yaml", schema: toolSchema, page: "/etapas-processo" },
-  recommendedTools: { file: "content/recommended-tools.yaml", schema: toolSchema, page: "/etapas-processo" },
+  stageAiTools: { file: "content/stage-ai-tools.yaml", schema: toolSchema, page: "/etapas-processo", pages: STAGE_PAGES },
+  recommendedTools: { file: "content/recommended-tools.yaml", schema: toolSchema, page: "/etapas-processo", pages: STAGE_PAGES },
   toolDescriptions: { file: "content/tool-descriptions.yaml", schema: toolDescriptionSchema, page: "/etapas-processo" },
   caseStudy: { file: "content/case-study.yaml", schema: caseStudySchema, page: "/etapas-processo" },
-  templates: { file: "content/templates.yaml", schema: templateSchema, page: "/templates" },
+  templates: { file: "content/templates.yaml", schema: templateSchema, page: "/templates", pages: TEMPLATE_PAGES },
   digitalTools: { file: "content/digital-tools.yaml", schema: digitalToolSchema, page: "/templates" },
   playbook: { file: "content/playbook.yaml", schema: playbookSchema, page: "/playbook-produtos" },
   aiTools: { file: "content/ai-tools.yaml", schema: aiToolsPageSchema, page: "/ferramentas-ia" },

@@ -24,10 +24,19 @@ export const users = sqliteTable(
     oidcIssuer: text("oidc_issuer"),
     /** The provider's `sub` for this person: corporate sign-in matches on issuer + subject, not on the e-mail. */
     oidcSubject: text("oidc_subject"),
+    /** When the company directory (SCIM) took this account over: its name, e-mail and activity are then the directory's. */
+    provisionedAt: integer("provisioned_at", { mode: "number" }),
+    /** The directory's `externalId` for this person; corporate sign-in opens this account when its `sub` equals it. */
+    externalId: text("external_id"),
+    /** When the directory deactivated the account (`active: false`): no sign-in of any kind, no session. */
+    deactivatedAt: integer("deactivated_at", { mode: "number" }),
+    /** JSON of the last User resource the directory sent (name parts, e-mails, extensions), echoed back as SCIM asks. */
+    directoryResource: text("directory_resource"),
   },
   (table) => [
     uniqueIndex("users_email_unique").on(table.email),
     uniqueIndex("users_oidc_identity_unique").on(table.oidcIssuer, table.oidcSubject),
+    uniqueIndex("users_external_id_unique").on(table.externalId),
     index("users_pending_created_idx").on(table.emailConfirmedAt, table.createdAt),
   ],
 );
@@ -76,8 +85,8 @@ export const userRoles = sqliteTable(
     roleId: integer("role_id")
       .notNull()
       .references(() => roles.id, { onDelete: "cascade" }),
-    /** `manual` (panel, CLI, sign-up) or `oidc` (mapped from the identity provider, replaced at each SSO sign-in). */
-    source: text("source", { enum: ["manual", "oidc"] })
+    /** `manual` (panel, CLI, sign-up), `oidc` (mapped at each SSO sign-in) or `directory` (mapped from SCIM groups). */
+    source: text("source", { enum: ["manual", "oidc", "directory"] })
       .notNull()
       .default("manual"),
   },
