@@ -1,6 +1,7 @@
 /**
  * /novidades at build time: every commit that touched content/, as one item per page it changed
- * (page, date, summary), newest first. A file belongs to the page that shows it (YAML_FILES and
+ * (page, date, summary), newest first. The summary is the new version's `resumo` (required reading),
+ * else the commit's `Novidade:` line, else a neutral line. A file belongs to the page that shows it (YAML_FILES and
  * MDX_FOLDERS name it; content/paginas and content/guias by file name).
  */
 import { execFileSync } from "node:child_process";
@@ -9,6 +10,11 @@ import type { ContentPageEntry } from "../../src/lib/content-manifest.ts";
 import type { NewsItem, NewsManifest } from "../../src/lib/reading/news.ts";
 import type { RequiredPage } from "../../src/lib/reading/required-page.ts";
 import { STATIC_ROUTES } from "../../src/lib/routes.ts";
+
+/** The commit-message line an editor writes for readers: `Novidade: <resumo em português>`. */
+const NEWS_TRAILER = "Novidade";
+/** Shown for a change whose commit names no summary: commit subjects are for developers (and often in English). */
+export const DEFAULT_NEWS_SUMMARY = "Conteúdo atualizado";
 
 /** How many changes the build keeps (the oldest fall off). */
 const MAX_ITEMS = 1000;
@@ -23,12 +29,16 @@ function pageOfFile(file: string, pages: readonly ContentPageEntry[]): string | 
 
 function gitLog(root: string): string {
   try {
-    return execFileSync("git", ["log", "--format=%x1e%H%x1f%aI%x1f%s", "--name-only", "--", "content"], {
-      cwd: root,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    return execFileSync(
+      "git",
+      ["log", `--format=%x1e%H%x1f%aI%x1f%(trailers:key=${NEWS_TRAILER},valueonly,separator=%x1d)`, "--name-only", "--", "content"],
+      {
+        cwd: root,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
   } catch {
     return ""; // not a git checkout: no history to show
   }
@@ -42,7 +52,8 @@ export function contentNews(root: string, pages: readonly ContentPageEntry[], re
   const items: NewsItem[] = [];
   for (const record of gitLog(root).split("\x1e").slice(1)) {
     const [head = "", ...files] = record.split("\n");
-    const [commit = "", date = "", subject = ""] = head.split("\x1f");
+    const [commit = "", date = "", trailers = ""] = head.split("\x1f");
+    const written = trailers.split("\x1d")[0]?.trim();
     const changed = new Set(files.map((file) => pageOfFile(file.trim(), pages)).filter((page): page is string => page !== null));
     for (const pagina of changed) {
       const titulo = titles.get(pagina);
@@ -53,7 +64,7 @@ export function contentNews(root: string, pages: readonly ContentPageEntry[], re
         pagina,
         titulo,
         data: new Date(date).toISOString(),
-        resumo: version?.summary ?? subject,
+        resumo: version?.summary ?? (written || DEFAULT_NEWS_SUMMARY),
       });
       if (items.length >= MAX_ITEMS) return { items };
     }

@@ -35,7 +35,7 @@ describe("content changes from git", () => {
     for (const root of roots.splice(0)) fs.rmSync(root, { recursive: true, force: true });
   });
 
-  it("lists each commit once per page it changed, with the new version's summary or else the commit subject", () => {
+  it("lists each commit once per page it changed, with the new version's summary, else the commit's 'Novidade:' line, else a neutral Portuguese line (never the commit subject)", () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "b1-news-"));
     roots.push(root);
     const git = (...args: string[]) => execFileSync("git", args, { cwd: root, encoding: "utf8" }).trim();
@@ -49,9 +49,9 @@ describe("content changes from git", () => {
       git("commit", "-q", "-m", message, `--date=${date}`);
       return git("rev-parse", "HEAD");
     };
-    commit("content/faq.yaml", "[]\n", "Nova pergunta sobre prazos", "2026-01-01T10:00:00Z");
+    commit("content/faq.yaml", "[]\n", "faq: deadlines\n\nNovidade: Nova pergunta sobre prazos", "2026-01-01T10:00:00Z");
     fs.writeFileSync(path.join(root, "content/glossary.yaml"), "[]\n");
-    commit("content/etapas/ideacao.mdx", "x\n", "Etapa e glossário revistos", "2026-02-01T10:00:00Z");
+    commit("content/etapas/ideacao.mdx", "x\n", "Fix typos in stage and glossary", "2026-02-01T10:00:00Z");
     const versioned = commit("content/committee.yaml", "a: 1\n", "committee: bump", "2026-03-01T10:00:00Z");
     const committee = {
       path: "/comite-ia",
@@ -61,8 +61,8 @@ describe("content changes from git", () => {
     const { items } = contentNews(root, [], [committee]);
     expect(items.map(({ pagina, titulo, data, resumo }) => ({ pagina, titulo, data, resumo }))).toEqual([
       { pagina: "/comite-ia", titulo: "Comitê de IA", data: "2026-03-01T10:00:00.000Z", resumo: "Novo cronograma do comitê." },
-      { pagina: "/etapas-processo", titulo: "Etapas do Processo", data: "2026-02-01T10:00:00.000Z", resumo: "Etapa e glossário revistos" },
-      { pagina: "/glossario", titulo: "Glossário", data: "2026-02-01T10:00:00.000Z", resumo: "Etapa e glossário revistos" },
+      { pagina: "/etapas-processo", titulo: "Etapas do Processo", data: "2026-02-01T10:00:00.000Z", resumo: "Conteúdo atualizado" },
+      { pagina: "/glossario", titulo: "Glossário", data: "2026-02-01T10:00:00.000Z", resumo: "Conteúdo atualizado" },
       { pagina: "/faq", titulo: "Perguntas Frequentes", data: "2026-01-01T10:00:00.000Z", resumo: "Nova pergunta sobre prazos" },
     ]);
     expect(new Set(items.map((entry) => entry.id)).size).toBe(4);
