@@ -126,7 +126,8 @@ test("the Sementezz carousel moves and loops; the hero button scrolls to how-it-
   await page.getByRole("link", { name: /Veja demandas e inscreva seu time/ }).click();
   await expect(page).toHaveURL(/#how-it-works$/);
   const carousel = page.getByRole("region", { name: "Como funciona o programa" });
-  const next = await hydrated(carousel.getByRole("button", { name: "Próxima etapa" }));
+  await expect(carousel).toHaveAttribute("data-ready", "");
+  const next = carousel.getByRole("button", { name: "Próxima etapa" });
   const firstSlide = carousel.getByRole("group", { name: "Etapa 1 de 8" });
   const x0 = (await firstSlide.boundingBox())!.x;
   await next.click();
@@ -134,9 +135,8 @@ test("the Sementezz carousel moves and loops; the hero button scrolls to how-it-
   await carousel.getByRole("button", { name: "Próxima etapa" }).click();
   // Looping: going back from the start shows the last step.
   await page.reload();
-  const prev = await hydrated(
-    page.getByRole("region", { name: "Como funciona o programa" }).getByRole("button", { name: "Etapa anterior" }),
-  );
+  await expect(carousel).toHaveAttribute("data-ready", "");
+  const prev = carousel.getByRole("button", { name: "Etapa anterior" });
   await prev.click();
   const last = page.getByRole("group", { name: "Etapa 8 de 8" });
   await expect.poll(async () => (await last.boundingBox())!.x).toBeLessThan(400);

@@ -84,7 +84,7 @@ describe("a new version of a required page", () => {
     expect(since).toMatch(/<a href="#dados-de-clientes"[^>]*>\s*Dados de clientes\s*<\/a>/);
     expect(since).not.toContain("#ferramentas-aprovadas");
     // The link lands: the built page has a heading with that id.
-    expect(html).toMatch(/<h2 id="dados-de-clientes">/);
+    expect(html).toMatch(/<h2 id="dados-de-clientes"[ >]/);
     expect(html).toMatch(/data-leitura-confirmar[^>]*data-versao="2"|data-versao="2"[^>]*data-leitura-confirmar/);
   });
 });
