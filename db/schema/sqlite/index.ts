@@ -29,6 +29,8 @@ export const users = sqliteTable(
     uniqueIndex("users_email_unique").on(table.email),
     uniqueIndex("users_oidc_identity_unique").on(table.oidcIssuer, table.oidcSubject),
     index("users_pending_created_idx").on(table.emailConfirmedAt, table.createdAt),
+    // The admin list's order (oldest first): a page is an index range, not a sort of every user.
+    index("users_created_idx").on(table.createdAt, table.id),
   ],
 );
 
