@@ -6,6 +6,7 @@
  * gate × sirv × node:http comparison, default 3; --duration is split over them), --skip-cost,
  * --skip-scale, --skip-postgres, --skip-search, --soak [s] (memory under the mixed load, 600 s by default; --soak-idle <s>, 120),
  * --profile [s] (CPU profile of the gate serving /faq, 10 s by default),
+ * --lb (three instances on one PostgreSQL behind HAProxy, see lb-run.ts; DATABASE_URL or a throw-away cluster),
  * --scale 100k (the scale scenarios alone at 100,000 users, 10,000,000 audit rows and 50,000
  * sessions; with DATABASE_URL=postgres://… in the environment, on that empty PostgreSQL database).
  * Over 200 lines because it is one script: set-up, the scenarios in order, and one report; the
@@ -24,7 +25,7 @@ import { createSession } from "../../src/lib/server/sessions/session.ts";
 import { seedDatabase } from "../../src/lib/server/data/seed.ts";
 import { createUser } from "../../src/lib/server/auth/user.ts";
 import { benchEngines, type EngineLoad as Load } from "./postgres.ts";
-import { freePort } from "../pg-cluster.mjs";
+import { findBinDir, freePort, startCluster } from "../pg-cluster.mjs";
 import { PAGE_RATE, benchScale, scaleReport, scaleTargets, type ScaleFigures } from "./scale.ts";
 import { chromiumLaunchOptions } from "../chromium.ts";
 import { FULL_SCALE, seedScale } from "../seed-scale.ts";
@@ -414,7 +415,23 @@ function printSoak(soak: SoakFigures) {
   console.log(`RSS a cada 10 s parado (MB): ${soak.idleRssMb.join(" ")}`);
 }
 
-main().catch((error: unknown) => {
+/** `--lb`: lb-run.ts in a process of its own whose DATABASE_URL is PostgreSQL (the schema follows it at load). */
+async function benchLb() {
+  if (!findBinDir() && !pgTarget)
+    throw new Error("PostgreSQL não encontrado: --lb precisa de PostgreSQL (DATABASE_URL ou o pacote postgresql)");
+  const cluster = pgTarget ? null : await startCluster();
+  try {
+    const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/bench/lb-run.ts", ...args], {
+      stdio: "inherit",
+      env: { ...process.env, DATABASE_URL: pgTarget ?? cluster!.url },
+    });
+    process.exitCode = result.status ?? 1;
+  } finally {
+    await cluster?.stop();
+  }
+}
+
+(args.includes("--lb") ? benchLb() : main()).catch((error: unknown) => {
   console.error(`Erro: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });
