@@ -161,8 +161,11 @@ async function main() {
     LOG_LEVEL: "info",
     LOG_PRETTY: "0",
   };
+  // B1_GATE_PORT: the first gate's port, when the machine assigns this run a range (a free port otherwise).
+  let fixedPort = process.env.B1_GATE_PORT ? Number(process.env.B1_GATE_PORT) : null;
   const startGate = async (env: Record<string, string> = {}) => {
-    const port = await freePort();
+    const port = fixedPort ?? (await freePort());
+    fixedPort = null;
     const started = await startServer(
       process.execPath,
       [...nodeFlags, "dist/gate/main.mjs"],
