@@ -8,7 +8,9 @@
  * --profile [s] (CPU profile of the gate serving /faq, 10 s by default),
  * --lb (three instances on one PostgreSQL behind HAProxy, see lb-run.ts; DATABASE_URL or a throw-away cluster),
  * --scale 100k (the scale scenarios alone at 100,000 users, 10,000,000 audit rows and 50,000
- * sessions; with DATABASE_URL=postgres://… in the environment, on that empty PostgreSQL database).
+ * sessions; with DATABASE_URL=postgres://… in the environment, on that empty PostgreSQL database,
+ * or with --seeded on one seed:scale already filled), --export-seconds <s> (stop reading the CSV
+ * export after that long: RSS growth over part of it).
  * Over 200 lines because it is one script: set-up, the scenarios in order, and one report; the
  * page-cost, scale, soak and profile scenarios live in their own files.
  */
@@ -142,7 +144,8 @@ async function main() {
   const user = await benchUser(db, "visualizador");
   let seedSeconds: number | null = null;
   const admin = await benchUser(db, "admin");
-  if (!skipScale) {
+  // --seeded: the database in DATABASE_URL already holds the seed:scale data of these sizes.
+  if (!skipScale && !args.includes("--seeded")) {
     log(
       `seed:scale (${pgTarget ? "PostgreSQL" : "SQLite"}) — ${scaleSizes.users} usuários, ${scaleSizes.audit} linhas de auditoria, ${scaleSizes.sessions} sessões · carga média ${loadAverage()} …`,
     );
@@ -221,6 +224,7 @@ async function main() {
         viewerToken: user.token,
         samples,
         seconds: duration,
+        exportSeconds: args.includes("--export-seconds") ? option("--export-seconds", 0) : undefined,
       });
     }
     const weights = scalePreset ? [] : pageWeights();

@@ -39,7 +39,8 @@ export interface ScaleFigures {
   /** The same loads just before the export, for comparison. */
   pageAlone: { saturated: PageLoad; paced: PageLoad };
   pageDuringExport: { saturated: PageLoadDuringExport; paced: PageLoadDuringExport };
-  export: { rows: number; seconds: number; rssGrowthMb: number };
+  /** complete: false when --export-seconds stopped the reading before the end. */
+  export: { rows: number; seconds: number; rssGrowthMb: number; complete: boolean };
 }
 
 export const AUDIT_FILTERS: Record<string, string> = {
@@ -88,6 +89,8 @@ export async function benchScale(options: {
   samples: number;
   /** Length of the page-load windows, alone and during the export. */
   seconds: number;
+  /** Stop reading the export after this long (the whole export when absent). */
+  exportSeconds?: number;
 }): Promise<ScaleFigures> {
   const { gateUrl, serverPid, samples, seconds } = options;
   const admin = `b1_session=${options.adminToken}`;
@@ -121,8 +124,10 @@ export async function benchScale(options: {
   let rssPeak = rssBefore;
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(serverPid))), 100);
   let exportDone = false;
-  const exported = new Promise<{ rows: number; seconds: number }>((resolve, reject) => {
-    const client = spawn(process.execPath, ["scripts/bench/export-client.mjs", `${gateUrl}/api/audit-logs/export.csv`, admin], {
+  const exported = new Promise<{ rows: number; seconds: number; complete: boolean }>((resolve, reject) => {
+    const exportArgs = ["scripts/bench/export-client.mjs", `${gateUrl}/api/audit-logs/export.csv`, admin];
+    if (options.exportSeconds) exportArgs.push(String(options.exportSeconds));
+    const client = spawn(process.execPath, exportArgs, {
       stdio: ["ignore", "pipe", "inherit"],
     });
     // It stands in for a client on another machine: lowest priority, so it takes no CPU from the server.
@@ -131,7 +136,7 @@ export async function benchScale(options: {
     client.stdout.on("data", (chunk) => (out += chunk));
     client.on("exit", () => {
       exportDone = true;
-      const result = JSON.parse(out || "{}") as { status?: number; rows: number; seconds: number };
+      const result = JSON.parse(out || "{}") as { status?: number; rows: number; seconds: number; complete: boolean };
       if (result.status !== 200) reject(new Error(`exportação respondeu ${result.status ?? "nada"}`));
       else resolve(result);
     });
@@ -141,7 +146,7 @@ export async function benchScale(options: {
   const saturatedInside = !exportDone;
   const duringPaced = await pageLoad(PAGE_RATE);
   const pacedInside = !exportDone;
-  const { rows, seconds: exportSeconds } = await exported;
+  const { rows, seconds: exportSeconds, complete } = await exported;
   clearInterval(sampler);
   return {
     engine: options.engine,
@@ -154,7 +159,7 @@ export async function benchScale(options: {
       saturated: { ...duringSaturated, windowInsideExport: saturatedInside },
       paced: { ...duringPaced, windowInsideExport: pacedInside },
     },
-    export: { rows, seconds: Math.round(exportSeconds * 10) / 10, rssGrowthMb: Math.round(rssPeak - rssBefore) },
+    export: { rows, seconds: Math.round(exportSeconds * 10) / 10, rssGrowthMb: Math.round(rssPeak - rssBefore), complete },
   };
 }
 
@@ -211,7 +216,7 @@ export function scaleReport(figures: ScaleFigures, seedSeconds: number | null, s
       ok: f.p95 <= 100,
     });
   rows.push({
-    figure: `exportação CSV (${figures.export.rows} linhas, ${figures.export.seconds} s)`,
+    figure: `exportação CSV (${figures.export.rows} linhas, ${figures.export.seconds} s${figures.export.complete ? "" : ", interrompida"})`,
     value: `RSS +${figures.export.rssGrowthMb} MB`,
     target: "< 100 MB",
     ok: figures.export.rssGrowthMb < 100,
