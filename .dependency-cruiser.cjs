@@ -11,10 +11,12 @@ const SERVER_DOMAINS = {
   content: ["config", "platform"],
   audit: ["data", "config", "platform"],
   trail: ["data", "config", "platform"],
+  reading: ["audit", "data", "config", "platform"],
   throttle: ["audit", "data", "config", "platform"],
   sessions: ["audit", "data", "config", "platform"],
   auth: ["throttle", "sessions", "audit", "mail", "http", "data", "config", "platform"],
   admin: ["auth", "sessions", "audit", "http", "data", "config", "platform"],
+  provisioning: ["auth", "sessions", "audit", "data", "config", "platform"],
 };
 
 const domainRules = Object.entries(SERVER_DOMAINS).map(([domain, below]) => ({

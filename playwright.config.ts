@@ -9,6 +9,8 @@ process.env.E2E_MAIL_DIR ??= path.join(runDir, "mail");
 const port = Number(process.env.E2E_PORT ?? 4399);
 const smtpPort = Number(process.env.E2E_SMTP_PORT ?? 2599);
 process.env.E2E_SMTP_PORT = String(smtpPort);
+// The directory's token in the e2e run (SCIM provisioning spec); ≥ 32 characters as the start requires.
+process.env.E2E_SCIM_TOKEN ??= "e2e-scim-token-0123456789abcdef0123456789";
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -40,6 +42,7 @@ export default defineConfig({
       MAIL_FROM: "B1 Method Hub <nao-responda@b1.example.com>",
       AUTH_ALLOWED_DOMAINS: "b1.example.com",
       RATE_LIMIT_MULTIPLIER: "50",
+      SCIM_TOKEN: process.env.E2E_SCIM_TOKEN,
     },
   },
 });

@@ -37,6 +37,7 @@ export const collections = {
   sementezz: yamlCollection(YAML_FILES.sementezz),
   fastTrack: yamlCollection(YAML_FILES.fastTrack),
   committee: yamlCollection(YAML_FILES.committee),
+  reading: yamlCollection(YAML_FILES.reading),
   guias: defineCollection({ loader: glob({ pattern: "*.mdx", base: "./content/guias" }), schema: guideSchema }),
   paginas: defineCollection({ loader: glob({ pattern: "*.mdx", base: "./content/paginas" }), schema: contentPageSchema }),
 };

@@ -29,6 +29,8 @@ export const {
   emailTokens,
   auditLogs,
   trailProgress,
+  readingConfirmations,
+  readingNewsVisits,
   oidcSignInAttempts,
   rateLimits,
   twoFactorSecrets,
@@ -37,4 +39,6 @@ export const {
   auditChainCheckpoints,
   healthProbe,
   auditChainHead,
+  directoryGroups,
+  directoryGroupMembers,
 } = tables;

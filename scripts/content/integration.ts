@@ -1,6 +1,8 @@
 /**
  * Astro integration: before the build (and when `astro dev` starts) it checks the content and
- * writes the content-page manifest into dist/, which the route module reads. The build stops on
+ * writes the content-page manifest into dist/, which the route module reads, and the
+ * required-reading manifest (versions and changed sections from git, see reading-history.ts) and
+ * the content changes for /novidades (news.ts). The build stops on
  * any problem, naming file, line and field in Portuguese.
  */
 import fs from "node:fs";
@@ -8,22 +10,59 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
 import { CONTENT_MANIFEST_FILE, type ContentPageEntry } from "../../src/lib/content-manifest.ts";
-import { checkContent, formatProblem, PAGES_DIR } from "./check.ts";
+import { DOWNLOADS_DIR, DOWNLOADS_DIST_DIR, DOWNLOADS_MANIFEST_FILE, type DownloadEntry } from "../../src/lib/content/downloads.ts";
+import { NEWS_MANIFEST_FILE, type NewsManifest } from "../../src/lib/reading/news.ts";
+import { READING_MANIFEST_FILE, type ReadingManifest } from "../../src/lib/reading/required-page.ts";
+import { checkContent, formatProblem, PAGES_DIR, type ContentCheck } from "./check.ts";
+import { showContentProblemsInDev } from "./dev-feedback.ts";
+import { contentNews } from "./news.ts";
+import { readingHistory } from "./reading-history.ts";
 
 function writeManifest(outDir: string, pages: readonly ContentPageEntry[]): void {
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, CONTENT_MANIFEST_FILE), JSON.stringify({ pages }, null, 2) + "\n");
 }
 
+function writeReadingManifests(outDir: string, reading: ReadingManifest, news: NewsManifest): void {
+  fs.writeFileSync(path.join(outDir, READING_MANIFEST_FILE), JSON.stringify(reading) + "\n");
+  fs.writeFileSync(path.join(outDir, NEWS_MANIFEST_FILE), JSON.stringify(news) + "\n");
+}
+
+/** Copies the offered files out of reach of the public folder (dist/arquivos) and lists them with the pages that show them. */
+function writeDownloads(root: string, outDir: string, downloads: readonly DownloadEntry[]): void {
+  const target = path.join(outDir, DOWNLOADS_DIST_DIR);
+  fs.mkdirSync(target, { recursive: true });
+  for (const { file } of downloads) fs.copyFileSync(path.join(root, DOWNLOADS_DIR, file), path.join(target, file));
+  fs.writeFileSync(path.join(outDir, DOWNLOADS_MANIFEST_FILE), JSON.stringify({ downloads }, null, 2) + "\n");
+}
+
 export function contentPages(): AstroIntegration {
+  /** The check made when `astro dev` starts, handed to the watcher that repeats it on every save. */
+  let devStart: { root: string; outDir: string; check: ContentCheck } | undefined;
   return {
     name: "b1-content-pages",
     hooks: {
+      "astro:server:setup": ({ server, logger }) => {
+        if (!devStart) return;
+        const { root, outDir, check } = devStart;
+        showContentProblemsInDev({
+          server,
+          root,
+          logger,
+          writeManifest: (pages) => writeManifest(outDir, pages),
+          initialProblems: check.problems,
+          initialPages: check.pages,
+        });
+      },
       "astro:config:setup": ({ command, config, updateConfig, logger }) => {
         if (command !== "build" && command !== "dev") return;
         const root = fileURLToPath(config.root);
         const outDir = fileURLToPath(config.outDir);
-        const { pages, problems } = checkContent(root);
+        const check = checkContent(root);
+        const { pages, downloads } = check;
+        const reading = readingHistory(root, check.required);
+        const problems = [...check.problems, ...reading.problems];
+        if (command === "dev") devStart = { root, outDir, check };
         if (problems.length) {
           const report = problems.map(formatProblem).join("\n");
           if (command === "build") throw new Error(`Conteúdo com problemas (rode npm run content:check):\n${report}`);
@@ -35,6 +74,8 @@ export function contentPages(): AstroIntegration {
           updateConfig({ vite: { build: { emptyOutDir: false } } });
         }
         writeManifest(outDir, pages);
+        writeReadingManifests(outDir, reading.manifest, contentNews(root, pages, reading.manifest.pages));
+        if (command === "build") writeDownloads(root, outDir, downloads);
         logger.info(`${pages.length} página(s) escritas em MDX (content/paginas e content/guias)`);
       },
     },

@@ -35,6 +35,8 @@ export interface RouteRule {
   nav?: NavEntry;
   /** Label in the header's 'Mais' menu (pages not on the bar, shown to whoever may open them). */
   more?: string;
+  /** Part of the methodology's reading order ('Anterior' / 'Próxima'), which is this table's order. */
+  reading?: true;
 }
 
 const PUBLIC: Access = { kind: "public" };
@@ -52,39 +54,45 @@ export const STATIC_ROUTES: readonly RouteRule[] = [
   { path: "/dois-fatores", name: "Verificação do Login", access: PUBLIC },
   { path: "/conta/dois-fatores", name: "Verificação em Duas Etapas", access: SIGNED_IN },
   { path: "/conta/sessoes", name: "Minhas Sessões", access: SIGNED_IN },
+  { path: "/leitura", name: "Pendências de Leitura", access: SIGNED_IN },
+  { path: "/novidades", name: "Novidades", access: SIGNED_IN, more: "Novidades" },
   {
     path: "/home-metodologia",
     name: "Metodologia B1",
     access: SIGNED_IN,
+    reading: true,
     nav: { label: "Metodologia B1", roles: CONTENT_NAV_ROLES },
   },
-  { path: "/metodologia-ai-first", name: "Metodologia AI First", access: SIGNED_IN, more: "Metodologia AI First" },
-  { path: "/ai-first-fast-track", name: "AI First Fast Track", access: SIGNED_IN },
-  { path: "/5ps", name: "Os 5 Ps", access: SIGNED_IN, nav: { label: "Os 5 Ps", roles: CONTENT_NAV_ROLES } },
+  { path: "/metodologia-ai-first", name: "Metodologia AI First", access: SIGNED_IN, reading: true, more: "Metodologia AI First" },
+  { path: "/ai-first-fast-track", name: "AI First Fast Track", access: SIGNED_IN, reading: true },
+  { path: "/5ps", name: "Os 5 Ps", access: SIGNED_IN, reading: true, nav: { label: "Os 5 Ps", roles: CONTENT_NAV_ROLES } },
   {
     path: "/etapas-processo",
     name: "Etapas do Processo",
     access: SIGNED_IN,
+    reading: true,
     nav: { label: "Etapas do Processo", roles: CONTENT_NAV_ROLES },
   },
   {
     path: "/templates",
     name: "Templates & Ferramentas",
     access: SIGNED_IN,
+    reading: true,
     nav: { label: "Templates & Ferramentas", roles: CONTENT_NAV_ROLES },
   },
-  { path: "/playbook-produtos", name: "Playbook de Produtos", access: SIGNED_IN, more: "Playbook de Produtos" },
-  { path: "/ferramentas-ia", name: "Ferramentas de IA", access: SIGNED_IN, more: "Ferramentas de IA" },
-  { path: "/trilha-interativa", name: "Trilha Interativa", access: SIGNED_IN, more: "Trilha Interativa" },
-  { path: "/faq", name: "Perguntas Frequentes", access: SIGNED_IN, nav: { label: "FAQ", roles: CONTENT_NAV_ROLES } },
-  { path: "/glossario", name: "Glossário", access: SIGNED_IN, nav: { label: "Glossário", roles: CONTENT_NAV_ROLES } },
-  { path: "/contato", name: "Contato", access: SIGNED_IN, nav: { label: "Contato", roles: CONTENT_NAV_ROLES } },
-  { path: "/sobre-b1", name: "Sobre a B1", access: SIGNED_IN, more: "Sobre a B1" },
-  { path: "/sementezz", name: "Sementezz", access: SIGNED_IN, more: "Sementezz" },
+  { path: "/playbook-produtos", name: "Playbook de Produtos", access: SIGNED_IN, reading: true, more: "Playbook de Produtos" },
+  { path: "/ferramentas-ia", name: "Ferramentas de IA", access: SIGNED_IN, reading: true, more: "Ferramentas de IA" },
+  { path: "/trilha-interativa", name: "Trilha Interativa", access: SIGNED_IN, reading: true, more: "Trilha Interativa" },
+  { path: "/faq", name: "Perguntas Frequentes", access: SIGNED_IN, reading: true, nav: { label: "FAQ", roles: CONTENT_NAV_ROLES } },
+  { path: "/glossario", name: "Glossário", access: SIGNED_IN, reading: true, nav: { label: "Glossário", roles: CONTENT_NAV_ROLES } },
+  { path: "/contato", name: "Contato", access: SIGNED_IN, reading: true, nav: { label: "Contato", roles: CONTENT_NAV_ROLES } },
+  { path: "/sobre-b1", name: "Sobre a B1", access: SIGNED_IN, reading: true, more: "Sobre a B1" },
+  { path: "/sementezz", name: "Sementezz", access: SIGNED_IN, reading: true, more: "Sementezz" },
   {
     path: "/comite-ia",
     name: "Comitê de IA",
     access: { kind: "roles", roles: ["lider", "admin"], grantable: true },
+    reading: true,
     nav: { label: "Comitê IA", roles: ["lider", "admin"] },
   },
   {
@@ -107,6 +115,7 @@ export function contentPageRoute(page: ContentPageEntry): RouteRule {
     path: page.path,
     name: page.title,
     access,
+    reading: true,
     ...(page.nav === "header" ? { nav: { label: page.navLabel ?? page.title, roles: navRoles } } : {}),
   };
 }
@@ -132,6 +141,8 @@ export const API_RULES: readonly ApiRule[] = [
   { prefix: "/api/trail", page: "/trilha-interativa" },
   { prefix: "/api/auth", page: "/auth" },
   { prefix: "/api/conta", page: "/conta/dois-fatores" },
+  { prefix: "/api/leitura", page: "/leitura" },
+  { prefix: "/api/novidades", page: "/novidades" },
 ];
 
 const routesByPath = new Map(ROUTES.map((route) => [route.path, route]));
@@ -192,6 +203,35 @@ export function visibleNav(principal: Principal | null): RouteRule[] {
     if (nav.roles.some((role) => principal.roles.includes(role))) return true;
     return route.access.kind === "roles" && decideAccess(route, principal) === "allow";
   });
+}
+
+export type ReadingDirection = "previous" | "next";
+
+/** The reading order's pages from `path` towards `direction`, nearest first; empty when `path` is not in it. */
+function readingFrom(path: string, direction: ReadingDirection): RouteRule[] {
+  const sequence = ROUTES.filter((route) => route.reading);
+  const at = sequence.findIndex((route) => route.path === path);
+  if (at === -1) return [];
+  return direction === "previous" ? sequence.slice(0, at).reverse() : sequence.slice(at + 1);
+}
+
+/** The nearest page before or after `path` in the reading order that `principal` may open. */
+export function readingNeighbour(path: string, direction: ReadingDirection, principal: Principal | null): RouteRule | undefined {
+  return readingFrom(path, direction).find((route) => decideAccess(route, principal) === "allow");
+}
+
+/**
+ * Every page that can be `path`'s neighbour for some reader: the walk stops at the first page open
+ * to anyone signed in, since whoever reads `path` may open it. Prerendered pages carry one link per
+ * candidate and the gate keeps the reader's (see personalize.ts).
+ */
+export function readingCandidates(path: string, direction: ReadingDirection): RouteRule[] {
+  const candidates: RouteRule[] = [];
+  for (const route of readingFrom(path, direction)) {
+    candidates.push(route);
+    if (route.access.kind !== "roles") break;
+  }
+  return candidates;
 }
 
 /** Entries of the header's 'Mais' menu, in route-table order; each is shown only to who may open it. */

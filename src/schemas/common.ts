@@ -1,6 +1,7 @@
 import { z } from "astro/zod";
 import { icons } from "lucide-react";
 import { findRoute } from "../lib/routes";
+import { DOWNLOADS_DIR, isDownloadFileName } from "../lib/content/downloads";
 
 /** Colour names the components know how to paint (see src/components/content/colors.ts). */
 export const colorSchema = z.enum([
@@ -37,6 +38,17 @@ export const linkSchema = z
       message: "link inválido: use https://…, mailto:… ou uma rota interna existente (veja src/lib/routes.ts)",
     },
   );
+
+/**
+ * A file kept in git beside the content (content/arquivos/<name>), served through the gate to whoever
+ * may open the page that lists it; empty when there is none. `content:check` confirms the file exists.
+ */
+export const fileSchema = z
+  .string()
+  .default("")
+  .refine((value) => value === "" || isDownloadFileName(value), {
+    message: `arquivo inválido: use o nome de um arquivo em ${DOWNLOADS_DIR}/ (letras minúsculas, números e hífens, extensão pdf, docx, xlsx, pptx, odt, ods, odp, csv ou zip)`,
+  });
 
 /** Non-empty text. */
 export const text = z.string().trim().min(1, "texto obrigatório");

@@ -1,6 +1,7 @@
 import { z } from "astro/zod";
 import { SYSTEM_ROLES } from "../lib/routes";
 import { text } from "./common";
+import { readingSchema } from "./reading";
 
 /** Who may open a content page: any signed-in person, or holders of the listed system roles. */
 export const contentAccessSchema = z.union([z.literal("signed-in"), z.array(z.enum(SYSTEM_ROLES)).min(1, "liste ao menos um perfil")], {
@@ -23,6 +24,8 @@ export const contentPageSchema = z.strictObject(
     access: contentAccessSchema,
     /** Date shown as 'Atualizado em' instead of the file's last commit. */
     updated: z.coerce.date({ error: "use uma data AAAA-MM-DD" }).optional(),
+    /** Required reading: version and one-line summary of the change (see docs/editar-conteudo.md). */
+    leitura: readingSchema.optional(),
   },
   { error: (issue) => (issue.code === "unrecognized_keys" ? `campo desconhecido: ${issue.keys.join(", ")}` : undefined) },
 );

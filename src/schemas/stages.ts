@@ -1,5 +1,5 @@
 import { z } from "astro/zod";
-import { colorSchema, iconSchema, linkSchema, text } from "./common";
+import { colorSchema, iconSchema, fileSchema, linkSchema, text } from "./common";
 
 /**
  * Frontmatter of one of the 8 process stages (content/etapas/<id>.mdx, the file name is the id);
@@ -38,6 +38,8 @@ export const toolSchema = z.object({
   category: text,
   /** Official site (empty when unknown). */
   link: linkSchema,
+  /** Or a file in content/arquivos/ (served through the gate); use one of `link` and `file`. */
+  file: fileSchema,
 });
 
 /** Explanatory text per tool or template name (learn-more dialogs). */

@@ -1,5 +1,5 @@
 import { z } from "astro/zod";
-import { colorSchema, linkSchema, text } from "./common";
+import { colorSchema, fileSchema, linkSchema, text } from "./common";
 
 /** Filter categories of /templates (plus 'all'). */
 export const TEMPLATE_CATEGORIES = [
@@ -32,6 +32,8 @@ export const templateSchema = z.object({
   color: colorSchema,
   /** Document address; empty while it is not published (the download shows disabled). */
   link: linkSchema,
+  /** Or a file in content/arquivos/ (served through the gate); use one of `link` and `file`. */
+  file: fileSchema,
 });
 
 /** A recommended digital tool (templates page). */

@@ -7,11 +7,13 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Config } from "../lib/server/config/config.ts";
 import type { Db } from "../lib/server/data/db.ts";
 import { writeAuditLog } from "../lib/server/audit/audit.ts";
+import { decidingRoles } from "../lib/server/admin/access-matrix.ts";
 import type { ValidatedSession } from "../lib/server/sessions/session.ts";
 import { createSessionValidator } from "../lib/server/sessions/cache.ts";
 import { deleteSessionCookieHeader, readSessionCookie, sessionCookieHeader } from "../lib/server/sessions/cookie.ts";
 import type { Asset, PageTemplate } from "../lib/server/content/static-files.ts";
 import type { SearchFiles } from "../lib/server/content/search-files.ts";
+import type { DownloadFile } from "../lib/server/content/download-files.ts";
 import { decideAccess, findApiRule, findRoute, type Principal, type RouteRule } from "../lib/routes.ts";
 import { nextTarget, normalizePath } from "../lib/url-path.ts";
 import {
@@ -30,6 +32,7 @@ import { logger as sharedLogger } from "../lib/server/platform/logger.ts";
 import { requestContextOf } from "./observability/request-context.ts";
 import { errorPageWithRequestId } from "./observability/error-page.ts";
 import { answerFailure } from "../lib/server/http/failure.ts";
+import { handleScimRequest, isScimPath, type ScimEdge } from "./scim.ts";
 
 /** The Astro node adapter's handler (middleware mode). */
 export type AppHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: App.Locals) => Promise<void>;
@@ -41,6 +44,8 @@ export interface GateOptions {
   pages: Map<string, PageTemplate>;
   /** Search bundles: file path → body, per access set (see search-files.ts); optional. */
   search?: SearchFiles;
+  /** Files offered by content pages (see download-files.ts), keyed by URL path; optional. */
+  downloads?: Map<string, DownloadFile>;
   appHandler: AppHandler;
   /** Where unhandled errors are logged (the process-wide logger by default). */
   logger?: Logger;
@@ -95,25 +100,33 @@ export function createGate(options: GateOptions) {
     return req.socket.remoteAddress ?? null;
   }
 
-  const { sendAsset, sendSearchFile, redirect, json, empty, sendPage, sendError, pagePolicy } = createResponders(pages, baseHeaders);
+  const { sendAsset, sendSearchFile, sendDownload, redirect, json, empty, sendPage, sendError, pagePolicy } = createResponders(
+    pages,
+    baseHeaders,
+  );
+  const scim: ScimEdge | null = config.scim
+    ? { db, settings: config.scim, publicUrl: config.publicUrl, logger, headers: baseHeaders, clientIp }
+    : null;
 
   function notFound(req: IncomingMessage, res: ServerResponse, path: string, principal: Principal | null) {
     sendPage(req, res, "/404", principal, 404);
   }
 
   async function auditDecision(route: RouteRule, auth: ValidatedSession, req: IncomingMessage, granted: boolean) {
-    // Grants are recorded for role-gated pages only; grants and denials once per session and page per hour.
+    // Grants are recorded for role-gated pages only; grants and denials once per session and page per hour,
+    // with the roles that opened the page (grantedBy) or would have (requiredRoles).
     if (granted && route.access.kind !== "roles") return;
     const key = `${auth.session.id}:${route.path}:${granted ? "granted" : "denied"}`;
     const last = lastDecisionAudit.get(key) ?? 0;
     if (Date.now() - last < DECISION_AUDIT_INTERVAL_MS) return;
     if (lastDecisionAudit.size > 10_000) lastDecisionAudit.clear();
     lastDecisionAudit.set(key, Date.now());
+    const deciders = await decidingRoles(db, route, auth.principal.userId, granted);
     await writeAuditLog(db, {
       userId: auth.principal.userId,
       actionType: granted ? "page_access_granted" : "page_access_denied",
       result: granted ? "success" : "blocked",
-      details: { path: route.path, roles: auth.principal.roles },
+      details: { path: route.path, roles: auth.principal.roles, [granted ? "grantedBy" : "requiredRoles"]: deciders },
       ipAddress: clientIp(req),
       userAgent: req.headers["user-agent"] ?? null,
     });
@@ -135,6 +148,9 @@ export function createGate(options: GateOptions) {
 
     const asset = assets.get(path);
     if (asset && (method === "GET" || method === "HEAD")) return sendAsset(req, res, asset);
+
+    // The directory's machine-to-machine API: its bearer token, not a session cookie, decides (scim.ts).
+    if (isScimPath(path)) return scim ? handleScimRequest(scim, req, res, path, query) : notFound(req, res, path, null);
 
     const { token, conflict } = readSessionCookie(req.headers.cookie, secureCookies);
     // Two session cookies (one planted by a sibling subdomain): signed out, and ours is cleared.
@@ -198,6 +214,26 @@ export function createGate(options: GateOptions) {
       return appHandler(req, res, () => json(res, 404, { error: "Não encontrado" }), locals);
     }
 
+    const download = options.downloads?.get(path);
+    if (download) {
+      if (method !== "GET" && method !== "HEAD") return empty(res, 405, { Allow: "GET, HEAD" });
+      // Whoever may open one of the pages listing the file may download it; otherwise the answer is that page's.
+      const listing = download.pages.map(findRoute).filter((rule) => rule !== undefined);
+      const decisions = listing.map((rule) => decideAccess(rule, principal));
+      const open = listing[decisions.indexOf("allow")];
+      if (!open) {
+        if (decisions.includes("sign-in") || !auth) return redirect(res, `/auth?next=${nextTarget(path, query)}`);
+        const refused = listing[0];
+        if (!refused) return notFound(req, res, path, principal);
+        await auditDecision(refused, auth, req, false);
+        return redirect(res, `/acesso-negado?pagina=${encodeURIComponent(refused.path)}`, renewedCookie);
+      }
+      if (mustEnrol && open.access.kind !== "public") {
+        return redirect(res, `${TWO_FACTOR_ENROL_PATH}?next=${nextTarget(path, query)}`, renewedCookie);
+      }
+      return sendDownload(req, res, download, renewedCookie);
+    }
+
     const route = findRoute(path);
     if (!route || !pages.has(path)) return notFound(req, res, path, principal);
     if (method !== "GET" && method !== "HEAD") {
@@ -237,7 +273,7 @@ export function createGate(options: GateOptions) {
     }
     for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
     const path = context?.path ?? normalizePath((req.url ?? "/").split("?")[0]!) ?? "";
-    if (isAdapterPath(path) || isSearchPath(path)) return json(res, answer.status, answer.body);
+    if (isAdapterPath(path) || isSearchPath(path) || isScimPath(path)) return json(res, answer.status, answer.body);
     const page = pages.get(answer.status === 503 ? "/503" : "/500");
     const fallback = Buffer.from(answer.status === 503 ? "<h1>Serviço indisponível</h1>" : "<h1>Erro inesperado</h1>");
     const body = errorPageWithRequestId(page ? page.body(null).raw : fallback, context?.id);

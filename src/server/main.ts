@@ -15,6 +15,7 @@ import { seedDatabase } from "../lib/server/data/seed.ts";
 import { removePidFile, writePidFile } from "../lib/server/platform/server-pid.ts";
 import { loadAssets, loadPages } from "../lib/server/content/static-files.ts";
 import { loadSearchBundles } from "../lib/server/content/search-files.ts";
+import { loadDownloads } from "../lib/server/content/download-files.ts";
 import { applySignInMethods } from "../lib/auth/sign-in-methods.ts";
 import { createConnectionKeeper } from "./connections.ts";
 import { createGate, type AppHandler } from "./gate.ts";
@@ -47,6 +48,7 @@ const pages = loadPages(path.join(dist, "pages"), (html) =>
   applySignInMethods(html, { ssoLabel: cfg.oidc?.buttonLabel ?? null, password: cfg.passwordAuth }),
 );
 const assets = loadAssets(path.join(dist, "client"));
+const downloads = loadDownloads(dist);
 const metrics = createMetrics({ db, pages });
 const gate = createGate({
   db,
@@ -54,6 +56,7 @@ const gate = createGate({
   assets,
   pages,
   search: loadSearchBundles(path.join(dist, "search")),
+  downloads,
   appHandler,
   observeSessionCheck: metrics.observeSessionCheck,
 });
@@ -72,7 +75,8 @@ const listener = createObservedListener({
   trustProxy: cfg.trustProxy,
   metrics,
   classifyRoute: createRouteClassifier(
-    (urlPath) => assets.has(urlPath),
+    // Downloads are files too (their metrics sit with the assets).
+    (urlPath) => assets.has(urlPath) || downloads.has(urlPath),
     (urlPath) => pages.has(urlPath),
   ),
   respondWithMetrics: metricsToken ? createMetricsResponder(metrics.registry, metricsToken, logger()) : undefined,

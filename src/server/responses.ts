@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Principal } from "../lib/routes.ts";
 import type { Asset, Body, PageTemplate } from "../lib/server/content/static-files.ts";
+import type { DownloadFile } from "../lib/server/content/download-files.ts";
 import { requestIdOf } from "./observability/request-context.ts";
 import { FRAME_ANCESTORS, SCRIPT_FILE_CSP } from "./security-headers.ts";
 
@@ -122,6 +123,14 @@ export function createResponders(pages: Map<string, PageTemplate>, baseHeaders: 
   const searchHeaders = cacheOf((file: Asset) =>
     prepare(file, { "Content-Type": file.type, "Cache-Control": "private, no-store", "Content-Security-Policy": SCRIPT_FILE_CSP }, false),
   );
+  // The name is a checked file name (lower-case words, hyphens, one extension), safe inside the quotes.
+  const downloadHeaders = cacheOf((file: DownloadFile) =>
+    prepare(
+      file,
+      { "Content-Type": file.type, "Content-Disposition": `attachment; filename="${file.name}"`, "Cache-Control": "private, no-store" },
+      false,
+    ),
+  );
   /** Page variants: the page's policy is the same for all of them, taken from its template. */
   const pageBodies = new WeakMap<Body, Prepared>();
   function pageHeaders(page: PageTemplate, body: Body): Prepared {
@@ -146,6 +155,11 @@ export function createResponders(pages: Map<string, PageTemplate>, baseHeaders: 
   /** A search file: private, never stored, with the policy a Worker script needs. */
   function sendSearchFile(req: IncomingMessage, res: ServerResponse, file: Asset) {
     send(req, res, 200, file, searchHeaders(file));
+  }
+
+  /** A file offered by a page, saved by the browser under its own name; never stored by caches. */
+  function sendDownload(req: IncomingMessage, res: ServerResponse, file: DownloadFile, cookie?: string) {
+    send(req, res, 200, file, downloadHeaders(file), cookie ? ["Set-Cookie", cookie] : undefined);
   }
 
   const redirectHead = toList({ ...baseHeaders, "Cache-Control": "no-store" });
@@ -195,5 +209,5 @@ export function createResponders(pages: Map<string, PageTemplate>, baseHeaders: 
     res.end(req.method === "HEAD" ? undefined : body);
   }
 
-  return { sendAsset, sendSearchFile, redirect, json, empty, sendPage, sendError, pagePolicy };
+  return { sendAsset, sendSearchFile, sendDownload, redirect, json, empty, sendPage, sendError, pagePolicy };
 }

@@ -276,3 +276,54 @@ test("the users tab searches on the server, accents ignored, with role counts", 
   await filter.selectOption("admin");
   await expect(page.getByText("Nenhum usuário encontrado")).toBeVisible();
 });
+
+test("without TWO_FACTOR_KEY no row offers a two-factor reset and the list says two-factor is off", async ({ page, loginAs }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const me = await loginAs(["admin"]);
+  const other = await createTestUser(e2eDb(), ["visualizador"]);
+  await page.goto("/admin-panel");
+  await (await hydrated(page.getByRole("tab", { name: "Usuários" }))).click();
+  await expect(page.getByRole("button", { name: `Editar ${me.email}` })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Redefinir verificação em duas etapas de / })).toHaveCount(0);
+  await expect(page.getByText("Verificação em duas etapas desligada neste portal: defina TWO_FACTOR_KEY para ativá-la.")).toBeVisible();
+  await expect(page.getByRole("columnheader", { name: "Duas etapas" })).toHaveCount(0);
+  await page.getByPlaceholder("Buscar usuários...").fill(other.email);
+  await expect(page.getByRole("row", { name: new RegExp(other.email) })).toBeVisible();
+  await expect(page.getByRole("button", { name: `Redefinir verificação em duas etapas de ${other.email}` })).toHaveCount(0);
+});
+
+test("the roles tab says 'Todas' for a role that opens every page and counts the others' pages", async ({ page, loginAs }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await loginAs(["admin"]);
+  await page.goto("/admin-panel");
+  await (await hydrated(page.getByRole("tab", { name: "Perfis" }))).click();
+  const panel = page.getByRole("tabpanel", { name: "Perfis" });
+  await expect(panel.getByRole("columnheader").nth(4)).toHaveText("Páginas");
+  const pagesOf = (label: string) =>
+    panel
+      .locator("tbody tr", { has: page.getByRole("cell", { name: label, exact: true }) })
+      .getByRole("cell")
+      .nth(4);
+  await expect(pagesOf("Administrador")).toHaveText("Todas");
+  await expect(pagesOf("Segurança")).toHaveText("1");
+  await expect(pagesOf("Visualizador")).toHaveText("0");
+});
+
+test("an access row in the audit log names the role that opened the page, or the roles a denied page needs", async ({
+  page,
+  loginAs,
+  baseURL,
+}) => {
+  const reader = await createTestUser(e2eDb(), ["visualizador"], "leitor-negado");
+  const leader = await createTestUser(e2eDb(), ["lider"], "lider-liberado");
+  for (const who of [reader, leader]) {
+    await fetch(`${baseURL}/comite-ia`, { redirect: "manual", headers: { cookie: `${SESSION_COOKIE}=${who.token}` } });
+  }
+  await loginAs(["admin"]);
+  await page.goto(`/audit-logs?user=${encodeURIComponent(reader.email)}`);
+  const denied = page.locator("tbody tr", { hasText: "Acesso Negado" }).first();
+  await expect(denied).toContainText("Exige: Líder ou Administrador");
+  await page.goto(`/audit-logs?user=${encodeURIComponent(leader.email)}`);
+  const granted = page.locator("tbody tr", { hasText: "Acesso Liberado" }).first();
+  await expect(granted).toContainText("Liberado por: Líder");
+});

@@ -16,7 +16,7 @@ test("actions without an address say 'Em breve' where everyone sees it", async (
     await hydrated(
       page
         .locator("#catalogo li")
-        .first()
+        .filter({ hasText: "Lean Canvas" })
         .getByRole("button", { name: /^Baixar/ }),
     )
   ).first();

@@ -11,7 +11,7 @@ test("every MDX component renders and works with the keyboard", async ({ page, c
   await expect(page.getByRole("heading", { level: 1, name: "Exemplo de componentes" })).toBeVisible();
 
   for (const name of ["Informação", "Antes de publicar", "Dica"]) await expect(page.getByRole("complementary", { name })).toBeVisible();
-  await expect(page.getByRole("main").locator("ol > li")).toHaveCount(3);
+  await expect(page.getByRole("article").locator("ol > li")).toHaveCount(3);
 
   const cards = page.getByRole("main").getByRole("heading", { level: 3 }).getByRole("link");
   await expect(cards).toHaveText(["Etapas do processo", "Templates", "Glossário"]);

@@ -22,10 +22,15 @@ export const users = pgTable(
     createdAt: createdAt(),
     oidcIssuer: text("oidc_issuer"),
     oidcSubject: text("oidc_subject"),
+    provisionedAt: millis("provisioned_at"),
+    externalId: text("external_id"),
+    deactivatedAt: millis("deactivated_at"),
+    directoryResource: text("directory_resource"),
   },
   (table) => [
     uniqueIndex("users_email_unique").on(table.email),
     uniqueIndex("users_oidc_identity_unique").on(table.oidcIssuer, table.oidcSubject),
+    uniqueIndex("users_external_id_unique").on(table.externalId),
     index("users_pending_created_idx").on(table.emailConfirmedAt, table.createdAt),
     // The admin list's order (oldest first): a page is an index range, not a sort of every user.
     index("users_created_idx").on(table.createdAt, table.id),
@@ -73,7 +78,7 @@ export const userRoles = pgTable(
     roleId: integer("role_id")
       .notNull()
       .references(() => roles.id, { onDelete: "cascade" }),
-    source: text("source", { enum: ["manual", "oidc"] })
+    source: text("source", { enum: ["manual", "oidc", "directory"] })
       .notNull()
       .default("manual"),
   },
@@ -147,6 +152,29 @@ export const trailProgress = pgTable("trail_progress", {
     .references(() => users.id, { onDelete: "cascade" }),
   data: text("data").notNull(),
   updatedAt: millis("updated_at").notNull(),
+});
+
+export const readingConfirmations = pgTable(
+  "reading_confirmations",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    pagePath: text("page_path").notNull(),
+    version: integer("version").notNull(),
+    confirmedAt: millis("confirmed_at").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.pagePath, table.version] }),
+    index("reading_confirmations_page_idx").on(table.pagePath, table.version),
+  ],
+);
+
+export const readingNewsVisits = pgTable("reading_news_visits", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  seenAt: millis("seen_at").notNull(),
 });
 
 export const oidcSignInAttempts = pgTable(
@@ -231,3 +259,28 @@ export const auditChainHead = pgTable("audit_chain_head", {
   mac: text("mac"),
   updatedAt: millis("updated_at").notNull(),
 });
+
+export const directoryGroups = pgTable(
+  "directory_groups",
+  {
+    id: text("id").primaryKey(),
+    displayName: text("display_name").notNull(),
+    externalId: text("external_id"),
+    createdAt: createdAt(),
+    updatedAt: millis("updated_at").notNull(),
+  },
+  (table) => [index("directory_groups_display_name_idx").on(table.displayName)],
+);
+
+export const directoryGroupMembers = pgTable(
+  "directory_group_members",
+  {
+    groupId: text("group_id")
+      .notNull()
+      .references(() => directoryGroups.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+  },
+  (table) => [primaryKey({ columns: [table.groupId, table.userId] }), index("directory_group_members_user_idx").on(table.userId)],
+);

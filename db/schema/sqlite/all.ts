@@ -2,3 +2,4 @@
 export * from "./index.ts";
 export * from "./two-factor.ts";
 export * from "./audit-chain.ts";
+export * from "./provisioning.ts";

@@ -24,10 +24,19 @@ export const users = sqliteTable(
     oidcIssuer: text("oidc_issuer"),
     /** The provider's `sub` for this person: corporate sign-in matches on issuer + subject, not on the e-mail. */
     oidcSubject: text("oidc_subject"),
+    /** When the company directory (SCIM) took this account over: its name, e-mail and activity are then the directory's. */
+    provisionedAt: integer("provisioned_at", { mode: "number" }),
+    /** The directory's `externalId` for this person; corporate sign-in opens this account when its `sub` equals it. */
+    externalId: text("external_id"),
+    /** When the directory deactivated the account (`active: false`): no sign-in of any kind, no session. */
+    deactivatedAt: integer("deactivated_at", { mode: "number" }),
+    /** JSON of the last User resource the directory sent (name parts, e-mails, extensions), echoed back as SCIM asks. */
+    directoryResource: text("directory_resource"),
   },
   (table) => [
     uniqueIndex("users_email_unique").on(table.email),
     uniqueIndex("users_oidc_identity_unique").on(table.oidcIssuer, table.oidcSubject),
+    uniqueIndex("users_external_id_unique").on(table.externalId),
     index("users_pending_created_idx").on(table.emailConfirmedAt, table.createdAt),
     // The admin list's order (oldest first): a page is an index range, not a sort of every user.
     index("users_created_idx").on(table.createdAt, table.id),
@@ -78,8 +87,8 @@ export const userRoles = sqliteTable(
     roleId: integer("role_id")
       .notNull()
       .references(() => roles.id, { onDelete: "cascade" }),
-    /** `manual` (panel, CLI, sign-up) or `oidc` (mapped from the identity provider, replaced at each SSO sign-in). */
-    source: text("source", { enum: ["manual", "oidc"] })
+    /** `manual` (panel, CLI, sign-up), `oidc` (mapped at each SSO sign-in) or `directory` (mapped from SCIM groups). */
+    source: text("source", { enum: ["manual", "oidc", "directory"] })
       .notNull()
       .default("manual"),
   },
@@ -162,6 +171,37 @@ export const trailProgress = sqliteTable("trail_progress", {
   /** JSON: { completed: string[], answers: Record<string, Record<string, string>>, projectName: string } */
   data: text("data").notNull(),
   updatedAt: integer("updated_at", { mode: "number" }).notNull(),
+});
+
+/**
+ * "Li e entendi": one row per person, page and version of a required page (content frontmatter
+ * `leitura` or content/leitura-obrigatoria.yaml). A second confirmation of the same version is a no-op.
+ */
+export const readingConfirmations = sqliteTable(
+  "reading_confirmations",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Route path of the page, e.g. /sobre-b1. */
+    pagePath: text("page_path").notNull(),
+    /** The editors' version number confirmed. */
+    version: integer("version").notNull(),
+    confirmedAt: integer("confirmed_at", { mode: "number" }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.userId, table.pagePath, table.version] }),
+    // The report counts per page and version.
+    index("reading_confirmations_page_idx").on(table.pagePath, table.version),
+  ],
+);
+
+/** When each person last opened /novidades: the changes after it are shown as new. */
+export const readingNewsVisits = sqliteTable("reading_news_visits", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  seenAt: integer("seen_at", { mode: "number" }).notNull(),
 });
 
 /** Corporate sign-ins under way: one row per redirect to the identity provider, deleted when its callback arrives. */

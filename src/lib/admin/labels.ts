@@ -1,4 +1,5 @@
 import { roleLabel } from "./role-labels.ts";
+import type { ChecklistPage, RoleSummary } from "./types.ts";
 
 export { roleLabel };
 
@@ -8,6 +9,10 @@ export interface UserRow {
   fullName: string;
   roles: string[];
   createdAt: number;
+  /** The company directory (SCIM) manages this account: its name and e-mail are read-only in the panel. */
+  directoryManaged?: boolean;
+  /** The directory deactivated the account: shown as 'Desativado', it cannot sign in. */
+  deactivated?: boolean;
 }
 
 // Building an Intl.DateTimeFormat costs ~100 µs: one per zone, reused (CSV exports format millions).
@@ -46,4 +51,42 @@ export function prettyDetails(details: string): string {
   } catch {
     return details;
   }
+}
+
+/**
+ * The roles tab's 'Páginas': 'Todas' when the role opens every restricted page of the checklist
+ * (granted or fixed by the route table; the rest is open to everyone signed in), else how many
+ * pages its permissions grant.
+ */
+export function rolePagesLabel(role: Pick<RoleSummary, "pages" | "lockedPages">, checklist: readonly ChecklistPage[]): string {
+  const opened = new Set([...role.pages, ...role.lockedPages]);
+  const restricted = checklist.filter((page) => page.kind === "grantable");
+  if (restricted.length > 0 && restricted.every((page) => opened.has(page.path))) return "Todas";
+  return String(role.pages.length);
+}
+
+/** 'A, B ou C' in Portuguese. */
+function listInWords(items: readonly string[]): string {
+  return items.length > 1 ? `${items.slice(0, -1).join(", ")} ou ${items.at(-1)}` : (items[0] ?? "");
+}
+
+/**
+ * The readable line beside an access row's details: the role that opened the page
+ * ('Liberado por: Líder') or the roles a denied page needs ('Exige: Líder ou Administrador');
+ * null for other rows and for rows written before the roles were recorded.
+ */
+export function accessDecisionNote(actionType: string, details: string | null): string | null {
+  if (!details || (actionType !== "page_access_granted" && actionType !== "page_access_denied")) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(details);
+  } catch {
+    return null;
+  }
+  const key = actionType === "page_access_granted" ? "grantedBy" : "requiredRoles";
+  const names = (parsed as Record<string, unknown> | null)?.[key];
+  if (!Array.isArray(names) || !names.every((name) => typeof name === "string")) return null;
+  const labels = names.map(roleLabel);
+  if (key === "grantedBy") return labels.length ? `Liberado por: ${labels.join(", ")}` : null;
+  return labels.length ? `Exige: ${listInWords(labels)}` : "Exige: nenhum perfil a libera";
 }

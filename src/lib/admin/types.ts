@@ -22,7 +22,19 @@ export interface ChecklistPage {
 
 /** One page of the admin user list (GET /api/admin/users). */
 export interface UserListPage {
-  users: { id: string; email: string; fullName: string; createdAt: number; roles: string[] }[];
+  users: {
+    id: string;
+    email: string;
+    fullName: string;
+    createdAt: number;
+    roles: string[];
+    directoryManaged: boolean;
+    deactivated: boolean;
+    /** `enrolled`: a confirmed second factor on file; `required`: one of the user's roles must present it. */
+    twoFactor: { enrolled: boolean; required: boolean };
+  }[];
+  /** Whether two-factor is configured (TWO_FACTOR_KEY): without it nothing is required and nothing can be reset. */
+  twoFactorOn: boolean;
   /** Users matching the search and the role filter. */
   total: number;
   page: number;

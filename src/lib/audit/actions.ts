@@ -38,6 +38,18 @@ export const AUDIT_ACTION_LABELS = {
   // Sessions ended from 'Minhas sessões' or by an administrator
   session_ended: "Sessão Encerrada",
   admin_sessions_ended: "Sessões Encerradas pelo Admin",
+  // Required reading
+  reading_confirmed: "Leitura Confirmada",
+  // Provisioning by the company directory (SCIM)
+  scim_user_created: "Diretório: Usuário Criado",
+  scim_user_updated: "Diretório: Usuário Atualizado",
+  scim_user_deactivated: "Diretório: Usuário Desativado",
+  scim_user_reactivated: "Diretório: Usuário Reativado",
+  scim_user_deleted: "Diretório: Usuário Excluído",
+  scim_group_created: "Diretório: Grupo Criado",
+  scim_group_updated: "Diretório: Grupo Atualizado",
+  scim_group_deleted: "Diretório: Grupo Excluído",
+  scim_roles_updated: "Diretório: Perfis Atualizados",
 } as const satisfies Record<string, string>;
 
 /** Every action an audit row may record. */

@@ -14,6 +14,7 @@ export const SSO_ERROR_MESSAGES = {
     "O nome da sua conta corporativa tem caracteres invisíveis ou de controle, ou tamanho fora de 2 a 120 caracteres. Fale com o administrador.",
   conflict:
     "Este e-mail já está vinculado a outra conta corporativa no portal. Por segurança, o login não foi feito; fale com o administrador.",
+  deactivated: "Sua conta no portal foi desativada pelo diretório da empresa. Fale com o administrador.",
   rate: "Muitas tentativas. Aguarde alguns minutos e tente novamente.",
 } as const;
 

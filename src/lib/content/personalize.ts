@@ -1,12 +1,13 @@
-import { decideAccess, findRoute, isAdmin, visibleNav, type Principal } from "../routes.ts";
+import { decideAccess, findRoute, isAdmin, readingNeighbour, visibleNav, type Principal, type ReadingDirection } from "../routes.ts";
 
 /**
  * Prerendered HTML carries conditional blocks `<!--b1:if:COND-->…<!--b1:fi-->` (written by the
  * `Only` component). At request time the gate keeps the blocks whose condition holds for the
  * principal. Conditions: `anon`, `user`, `admin`, `nav:<path>` (header entry visible),
- * `page:<path>` (the user may open that page).
+ * `page:<path>` (the user may open that page), `previous:<here>><path>` and `next:<here>><path>` (that
+ * page is the nearest one before or after `here` in the reading order that the user may open).
  */
-export type Condition = "anon" | "user" | "admin" | `nav:${string}` | `page:${string}`;
+export type Condition = "anon" | "user" | "admin" | `nav:${string}` | `page:${string}` | `${ReadingDirection}:${string}>${string}`;
 
 const OPEN = "<!--b1:if:";
 const CLOSE = "<!--b1:fi-->";
@@ -53,6 +54,8 @@ export function meetsCondition(condition: Condition, principal: Principal | null
     const route = findRoute(condition.slice(5));
     return route !== undefined && decideAccess(route, principal) === "allow";
   }
+  const reading = /^(previous|next):([^>]+)>(.+)$/.exec(condition);
+  if (reading) return readingNeighbour(reading[2]!, reading[1] as ReadingDirection, principal)?.path === reading[3];
   return false;
 }
 

@@ -5,6 +5,8 @@ export interface FilterableTemplate {
   title: string;
   description: string;
   category: string;
+  /** Where its action points ('' while it reads 'Em breve'). */
+  link?: string;
 }
 
 export const CATEGORY_OPTIONS = [
@@ -18,8 +20,20 @@ export const CATEGORY_OPTIONS = [
   { value: "playbooks", label: "Playbooks" },
 ] as const;
 
-export function filterTemplates<T extends FilterableTemplate>(templates: readonly T[], search: string, category: string): T[] {
+/** Templates whose download (a link or a file kept in git) is available. */
+export const isAvailable = (template: FilterableTemplate) => Boolean(template.link);
+
+/** `onlyAvailable` keeps only the templates that can already be downloaded or opened. */
+export function filterTemplates<T extends FilterableTemplate>(
+  templates: readonly T[],
+  search: string,
+  category: string,
+  onlyAvailable = false,
+): T[] {
   return templates.filter(
-    (template) => (category === "all" || template.category === category) && matchesSearch([template.title, template.description], search),
+    (template) =>
+      (category === "all" || template.category === category) &&
+      (!onlyAvailable || isAvailable(template)) &&
+      matchesSearch([template.title, template.description], search),
   );
 }

@@ -217,6 +217,27 @@ describe("users", () => {
   });
 });
 
+describe("two-factor without TWO_FACTOR_KEY", () => {
+  it("lists every user as without a second factor, none required, and says two-factor is off", async () => {
+    const response = await call("GET", `/api/admin/users?q=${encodeURIComponent(personas.lider!.email)}`, admin);
+    const page = (await response.json()) as { twoFactorOn: boolean; users: { email: string; twoFactor: unknown }[] };
+    expect(page.twoFactorOn).toBe(false);
+    expect(page.users).toEqual([
+      expect.objectContaining({ email: personas.lider!.email, twoFactor: { enrolled: false, required: false } }),
+    ]);
+  });
+
+  it("refuses a reset with a Portuguese message naming the missing setting, and audits nothing", async () => {
+    const before = (await server.db.select().from(auditLogs).where(eq(auditLogs.actionType, "two_factor_reset"))).length;
+    const response = await call("DELETE", `/api/admin/users/${personas.lider!.id}/two-factor`, admin);
+    expect(response.status).toBe(409);
+    expect((await response.json()).error).toBe(
+      "A verificação em duas etapas não está configurada neste portal (TWO_FACTOR_KEY não definida): não há segundo fator para redefinir.",
+    );
+    expect((await server.db.select().from(auditLogs).where(eq(auditLogs.actionType, "two_factor_reset"))).length).toBe(before);
+  });
+});
+
 describe("roles", () => {
   it("lists system roles first with counts and the checklist pages", async () => {
     const data = (await (await call("GET", "/api/admin/roles", admin)).json()) as {

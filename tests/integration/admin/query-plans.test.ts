@@ -117,12 +117,14 @@ describe("query plans at scale", () => {
     const first = await queryAuditLogs(db, auditFilterSchema.parse({}), "America/Sao_Paulo");
     return queryAuditLogs(db, auditFilterSchema.parse({ cursor: first.nextCursor! }), "America/Sao_Paulo");
   };
-  scenarios["usuários: busca"] = (db) => listUsersPage(db, { search: "pessoa 9999", role: "", page: 1 });
-  scenarios["usuários: primeira página"] = (db) => listUsersPage(db, { search: "", role: "", page: 1 });
-  scenarios["usuários: por perfil"] = (db) => listUsersPage(db, { search: "", role: "admin", page: 1 });
+  // Two-factor on, so the page's "Duas etapas" lookup is explained too.
+  const twoFactor = { key: Buffer.alloc(32), requiredRoles: ["admin"] };
+  scenarios["usuários: busca"] = (db) => listUsersPage(db, { search: "pessoa 9999", role: "", page: 1 }, twoFactor);
+  scenarios["usuários: primeira página"] = (db) => listUsersPage(db, { search: "", role: "", page: 1 }, twoFactor);
+  scenarios["usuários: por perfil"] = (db) => listUsersPage(db, { search: "", role: "admin", page: 1 }, twoFactor);
   scenarios["matriz de acesso"] = (db) => buildAccessMatrix(db);
   scenarios["matriz de acesso: páginas de um usuário"] = async (db) =>
-    userAccess(db, (await listUsersPage(db, { search: "pessoa 77", role: "", page: 1 })).users[0]!.id);
+    userAccess(db, (await listUsersPage(db, { search: "pessoa 77", role: "", page: 1 }, twoFactor)).users[0]!.id);
   scenarios["lista de perfis"] = (db) => listRoles(db);
 
   beforeAll(async () => {

@@ -15,6 +15,8 @@ const SIGNED_IN = [
   "/acesso-negado",
   "/conta/dois-fatores",
   "/conta/sessoes",
+  "/leitura",
+  "/novidades",
   "/home-metodologia",
   "/metodologia-ai-first",
   "/ai-first-fast-track",
@@ -148,6 +150,21 @@ describe("route table × personas", () => {
     expect(JSON.parse(denial!.actionDetails!)).toMatchObject({ path: "/admin-panel" });
   });
 
+  it("records which role opened a page, and which roles would have opened a denied one", async () => {
+    const detailsOf = async (persona: Exclude<Persona, "anonymous">, actionType: string, path: string) => {
+      const rows = await server.db.select().from(auditLogs).where(eq(auditLogs.userId, users[persona].id));
+      const row = rows.find((entry) => entry.actionType === actionType && JSON.parse(entry.actionDetails!).path === path);
+      return JSON.parse(row!.actionDetails!) as Record<string, unknown>;
+    };
+    expect(await detailsOf("custom", "page_access_granted", "/comite-ia")).toMatchObject({ grantedBy: ["comite-convidado"] });
+    expect(await detailsOf("admin", "page_access_granted", "/comite-ia")).toMatchObject({ grantedBy: ["admin"] });
+    expect(await detailsOf("security", "page_access_granted", "/audit-logs")).toMatchObject({ grantedBy: ["security"] });
+    expect(await detailsOf("visualizador", "page_access_denied", "/comite-ia")).toMatchObject({
+      requiredRoles: ["lider", "admin", "comite-convidado"],
+    });
+    expect(await detailsOf("none", "page_access_denied", "/admin-panel")).toMatchObject({ requiredRoles: ["admin"] });
+  });
+
   it("keeps the system roles seeded", async () => {
     const names = (await server.db.select({ name: roles.name }).from(roles).where(eq(roles.isSystem, true))).map((r) => r.name);
     expect(names.sort()).toEqual(["admin", "lider", "security", "visualizador"]);
@@ -237,6 +254,7 @@ describe("responses", () => {
       "/glossario",
       "/contato",
       // The 'Mais' menu: pages off the bar, each one the visualizador may open.
+      "/novidades",
       "/metodologia-ai-first",
       "/playbook-produtos",
       "/ferramentas-ia",

@@ -27,3 +27,28 @@ describe("personalised templates", () => {
     expect(renderTemplate(segments, custom)).toBe("<h><menu><b>Sair</b></menu><a>Comitê IA</a></h>");
   });
 });
+
+describe("previous / next along the reading order", () => {
+  // What the build writes for /sementezz: one link per candidate, the gate keeps the reader's.
+  const page = compileTemplate(
+    "<nav>" +
+      "<!--b1:if:previous:/sementezz>/sobre-b1--><a>Sobre a B1</a><!--b1:fi-->" +
+      "<!--b1:if:next:/sementezz>/comite-ia--><a>Comitê de IA</a><!--b1:fi-->" +
+      "</nav>",
+  );
+
+  it("skips a page the reader may not open, and sends nothing of it", () => {
+    expect(renderTemplate(page, user(["visualizador"]))).toBe("<nav><a>Sobre a B1</a></nav>");
+  });
+
+  it("leads to a role-gated page for its roles and for a custom role that grants it", () => {
+    expect(renderTemplate(page, user(["lider"]))).toBe("<nav><a>Sobre a B1</a><a>Comitê de IA</a></nav>");
+    const custom: Principal = { ...user(["convidado"]), grantedPaths: new Set(["/comite-ia"]) };
+    expect(renderTemplate(page, custom)).toBe("<nav><a>Sobre a B1</a><a>Comitê de IA</a></nav>");
+  });
+
+  it("a page past the nearest open one is never the neighbour", () => {
+    const far = compileTemplate("<!--b1:if:previous:/sementezz>/contato-->x<!--b1:fi-->");
+    expect(renderTemplate(far, user(["admin"]))).toBe("");
+  });
+});

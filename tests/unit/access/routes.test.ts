@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { decideAccess, findApiRule, findRoute, visibleNav, type Principal } from "../../../src/lib/routes";
+import {
+  decideAccess,
+  findApiRule,
+  findRoute,
+  readingCandidates,
+  readingNeighbour,
+  visibleNav,
+  type Principal,
+} from "../../../src/lib/routes";
 
 function principal(roles: string[], granted: string[] = []): Principal {
   return { userId: "u", email: "u@b1.example.com", name: "U", roles, grantedPaths: new Set(granted) };
@@ -62,5 +70,25 @@ describe("visibleNav", () => {
 
   it("shows a page's entry to a custom role that grants it", () => {
     expect(labels(principal(["comite"], ["/comite-ia"]))).toContain("Comitê IA");
+  });
+});
+
+describe("reading order", () => {
+  it("follows the table's order from the methodology home to the committee", () => {
+    expect(readingNeighbour("/home-metodologia", "previous", principal(["visualizador"]))).toBeUndefined();
+    expect(readingNeighbour("/etapas-processo", "previous", principal(["visualizador"]))?.path).toBe("/5ps");
+    expect(readingNeighbour("/etapas-processo", "next", principal(["visualizador"]))?.path).toBe("/templates");
+    expect(readingNeighbour("/sementezz", "next", principal(["lider"]))?.path).toBe("/comite-ia");
+    expect(readingNeighbour("/sementezz", "next", principal(["visualizador"]))).toBeUndefined();
+  });
+
+  it("leaves pages outside the methodology out", () => {
+    expect(readingNeighbour("/admin-panel", "next", principal(["admin"]))).toBeUndefined();
+    expect(readingCandidates("/", "next")).toEqual([]);
+  });
+
+  it("lists candidates up to the first page open to every reader", () => {
+    expect(readingCandidates("/etapas-processo", "next").map((route) => route.path)).toEqual(["/templates"]);
+    expect(readingCandidates("/sementezz", "next")[0]?.path).toBe("/comite-ia");
   });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { formatDateTime, prettyDetails, roleLabel, truncateDetails } from "../../../src/lib/admin/labels";
+import {
+  accessDecisionNote,
+  formatDateTime,
+  prettyDetails,
+  roleLabel,
+  rolePagesLabel,
+  truncateDetails,
+} from "../../../src/lib/admin/labels";
+import type { ChecklistPage } from "../../../src/lib/admin/types";
 import { auditActionLabel } from "../../../src/lib/audit/actions";
 
 describe("admin labels", () => {
@@ -21,5 +29,30 @@ describe("admin labels", () => {
   it("pretty-prints details JSON and shows other text as it is", () => {
     expect(prettyDetails('{"a":1,"b":[2]}')).toBe('{\n  "a": 1,\n  "b": [\n    2\n  ]\n}');
     expect(prettyDetails("não é json")).toBe("não é json");
+  });
+
+  it("says 'Todas' for a role opening every restricted page, granted or fixed, and counts the others' grants", () => {
+    const checklist: ChecklistPage[] = [
+      { id: 1, name: "FAQ", path: "/faq", kind: "signed-in" },
+      { id: 2, name: "Comitê de IA", path: "/comite-ia", kind: "grantable" },
+      { id: 3, name: "Logs de Auditoria", path: "/audit-logs", kind: "grantable" },
+    ];
+    expect(rolePagesLabel({ pages: ["/admin-panel", "/audit-logs", "/comite-ia"], lockedPages: [] }, checklist)).toBe("Todas");
+    expect(rolePagesLabel({ pages: ["/audit-logs"], lockedPages: ["/comite-ia"] }, checklist)).toBe("Todas");
+    expect(rolePagesLabel({ pages: ["/audit-logs"], lockedPages: ["/audit-logs"] }, checklist)).toBe("1");
+    expect(rolePagesLabel({ pages: [], lockedPages: [] }, checklist)).toBe("0");
+  });
+
+  it("names the role behind an access row in Portuguese, and nothing for other or older rows", () => {
+    expect(accessDecisionNote("page_access_granted", '{"path":"/comite-ia","grantedBy":["lider","convidados"]}')).toBe(
+      "Liberado por: Líder, convidados",
+    );
+    expect(accessDecisionNote("page_access_denied", '{"requiredRoles":["lider","admin","convidados"]}')).toBe(
+      "Exige: Líder, Administrador ou convidados",
+    );
+    expect(accessDecisionNote("page_access_denied", '{"requiredRoles":["admin"]}')).toBe("Exige: Administrador");
+    expect(accessDecisionNote("page_access_denied", '{"path":"/comite-ia","roles":[]}')).toBeNull();
+    expect(accessDecisionNote("admin_user_created", '{"grantedBy":["admin"]}')).toBeNull();
+    expect(accessDecisionNote("page_access_granted", "não é json")).toBeNull();
   });
 });

@@ -52,6 +52,72 @@ describe("content:check", () => {
   });
 });
 
+describe("content:check, downloads", () => {
+  it("lists the files offered with the pages that show them, and every action still without a link or file", () => {
+    const { downloads, missing } = checkContent(process.cwd());
+    expect(downloads).toEqual([
+      { file: "canvas-ideacao.pdf", path: "/arquivos/canvas-ideacao.pdf", pages: ["/etapas-processo", "/templates"] },
+      { file: "exemplo-modelo.pdf", path: "/arquivos/exemplo-modelo.pdf", pages: ["/exemplo-componentes"] },
+    ]);
+    const names = missing.map((item) => `${item.file}:${item.line}: ${item.name}`);
+    expect(names).toContain("content/templates.yaml:5: Lean Canvas");
+    expect(names).toContain("content/paginas/exemplo-componentes.mdx:53: Baixar o modelo");
+    expect(names.some((line) => line.includes("Canvas de Ideação"))).toBe(false);
+  });
+
+  it("refuses a file that is not there, a bad name, a link and a file together, and an unknown file in MDX", () => {
+    const problems = checkCopy((root) => {
+      replaceIn(root, "content/templates.yaml", 'file: "canvas-ideacao.pdf"', 'file: "nao-existe.docx"');
+      replaceIn(
+        root,
+        "content/templates.yaml",
+        'title: "Lean Canvas", description: "Resume',
+        'title: "Lean Canvas", file: "../segredo.pdf", description: "Resume',
+      );
+      replaceIn(root, "content/templates.yaml", 'title: "Mapa de Empatia",', 'title: "Mapa de Empatia", file: "canvas-ideacao.pdf",');
+      replaceIn(
+        root,
+        "content/templates.yaml",
+        'color: "blue", link: "" }\n- { id: "brainstorming"',
+        'color: "blue", link: "https://x.example.com" }\n- { id: "brainstorming"',
+      );
+      replaceIn(root, "content/paginas/exemplo-componentes.mdx", 'arquivo="exemplo-modelo.pdf"', 'arquivo="sumiu.pdf"');
+    });
+    expect(problems).toContain("content/templates.yaml:4: arquivo não encontrado: coloque nao-existe.docx em content/arquivos/");
+    expect(problems.filter((line) => line.startsWith("content/templates.yaml:5:"))).toEqual([
+      expect.stringMatching(/^content\/templates\.yaml:5: campo "file": arquivo inválido: use o nome de um arquivo em content\/arquivos\//),
+    ]);
+    expect(problems).toContain('content/templates.yaml:6: use "link" ou "file", não os dois');
+    expect(problems).toContain(
+      "content/paginas/exemplo-componentes.mdx:55: arquivo não encontrado: coloque sumiu.pdf em content/arquivos/",
+    );
+  });
+});
+
+describe("content:check, a quote left open", () => {
+  it("words the YAML library's errors in Portuguese", () => {
+    const problems = checkCopy((root) =>
+      replaceIn(root, "content/faq.yaml", 'question: "Quanto tempo leva cada etapa?"', 'question: "Quanto tempo leva cada etapa?'),
+    );
+    expect(problems).toEqual([
+      "content/faq.yaml:3: YAML inválido — texto inesperado nesta linha: confira aspas, vírgulas, chaves e colchetes",
+    ]);
+  });
+
+  it("points at the line where the quote opens, in a YAML file and in a frontmatter", () => {
+    const problems = checkCopy((root) => {
+      replaceIn(root, "content/landing.yaml", "  title: Metodologia B1", '  title: "Metodologia B1');
+      replaceIn(root, "content/paginas/exemplo-componentes.mdx", "title: Exemplo de componentes", 'title: "Exemplo de componentes');
+    });
+    expect(problems.filter((line) => line.startsWith("content/landing.yaml:"))).toEqual([
+      'content/landing.yaml:2: YAML inválido — aspas abertas e não fechadas: feche o texto com " na mesma linha',
+    ]);
+    expect(problems.filter((line) => line.startsWith("content/paginas/exemplo-componentes.mdx:"))).toEqual([
+      'content/paginas/exemplo-componentes.mdx:2: cabeçalho YAML inválido — aspas abertas e não fechadas: feche o texto com " na mesma linha',
+    ]);
+  });
+});
+
 describe("route of a content page", () => {
   const principal = (roles: string[], granted: string[] = []): Principal => ({
     userId: "u",

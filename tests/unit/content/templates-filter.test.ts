@@ -28,4 +28,11 @@ describe("filterTemplates", () => {
     expect(filterTemplates(templates, "inexistente", "all")).toEqual([]);
     expect(filterTemplates(templates, "canvas", "playbooks")).toEqual([]);
   });
+
+  it("keeps only the templates with a download when asked, combined with the search and category", () => {
+    const linked = templates.map((t, index) => ({ ...t, link: index === 1 ? "/arquivos/relatorio.pdf" : "" }));
+    expect(filterTemplates(linked, "", "all", true).map((t) => t.title)).toEqual(["Relatório de Discovery"]);
+    expect(filterTemplates(linked, "canvas", "ideacao", true)).toEqual([]);
+    expect(filterTemplates(linked, "canvas", "all", false)).toHaveLength(2);
+  });
 });

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { Download } from "lucide-react";
 import { AUDIT_ACTION_LABELS, AUDIT_RESULT_LABELS, auditActionLabel, type AuditResult } from "../../../lib/audit/actions";
-import { formatDateTime, prettyDetails, truncateDetails } from "../../../lib/admin/labels";
+import { accessDecisionNote, formatDateTime, prettyDetails, truncateDetails } from "../../../lib/admin/labels";
 import { ghostButton, inputClass, primaryButton } from "./styles";
 import { useHydrated } from "../ui/use-hydrated";
 
@@ -48,6 +48,12 @@ function filtersFrom(search: string): Filters {
   const filters = { ...EMPTY };
   for (const key of Object.keys(EMPTY) as (keyof Filters)[]) filters[key] = params.get(key) ?? "";
   return filters;
+}
+
+/** An access row's deciding roles in words, above its JSON. */
+function AccessNote({ actionType, details }: { actionType: string; details: string | null }) {
+  const note = accessDecisionNote(actionType, details);
+  return note ? <span className="mb-1 block font-sans text-sm">{note}</span> : null;
 }
 
 /** /audit-logs: latest 100 entries newest first, filters, keyset paging and CSV export. */
@@ -187,6 +193,7 @@ export default function AuditLogViewer() {
                   </span>
                 </td>
                 <td className="max-w-md px-3 py-2 font-mono text-xs">
+                  <AccessNote actionType={row.actionType} details={row.actionDetails} />
                   <span className="block break-all" title={row.actionDetails ?? ""}>
                     {truncateDetails(row.actionDetails)}
                   </span>

@@ -4,6 +4,7 @@ import type { ChecklistPage, RoleRow } from "./types";
 import { callAdmin, ConfirmDialog } from "./ui";
 import { ghostButton, primaryButton } from "./styles";
 import { roleLabel } from "../../../lib/admin/role-labels";
+import { rolePagesLabel } from "../../../lib/admin/labels";
 
 const loadRoleDialog = () => import("./RoleDialog");
 const RoleDialog = lazy(loadRoleDialog);
@@ -71,7 +72,7 @@ export default function RolesTab({ roles, pages, loading, onChanged }: Props) {
                 <td className="px-3 py-2 text-slate-600 dark:text-slate-300">{role.description || "N/A"}</td>
                 <td className="px-3 py-2">{role.isSystem ? "Sistema" : "Customizado"}</td>
                 <td className="px-3 py-2">{role.userCount}</td>
-                <td className="px-3 py-2">{role.pages.length}</td>
+                <td className="px-3 py-2">{rolePagesLabel(role, pages)}</td>
                 <td className="px-3 py-2">
                   <div className="flex justify-end gap-1">
                     <button

@@ -92,9 +92,17 @@ export default function UserDialog({
               id="user-name"
               className={inputClass}
               value={fullName}
+              readOnly={Boolean(existing?.directoryManaged)}
               onChange={(e) => setFullName(e.target.value)}
               {...invalidProps("user-name", errors.fullName)}
+              {...(existing?.directoryManaged ? { "aria-describedby": "user-name-diretorio" } : {})}
             />
+            {existing?.directoryManaged && (
+              <p id="user-name-diretorio" className="mt-1 text-xs text-slate-600 dark:text-slate-300">
+                Nome e e-mail vêm do diretório da empresa (SCIM) e só mudam lá.
+                {existing.deactivated ? " Conta desativada pelo diretório: reative-a no diretório." : ""}
+              </p>
+            )}
             <FieldError id="user-name-erro" message={errors.fullName} />
           </div>
           {!existing && (

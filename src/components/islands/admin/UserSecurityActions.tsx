@@ -3,8 +3,27 @@ import type { UserRow } from "./types";
 import { callAdmin, ConfirmDialog } from "./ui";
 import { ghostButton } from "./styles";
 
-/** A user's row: end all their sessions, or reset their second factor (lost phone). */
-export function UserSecurityActions({ user }: { user: UserRow }) {
+/** Whether a user has a second factor and whether their roles require one (two-factor column). */
+export function TwoFactorState({ enrolled, required }: { enrolled: boolean; required: boolean }) {
+  return (
+    <span className="flex flex-col">
+      <span className={enrolled ? "font-medium text-emerald-700 dark:text-emerald-300" : "text-slate-700 dark:text-slate-200"}>
+        {enrolled ? "Ativa" : "Não ativa"}
+      </span>
+      <span
+        className={`text-xs ${required && !enrolled ? "font-medium text-amber-800 dark:text-amber-300" : "text-slate-600 dark:text-slate-300"}`}
+      >
+        {required ? "Obrigatória" : "Opcional"}
+      </span>
+    </span>
+  );
+}
+
+/**
+ * A user's row: end all their sessions, or reset their second factor (lost phone) — offered only
+ * when `resettable` (two-factor configured and the user enrolled).
+ */
+export function UserSecurityActions({ user, resettable, onReset }: { user: UserRow; resettable: boolean; onReset: () => void }) {
   const who = user.fullName || user.email;
   return (
     <>
@@ -17,23 +36,26 @@ export function UserSecurityActions({ user }: { user: UserRow }) {
         confirmLabel="Encerrar sessões"
         onConfirm={() => callAdmin("DELETE", `/api/admin/users/${user.id}/sessions`, {}, "Sessões encerradas", "Erro ao encerrar sessões")}
       />
-      <ConfirmDialog
-        triggerLabel={`Redefinir verificação em duas etapas de ${user.email}`}
-        triggerClassName={ghostButton}
-        triggerContent={<KeyRound className="size-4" aria-hidden="true" />}
-        title="Redefinir verificação em duas etapas"
-        message={`Remover o segundo fator de ${who}? Use quando a pessoa perdeu o celular: ela cadastrará um novo no próximo acesso.`}
-        confirmLabel="Redefinir"
-        onConfirm={() =>
-          callAdmin(
-            "DELETE",
-            `/api/admin/users/${user.id}/two-factor`,
-            {},
-            "Verificação em duas etapas redefinida",
-            "Erro ao redefinir a verificação",
-          )
-        }
-      />
+      {resettable && (
+        <ConfirmDialog
+          triggerLabel={`Redefinir verificação em duas etapas de ${user.email}`}
+          triggerClassName={ghostButton}
+          triggerContent={<KeyRound className="size-4" aria-hidden="true" />}
+          title="Redefinir verificação em duas etapas"
+          message={`Remover o segundo fator de ${who}? Use quando a pessoa perdeu o celular: ela cadastrará um novo no próximo acesso.`}
+          confirmLabel="Redefinir"
+          onConfirm={async () => {
+            const reset = await callAdmin(
+              "DELETE",
+              `/api/admin/users/${user.id}/two-factor`,
+              {},
+              "Verificação em duas etapas redefinida",
+              "Erro ao redefinir a verificação",
+            );
+            if (reset) onReset();
+          }}
+        />
+      )}
     </>
   );
 }

@@ -8,7 +8,7 @@ import { RoleBadge } from "./RoleBadge";
 import { ghostButton, inputClass, primaryButton } from "./styles";
 import type { Editing } from "./UserDialog";
 import { useUserList } from "./use-user-list";
-import { UserSecurityActions } from "./UserSecurityActions";
+import { TwoFactorState, UserSecurityActions } from "./UserSecurityActions";
 
 const loadUserDialog = () => import("./UserDialog");
 const UserDialog = lazy(loadUserDialog);
@@ -31,6 +31,8 @@ export default function UsersTab({ roles, onChanged, currentEmail }: Props) {
   const { data, loading, reload } = useUserList(search, role, page);
   const summary = useRef<HTMLParagraphElement>(null);
   const users = data?.users ?? [];
+  const twoFactorOn = data?.twoFactorOn ?? false;
+  const columns = twoFactorOn ? 5 : 4;
 
   async function changed() {
     await Promise.all([reload(), onChanged()]);
@@ -93,6 +95,11 @@ export default function UsersTab({ roles, onChanged, currentEmail }: Props) {
       >
         {data ? (data.total === 1 ? "1 usuário" : `${data.total} usuários`) : ""}
       </p>
+      {data && !twoFactorOn && (
+        <p className="mb-2 text-sm text-slate-600 dark:text-slate-300">
+          Verificação em duas etapas desligada neste portal: defina TWO_FACTOR_KEY para ativá-la.
+        </p>
+      )}
       <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700" aria-busy={loading}>
         <table className="w-full text-left text-sm">
           <thead className="bg-slate-50 dark:bg-slate-800">
@@ -100,20 +107,36 @@ export default function UsersTab({ roles, onChanged, currentEmail }: Props) {
               <th className="px-3 py-2">Nome</th>
               <th className="px-3 py-2">E-mail</th>
               <th className="px-3 py-2">Perfis</th>
+              {twoFactorOn && <th className="px-3 py-2">Duas etapas</th>}
               <th className="px-3 py-2 text-right">Ações</th>
             </tr>
           </thead>
           <tbody>
             {loading && !data && (
               <tr>
-                <td colSpan={4} className="px-3 py-6 text-center text-slate-600 dark:text-slate-300">
+                <td colSpan={columns} className="px-3 py-6 text-center text-slate-600 dark:text-slate-300">
                   Carregando...
                 </td>
               </tr>
             )}
             {users.map((user) => (
               <tr key={user.id} className="border-t border-slate-200 dark:border-slate-700">
-                <td className="px-3 py-2 font-medium">{user.fullName || "N/A"}</td>
+                <td className="px-3 py-2 font-medium">
+                  {user.fullName || "N/A"}
+                  {user.deactivated && (
+                    <span className="ml-2 rounded bg-red-100 px-1.5 py-0.5 text-xs font-semibold text-red-800 dark:bg-red-900 dark:text-red-100">
+                      Desativado
+                    </span>
+                  )}
+                  {user.directoryManaged && (
+                    <span
+                      className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-200"
+                      title="Conta gerenciada pelo diretório da empresa (SCIM): nome, e-mail e ativação vêm de lá."
+                    >
+                      Diretório
+                    </span>
+                  )}
+                </td>
                 <td className="px-3 py-2">{user.email || "N/A"}</td>
                 <td className="px-3 py-2">
                   <div className="flex flex-wrap gap-1">
@@ -124,6 +147,11 @@ export default function UsersTab({ roles, onChanged, currentEmail }: Props) {
                     )}
                   </div>
                 </td>
+                {twoFactorOn && (
+                  <td className="px-3 py-2">
+                    <TwoFactorState {...user.twoFactor} />
+                  </td>
+                )}
                 <td className="px-3 py-2">
                   <div className="flex justify-end gap-1">
                     <button
@@ -136,7 +164,7 @@ export default function UsersTab({ roles, onChanged, currentEmail }: Props) {
                     >
                       <Pencil className="size-4" aria-hidden="true" />
                     </button>
-                    <UserSecurityActions user={user} />
+                    <UserSecurityActions user={user} resettable={twoFactorOn && user.twoFactor.enrolled} onReset={() => void reload()} />
                     {user.email !== currentEmail && (
                       <ConfirmDialog
                         triggerLabel={`Excluir ${user.email}`}
@@ -154,7 +182,7 @@ export default function UsersTab({ roles, onChanged, currentEmail }: Props) {
             ))}
             {data && users.length === 0 && (
               <tr>
-                <td colSpan={4} className="px-3 py-6 text-center text-slate-600 dark:text-slate-300">
+                <td colSpan={columns} className="px-3 py-6 text-center text-slate-600 dark:text-slate-300">
                   Nenhum usuário encontrado
                 </td>
               </tr>

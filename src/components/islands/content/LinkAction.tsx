@@ -1,5 +1,6 @@
 import { Download } from "lucide-react";
 import { SoonBadge } from "../ui/SoonBadge";
+import { DOWNLOADS_URL_PREFIX } from "../../../lib/content/downloads";
 
 /** Download/open action inside islands; an empty link logs instead. */
 export function LinkAction({ name, link, label = "Baixar" }: { name: string; link: string; label?: string }) {
@@ -18,11 +19,13 @@ export function LinkAction({ name, link, label = "Baixar" }: { name: string; lin
     );
   }
   const internal = link.startsWith("/");
+  const file = link.startsWith(DOWNLOADS_URL_PREFIX);
   return (
     <a
       href={link}
+      data-pagefind-ignore
       className={`${base} bg-brand-600 text-white hover:bg-brand-700`}
-      {...(internal ? {} : { target: "_blank", rel: "noopener noreferrer" })}
+      {...(file ? { download: true } : internal ? {} : { target: "_blank", rel: "noopener noreferrer" })}
     >
       <Download className="size-4" aria-hidden="true" />
       {label}

@@ -1,9 +1,11 @@
-import { useMemo, useRef, useState } from "react";
+import { useMemo, useRef } from "react";
 import { ChevronDown } from "lucide-react";
 import { EmptyState, SearchField } from "../ui/SearchField";
 import { useTypedBeforeHydration } from "../ui/typed-before-hydration";
-import { CATEGORY_OPTIONS, filterTemplates } from "../../../lib/content/templates-filter";
+import { useQueryState } from "../ui/use-query-state";
+import { CATEGORY_OPTIONS, filterTemplates, isAvailable } from "../../../lib/content/templates-filter";
 import { LinkAction } from "./LinkAction";
+import { DOWNLOADS_URL_PREFIX } from "../../../lib/content/downloads";
 
 export interface TemplateCard {
   id: string;
@@ -18,13 +20,18 @@ export interface TemplateCard {
   link: string;
 }
 
-/** /templates: live search + category filter over the catalogue (content comes as props). */
+/** /templates: live search + category filter over the catalogue (content comes as props); both kept in the address. */
 export default function TemplatesCatalog({ templates }: { templates: TemplateCard[] }) {
-  const [search, setSearch] = useState("");
-  const [category, setCategory] = useState("all");
+  const [search, setSearch] = useQueryState("busca");
+  const [chosen, setCategory] = useQueryState("etapa", "all");
+  // A hand-edited address may name no category: show them all rather than an empty list.
+  const category = CATEGORY_OPTIONS.some((option) => option.value === chosen) ? chosen : "all";
   const categoryField = useRef<HTMLSelectElement>(null);
   useTypedBeforeHydration(categoryField, category, setCategory);
-  const visible = useMemo(() => filterTemplates(templates, search, category), [templates, search, category]);
+  const [availableParam, setAvailableParam] = useQueryState("disponiveis");
+  const onlyAvailable = availableParam === "1";
+  const visible = useMemo(() => filterTemplates(templates, search, category, onlyAvailable), [templates, search, category, onlyAvailable]);
+  const available = useMemo(() => templates.filter(isAvailable).length, [templates]);
 
   return (
     <div>
@@ -47,9 +54,23 @@ export default function TemplatesCatalog({ templates }: { templates: TemplateCar
           <ChevronDown className="pointer-events-none absolute top-2.5 right-3 size-4" aria-hidden="true" />
         </div>
       </div>
-      <p className="mb-4 text-sm text-slate-500" aria-live="polite">
-        {visible.length} de {templates.length} templates
-      </p>
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-2 text-sm">
+        <p className="text-slate-500">
+          <span aria-live="polite">
+            {visible.length} de {templates.length} templates
+          </span>
+          <span data-pagefind-ignore> · {available} disponíveis para baixar ou abrir</span>
+        </p>
+        <label data-pagefind-ignore className="inline-flex items-center gap-2">
+          <input
+            type="checkbox"
+            checked={onlyAvailable}
+            onChange={(event) => setAvailableParam(event.target.checked ? "1" : "")}
+            className="size-4 accent-brand-600"
+          />
+          Mostrar só os disponíveis
+        </label>
+      </div>
       {visible.length === 0 ? (
         <EmptyState title="Nenhum template encontrado" hint="Tente ajustar os filtros ou termo de busca" />
       ) : (
@@ -69,7 +90,11 @@ export default function TemplatesCatalog({ templates }: { templates: TemplateCar
                 <p className="mt-1 flex-1 text-sm text-slate-600 dark:text-slate-300">{template.description}</p>
                 <p className="mt-3 text-xs text-slate-500">Ferramentas: {template.tools.join(", ")}</p>
                 <div className="mt-4">
-                  <LinkAction name={template.title} link={template.link} label={template.link.startsWith("/") ? "Abrir" : "Baixar"} />
+                  <LinkAction
+                    name={template.title}
+                    link={template.link}
+                    label={template.link.startsWith("/") && !template.link.startsWith(DOWNLOADS_URL_PREFIX) ? "Abrir" : "Baixar"}
+                  />
                 </div>
               </div>
             </li>

@@ -1,7 +1,8 @@
-import { useMemo, useState } from "react";
+import { useMemo } from "react";
 import { EmptyState, SearchField } from "../ui/SearchField";
 import SingleAccordion from "../content/SingleAccordion";
 import { searchFaq } from "../../../lib/search/text";
+import { useQueryState } from "../ui/use-query-state";
 
 export interface FaqEntry {
   id: string;
@@ -9,9 +10,9 @@ export interface FaqEntry {
   answer: string;
 }
 
-/** /faq: live search over question and answer + single-open accordion. */
+/** /faq: live search over question and answer (kept in the address) + single-open accordion. */
 export default function FaqSearch({ entries }: { entries: FaqEntry[] }) {
-  const [search, setSearch] = useState("");
+  const [search, setSearch] = useQueryState("busca");
   const visible = useMemo(() => searchFaq(entries, search), [entries, search]);
   return (
     <div>

@@ -1,6 +1,7 @@
-import { useMemo, useState } from "react";
+import { useMemo } from "react";
 import { EmptyState, SearchField } from "../ui/SearchField";
 import { searchGlossary } from "../../../lib/search/text";
+import { useQueryState } from "../ui/use-query-state";
 
 export interface GlossaryEntry {
   id: string;
@@ -13,10 +14,12 @@ export interface GlossaryEntry {
 const pill =
   "rounded-full px-3 py-1 text-sm focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 aria-pressed:bg-slate-900 aria-pressed:font-semibold aria-pressed:text-white dark:aria-pressed:bg-white dark:aria-pressed:text-slate-900";
 
-/** /glossario: a category filter (toggle buttons) and live search over term, definition and context. */
+/** /glossario: a category filter (toggle buttons) and live search over term, definition and context, both kept in the address. */
 export default function GlossarySearch({ terms, categories }: { terms: GlossaryEntry[]; categories: readonly string[] }) {
-  const [search, setSearch] = useState("");
-  const [category, setCategory] = useState<string | null>(null);
+  const [search, setSearch] = useQueryState("busca");
+  const [chosen, setChosen] = useQueryState("categoria");
+  const category = categories.includes(chosen) ? chosen : null;
+  const setCategory = (name: string | null) => setChosen(name ?? "");
   const counts = useMemo(
     () => categories.map((name) => ({ name, count: terms.filter((t) => t.category === name).length })).filter((c) => c.count > 0),
     [terms, categories],

@@ -46,5 +46,6 @@ export function Toasts() {
   }, [sonner]);
 
   if (!sonner) return null;
-  return <sonner.Toaster richColors closeButton duration={4000} visibleToasts={3} position="top-right" />;
+  // At the bottom: at the top they covered the sticky header's controls and its open menus.
+  return <sonner.Toaster richColors closeButton duration={4000} visibleToasts={3} position="bottom-right" />;
 }

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { pages, rolePermissions, roles, userRoles, users } from "../../../../db/schema/index.ts";
 import { decideAccess, ROUTES, type Principal, type RouteRule } from "../../routes.ts";
 import type { AccessColumn, AccessMatrix, UserAccess } from "../../admin/access-matrix.ts";
@@ -78,4 +78,36 @@ export async function userAccess(db: Db, userId: string): Promise<UserAccess | n
   const principal = principalHolding(held);
   const open = ROUTES.filter((route) => decideAccess(route, principal) === "allow");
   return { ...user, pages: open.map((route) => ({ path: route.path, name: route.name, via: viaFor(route, held) })) };
+}
+
+/**
+ * The roles behind one decision on a role-gated page, for its audit row: for a grant, those of the
+ * user's roles that open the page on their own; for a denial, every role that would. The gate's own
+ * rule decides (decideAccess per role); the route table's roles come first, in its order.
+ */
+export async function decidingRoles(db: Db, route: RouteRule, userId: string, granted: boolean): Promise<string[]> {
+  const candidates = granted
+    ? await db
+        .select({ id: roles.id, name: roles.name, isSystem: roles.isSystem })
+        .from(roles)
+        .innerJoin(userRoles, and(eq(userRoles.roleId, roles.id), eq(userRoles.userId, userId)))
+    : await db.select({ id: roles.id, name: roles.name, isSystem: roles.isSystem }).from(roles);
+  const permitted = new Set(
+    (
+      await db
+        .select({ roleId: rolePermissions.roleId })
+        .from(rolePermissions)
+        .innerJoin(pages, eq(pages.id, rolePermissions.pageId))
+        .where(and(eq(pages.path, route.path), eq(rolePermissions.canAccess, true)))
+    ).map((row) => row.roleId),
+  );
+  const tableOrder = route.access.kind === "roles" ? (route.access.roles as readonly string[]) : [];
+  const rank = (name: string) => (tableOrder.includes(name) ? tableOrder.indexOf(name) : tableOrder.length);
+  return candidates
+    .filter((role) => {
+      const grant = { name: role.name, isSystem: role.isSystem, paths: new Set(permitted.has(role.id) ? [route.path] : []) };
+      return decideAccess(route, principalHolding([grant])) === "allow";
+    })
+    .map((role) => role.name)
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }

@@ -1,7 +1,8 @@
 /**
  * The admin panel's user list, searched and paged on the server: accent- and case-insensitive search
  * over name, e-mail and role (with the normaliser the FAQ, glossary and templates use), a role
- * filter, 50 per page and the number of matching users per role.
+ * filter, 50 per page and the number of matching users per role; each row says whether the user has
+ * a second factor and whether their roles require one.
  *
  * Counting, ordering and paging are SQL (count, grouped counts, LIMIT/OFFSET over the
  * (created_at, id) index). The text search is an index read on both engines (userTextMatches: a
@@ -15,6 +16,9 @@ import type { UserListPage } from "../../admin/types.ts";
 import { normalizeForSearch } from "../../search/text.ts";
 import { userTextMatches } from "../data/dialect.ts";
 import type { Db } from "../data/db.ts";
+import type { TwoFactorSettings } from "../config/two-factor.ts";
+import { rolesRequireTwoFactor } from "../../auth/two-factor-policy.ts";
+import { enrolledAmong } from "../auth/two-factor/enrolment.ts";
 
 export const USERS_PER_PAGE = 50;
 
@@ -28,7 +32,7 @@ export interface UserListQuery {
 
 type RoleRef = { id: number; name: string };
 
-export async function listUsersPage(db: Db, query: UserListQuery): Promise<UserListPage> {
+export async function listUsersPage(db: Db, query: UserListQuery, twoFactor: TwoFactorSettings): Promise<UserListPage> {
   const needle = normalizeForSearch(query.search.trim());
   const allRoles: RoleRef[] = await db.select({ id: roles.id, name: roles.name }).from(roles);
   const roleName = new Map(allRoles.map((role) => [role.id, role.name]));
@@ -65,18 +69,39 @@ export async function listUsersPage(db: Db, query: UserListQuery): Promise<UserL
   const pages = Math.max(1, Math.ceil(total / USERS_PER_PAGE));
   const page = Math.min(Math.max(1, query.page), pages);
   const rows = await db
-    .select({ id: users.id, email: users.email, fullName: users.fullName, createdAt: users.createdAt })
+    .select({
+      id: users.id,
+      email: users.email,
+      fullName: users.fullName,
+      createdAt: users.createdAt,
+      provisionedAt: users.provisionedAt,
+      deactivatedAt: users.deactivatedAt,
+    })
     .from(users)
     .where(listed)
     .orderBy(asc(users.createdAt), asc(users.id))
     .limit(USERS_PER_PAGE)
     .offset((page - 1) * USERS_PER_PAGE);
-  const held = await rolesOf(
-    db,
-    rows.map((row) => row.id),
-  );
+  const ids = rows.map((row) => row.id);
+  const held = await rolesOf(db, ids);
+  const enrolled = await enrolledAmong(db, ids);
+  const twoFactorOn = twoFactor.key !== null;
   return {
-    users: rows.map((row) => ({ ...row, roles: (held.get(row.id) ?? []).sort() })),
+    users: rows.map(({ provisionedAt, deactivatedAt, ...row }) => {
+      const names = (held.get(row.id) ?? []).sort();
+      const twoFactorOf = {
+        enrolled: enrolled.has(row.id),
+        required: twoFactorOn && rolesRequireTwoFactor(names, twoFactor.requiredRoles),
+      };
+      return {
+        ...row,
+        roles: names,
+        twoFactor: twoFactorOf,
+        directoryManaged: provisionedAt !== null,
+        deactivated: deactivatedAt !== null,
+      };
+    }),
+    twoFactorOn,
     total,
     page,
     pages,

@@ -12,7 +12,7 @@ import { writeAuditLog, type AuditEntry } from "../audit/audit.ts";
 import { refuse as fail, type Actor, type AdminResult } from "./result.ts";
 import { holdLock } from "../data/dialect.ts";
 import type { Db, Tx } from "../data/db.ts";
-import { createUser, normalizeEmail } from "../auth/user.ts";
+import { createUser, normalizeEmail, roleNamesOf } from "../auth/user.ts";
 
 /** A user created without a role gets Visualizador, as the panel's notes promise. */
 const DEFAULT_ROLES = ["visualizador"];
@@ -25,18 +25,6 @@ async function adminCount(tx: Tx): Promise<number> {
       .innerJoin(roles, eq(roles.id, userRoles.roleId))
       .where(eq(roles.name, "admin"))
   )[0]!.n;
-}
-
-async function rolesOf(tx: Tx, userId: string): Promise<string[]> {
-  return (
-    await tx
-      .select({ name: roles.name })
-      .from(userRoles)
-      .innerJoin(roles, eq(roles.id, userRoles.roleId))
-      .where(eq(userRoles.userId, userId))
-  )
-    .map((row) => row.name)
-    .sort();
 }
 
 function roleAudits(actor: Actor, email: string, added: string[], removed: string[]): AuditEntry[] {
@@ -90,11 +78,14 @@ export async function updateUserAsAdmin(db: Db, userId: string, body: UpdateUser
     const found = wanted.length ? await tx.select().from(roles).where(inArray(roles.name, wanted)) : [];
     const missing = wanted.filter((name) => !found.some((role) => role.name === name));
     if (missing.length) return fail(400, `Perfil desconhecido: ${missing.join(", ")}`, "roles");
-    const before = await rolesOf(tx, userId);
+    const before = await roleNamesOf(tx, userId);
     const losesAdmin = before.includes("admin") && !wanted.includes("admin");
     if (losesAdmin && userId === actor.userId) return fail(400, "Você não pode remover o seu próprio perfil de administrador", "roles");
     if (losesAdmin && (await adminCount(tx)) <= 1)
       return fail(400, "O último administrador não pode perder o perfil de administrador", "roles");
+    if (user.provisionedAt !== null && body.fullName !== user.fullName) {
+      return fail(400, "O nome desta conta vem do diretório da empresa (SCIM) e só pode ser alterado lá.", "fullName");
+    }
 
     await tx.update(users).set({ fullName: body.fullName }).where(eq(users.id, userId));
     const added = wanted.filter((role) => !before.includes(role));
@@ -129,7 +120,7 @@ export async function deleteUserAsAdmin(db: Db, userId: string, actor: Actor): P
     const user = (await tx.select().from(users).where(eq(users.id, userId)))[0];
     if (!user) return fail(404, "Usuário não encontrado");
     if (userId === actor.userId) return fail(400, "Você não pode excluir a sua própria conta");
-    const held = await rolesOf(tx, userId);
+    const held = await roleNamesOf(tx, userId);
     if (held.includes("admin") && (await adminCount(tx)) <= 1) return fail(400, "O último administrador não pode ser excluído");
     await tx.delete(users).where(and(eq(users.id, userId)));
     await writeAuditLog(tx, {

@@ -8,7 +8,6 @@ import { and, eq, isNotNull } from "drizzle-orm";
 import { auditLogs } from "../../../../db/schema/index.ts";
 import type { AuditActionType, AuditResult } from "../../audit/actions.ts";
 import type { Db, Tx } from "../data/db.ts";
-import { logger } from "../platform/logger.ts";
 import { chainHash, chainPointBefore } from "./chain.ts";
 import { moveHeadAfterAppend, moveHeadAfterCount } from "./head.ts";
 import { config } from "../config/config.ts";
@@ -32,33 +31,29 @@ export interface AuditEntry extends RequestMeta {
  * Writes one audit row, chained to the previous one (see chain.ts), and moves the chain's head
  * (head.ts). Pass the transaction handle to write it together with the change it records. The
  * previous hash is read inside the write transaction, under the chain lock (SQLite: immediate,
- * so other connections wait; PostgreSQL: an advisory lock): appends are serialised. A failed
- * write is only logged and never breaks the caller.
+ * so other connections wait; PostgreSQL: an advisory lock): appends are serialised. A row that
+ * cannot be written throws, so the change it records rolls back with it (or, written after the
+ * change, the request fails): nothing is acknowledged with its row missing.
  */
-export async function writeAuditLog(db: Db | Tx, entry: AuditEntry): Promise<number | null> {
-  try {
-    return await db.transaction(async (tx) => {
-      await holdLock(tx, "audit-chain");
-      const values = {
-        createdAt: Date.now(),
-        userId: entry.userId ?? null,
-        actionType: entry.actionType,
-        result: entry.result,
-        actionDetails: entry.details ? JSON.stringify(entry.details) : null,
-        ipAddress: config().auditIpMask ? maskIpAddress(entry.ipAddress) : (entry.ipAddress ?? null),
-        userAgent: entry.userAgent?.slice(0, 512) ?? null,
-      };
-      const [{ id }] = (await tx.insert(auditLogs).values(values).returning({ id: auditLogs.id })) as [{ id: number }];
-      const previous = await chainPointBefore(tx, id);
-      const hash = chainHash(previous.hash, { id, ...values });
-      await tx.update(auditLogs).set({ hash }).where(eq(auditLogs.id, id));
-      await moveHeadAfterAppend(tx, previous, { id, ...values, hash });
-      return id;
-    });
-  } catch (error) {
-    logger().error({ err: error, actionType: entry.actionType }, "falha ao gravar registro de auditoria");
-    return null;
-  }
+export async function writeAuditLog(db: Db | Tx, entry: AuditEntry): Promise<number> {
+  return db.transaction(async (tx) => {
+    await holdLock(tx, "audit-chain");
+    const values = {
+      createdAt: Date.now(),
+      userId: entry.userId ?? null,
+      actionType: entry.actionType,
+      result: entry.result,
+      actionDetails: entry.details ? JSON.stringify(entry.details) : null,
+      ipAddress: config().auditIpMask ? maskIpAddress(entry.ipAddress) : (entry.ipAddress ?? null),
+      userAgent: entry.userAgent?.slice(0, 512) ?? null,
+    };
+    const [{ id }] = (await tx.insert(auditLogs).values(values).returning({ id: auditLogs.id })) as [{ id: number }];
+    const previous = await chainPointBefore(tx, id);
+    const hash = chainHash(previous.hash, { id, ...values });
+    await tx.update(auditLogs).set({ hash }).where(eq(auditLogs.id, id));
+    await moveHeadAfterAppend(tx, previous, { id, ...values, hash });
+    return id;
+  });
 }
 
 /**
@@ -67,22 +62,17 @@ export async function writeAuditLog(db: Db | Tx, entry: AuditEntry): Promise<num
  * not a chained `blocked` row (any other row's count is part of its hash): the caller then writes a new row.
  */
 export async function incrementAuditCount(db: Pick<Db, "transaction">, rowId: number): Promise<boolean> {
-  try {
-    return await db.transaction(async (tx) => {
-      await holdLock(tx, "audit-chain");
-      const counted = and(eq(auditLogs.id, rowId), eq(auditLogs.result, "blocked"), isNotNull(auditLogs.hash));
-      const [before] = await tx.select({ actionDetails: auditLogs.actionDetails }).from(auditLogs).where(counted);
-      if (!before) return false;
-      const [after] = (await tx
-        .update(auditLogs)
-        .set({ actionDetails: incrementJsonCount(auditLogs.actionDetails) })
-        .where(counted)
-        .returning({ actionDetails: auditLogs.actionDetails })) as [{ actionDetails: string | null }];
-      await moveHeadAfterCount(tx, rowId, before.actionDetails, after.actionDetails);
-      return true;
-    });
-  } catch (error) {
-    logger().error({ err: error }, "falha ao atualizar contagem de auditoria");
-    return false;
-  }
+  return db.transaction(async (tx) => {
+    await holdLock(tx, "audit-chain");
+    const counted = and(eq(auditLogs.id, rowId), eq(auditLogs.result, "blocked"), isNotNull(auditLogs.hash));
+    const [before] = await tx.select({ actionDetails: auditLogs.actionDetails }).from(auditLogs).where(counted);
+    if (!before) return false;
+    const [after] = (await tx
+      .update(auditLogs)
+      .set({ actionDetails: incrementJsonCount(auditLogs.actionDetails) })
+      .where(counted)
+      .returning({ actionDetails: auditLogs.actionDetails })) as [{ actionDetails: string | null }];
+    await moveHeadAfterCount(tx, rowId, before.actionDetails, after.actionDetails);
+    return true;
+  });
 }

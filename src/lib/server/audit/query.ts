@@ -110,9 +110,15 @@ export async function queryAuditLogs(
   return { rows: page, nextCursor: rows.length > filter.limit && last ? `${last.createdAt}_${last.id}` : null };
 }
 
-/** How the viewer names a row's user (spec: 'Sistema' without user, 'Usuário sem nome' without a name). */
-export function auditUserLabel(row: Pick<AuditRow, "userId" | "userName" | "userEmail">): string {
-  if (!row.userId) return "Sistema";
+/** Details of a row the company directory wrote begin so (the provisioning domain puts `actor` first). */
+const DIRECTORY_DETAILS_START = '{"actor":"directory"';
+
+/**
+ * How the viewer names a row's user (spec: 'Sistema' without user, 'Usuário sem nome' without a
+ * name); a change the company directory made over SCIM shows as the directory's.
+ */
+export function auditUserLabel(row: Pick<AuditRow, "userId" | "userName" | "userEmail"> & { actionDetails?: string | null }): string {
+  if (!row.userId) return row.actionDetails?.startsWith(DIRECTORY_DETAILS_START) ? "Diretório da empresa (SCIM)" : "Sistema";
   if (!row.userEmail) return "Usuário excluído";
   return row.userName || "Usuário sem nome";
 }

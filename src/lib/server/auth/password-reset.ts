@@ -31,10 +31,11 @@ async function sendResetLinkIfAccountExists(db: Db, email: string, meta: Request
       userId: user?.id,
       actionType: "password_reset_request",
       result: "success",
-      details: { email, account_found: Boolean(user) },
+      details: { email, account_found: Boolean(user), ...(user?.deactivatedAt ? { error: "account_deactivated" } : {}) },
       ...meta,
     });
-    if (!user) return;
+    // A deactivated account gets no link: a new password would open nothing, and the mail would mislead.
+    if (!user || user.deactivatedAt !== null) return;
     await sendPasswordResetLink(db, user).catch((error: unknown) => console.error("[e-mail] falha ao enviar redefinição", error));
   } catch (error) {
     console.error("[e-mail] falha ao preparar redefinição", error);

@@ -8,7 +8,7 @@ import { sessions } from "../../../../db/schema/index.ts";
 import { formatDateTime } from "../../admin/labels.ts";
 import type { RequestMeta } from "../audit/audit.ts";
 import { config } from "../config/config.ts";
-import type { Db } from "../data/db.ts";
+import type { Db, Tx } from "../data/db.ts";
 import { newDeviceMail, sendMail, twoFactorEnabledMail, twoFactorResetMail, type Mail } from "../mail/email.ts";
 import { describeAgent } from "../sessions/my-sessions.ts";
 
@@ -27,7 +27,12 @@ function deviceOf(userAgent: string | null | undefined): string {
  * Before a new session opens: the device's name when the account has open sessions and none of them
  * is on this device, else null (a first sign-in, or one after every session ended, is not news).
  */
-export async function newDeviceOf(db: Db, userId: string, userAgent: string | null | undefined, now = Date.now()): Promise<string | null> {
+export async function newDeviceOf(
+  db: Db | Tx,
+  userId: string,
+  userAgent: string | null | undefined,
+  now = Date.now(),
+): Promise<string | null> {
   const open = await db
     .select({ userAgent: sessions.userAgent })
     .from(sessions)

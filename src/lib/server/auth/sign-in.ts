@@ -12,7 +12,7 @@ import { rateLimited, refuseUnlessAllowedEmail } from "./guards.ts";
 import { authFailure, type AuthResult } from "./result.ts";
 import type { Db } from "../data/db.ts";
 import { hashPassword, verifyPasswordHash } from "./password/hash.ts";
-import { createSession } from "../sessions/session.ts";
+import { createAuditedSession } from "../sessions/session.ts";
 import { newDeviceOf, noticeNewDevice } from "./security-notices.ts";
 import type { Attempt } from "../throttle/throttle.ts";
 import { getUserByEmail, hasUsablePassword, normalizeEmail, roleNamesOf } from "./user.ts";
@@ -21,6 +21,7 @@ import { config } from "../config/config.ts";
 import { needsSecondFactor, startTwoFactorChallenge, TWO_FACTOR_PATH } from "./two-factor/sign-in.ts";
 
 export const INVALID_CREDENTIALS = "E-mail ou senha incorretos. Verifique suas credenciais e tente novamente.";
+export const ACCOUNT_DEACTIVATED = "Sua conta foi desativada pelo diretório da empresa. Fale com o administrador.";
 
 const dummyHash = hashPassword("Senha@Inexistente1");
 
@@ -62,14 +63,25 @@ export async function signIn(db: Db, input: SignInRequest, meta: RequestMeta, at
     });
     return authFailure(403, "email_not_confirmed", "E-mail não confirmado");
   }
+  if (user.deactivatedAt !== null) {
+    await writeAuditLog(db, {
+      userId: user.id,
+      actionType,
+      result: "blocked",
+      details: { email, error: "account_deactivated" },
+      ...meta,
+    });
+    return authFailure(403, "account_deactivated", ACCOUNT_DEACTIVATED);
+  }
   if (await needsSecondFactor(db, config().twoFactor.key, user.id)) {
     const challenge = await startTwoFactorChallenge(db, user.id, safeNextPath(input.next));
     return { ok: true, value: { twoFactorChallenge: challenge.token, next: TWO_FACTOR_PATH } };
   }
   const newDevice = await newDeviceOf(db, user.id, meta.userAgent);
-  const session = await createSession(db, user.id, meta);
+  const session = await createAuditedSession(db, user.id, meta, [
+    { userId: user.id, actionType: "user_login_success", result: "success", details: { email }, ...meta },
+  ]);
   if (newDevice) noticeNewDevice(email, newDevice, meta);
-  await writeAuditLog(db, { userId: user.id, actionType: "user_login_success", result: "success", details: { email }, ...meta });
   const next = safeNextPath(input.next);
   // Someone who must turn on the second factor goes there first; the gate would stop them at the next page anyway.
   const { key, requiredRoles } = config().twoFactor;

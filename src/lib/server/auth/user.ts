@@ -69,14 +69,14 @@ export async function createUser(db: Db, input: NewUser, audit?: CreationAudit, 
   });
 }
 
-/** The names of a user's roles. */
-export async function roleNamesOf(db: Db, userId: string): Promise<string[]> {
+/** The names of a user's roles, sorted. */
+export async function roleNamesOf(db: Pick<Db, "select">, userId: string): Promise<string[]> {
   const rows = await db
     .select({ name: roles.name })
     .from(userRoles)
     .innerJoin(roles, eq(roles.id, userRoles.roleId))
     .where(eq(userRoles.userId, userId));
-  return rows.map((row) => row.name);
+  return rows.map((row) => row.name).sort();
 }
 
 export async function listUsersWithRoles(db: Db) {

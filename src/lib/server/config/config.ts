@@ -7,6 +7,7 @@ import path from "node:path";
 import { engineOf } from "../../../../db/schema/index.ts";
 import { readOidcSettings, type OidcSettings } from "./oidc.ts";
 import { readTwoFactorSettings, type TwoFactorSettings } from "./two-factor.ts";
+import { readScimSettings, type ScimSettings } from "./scim.ts";
 
 /** Runtime configuration from the environment; every value has a safe default (the allow-list: empty). */
 export interface Config {
@@ -49,6 +50,8 @@ export interface Config {
   auditIpMask: boolean;
   /** AUDIT_CHAIN_KEY (32 bytes): HMAC key sealing the audit chain's head; null leaves it unsealed. */
   auditChainKey: Buffer | null;
+  /** Provisioning by the company directory (SCIM 2.0); null when SCIM_TOKEN is unset. */
+  scim: ScimSettings | null;
 }
 
 function positiveInteger(name: string, value: string | undefined): number | null {
@@ -136,6 +139,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     twoFactor: readTwoFactorSettings(env),
     auditIpMask: env.AUDIT_IP_MASK === "1" || env.AUDIT_IP_MASK === "true",
     auditChainKey: key32("AUDIT_CHAIN_KEY", env.AUDIT_CHAIN_KEY),
+    scim: readScimSettings(env),
   };
 }
 

@@ -5,12 +5,13 @@
  * recent-sign-in rule for sensitive changes (recent-sign-in.ts).
  */
 import { decodeHex, encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import { roles, sessions, userRoles, users, rolePermissions, pages } from "../../../../db/schema/index.ts";
 import { twoFactorSecrets } from "../../../../db/schema/index.ts";
 import type { Principal } from "../../routes.ts";
 import type { AuthMethod } from "../../auth/two-factor-policy.ts";
-import type { Db } from "../data/db.ts";
+import { writeAuditLog, type AuditEntry } from "../audit/audit.ts";
+import type { Db, Tx } from "../data/db.ts";
 import { existsFlag, jsonArrayOf } from "../data/dialect.ts";
 import { config } from "../config/config.ts";
 import { constantTimeEqual, sha256 } from "../platform/hashing.ts";
@@ -51,7 +52,7 @@ export function hashSecret(secret: string): Uint8Array {
  * `authMethod` defaults to the weakest, so a caller that forgets it never grants more.
  */
 export async function createSession(
-  db: Db,
+  db: Db | Tx,
   userId: string,
   meta: { ipAddress?: string | null; userAgent?: string | null; authMethod?: AuthMethod } = {},
   now = Date.now(),
@@ -74,42 +75,63 @@ export async function createSession(
 }
 
 /**
+ * A sign-in's session, written in one transaction with the audit rows that record it: a session
+ * whose row cannot be written never reaches a browser (the sign-in fails instead).
+ */
+export async function createAuditedSession(
+  db: Db | Tx,
+  userId: string,
+  meta: Parameters<typeof createSession>[2],
+  rows: readonly AuditEntry[],
+  now = Date.now(),
+): Promise<{ token: string; expiresAt: number }> {
+  return db.transaction(async (tx) => {
+    const session = await createSession(tx, userId, meta, now);
+    for (const row of rows) await writeAuditLog(tx, row);
+    return session;
+  });
+}
+
+/**
  * One indexed lookup returns the session, its user, the names of the system roles they hold and
  * the paths their roles' page permissions grant, both as JSON arrays (never a joined string a
  * crafted role name could split). A system role is a row flagged `is_system`, which no admin form
  * can set: a custom role never counts as one, whatever its name.
  */
 function prepareLookup(db: Db) {
-  return db
-    .select({
-      id: sessions.id,
-      secretHash: sessions.secretHash,
-      createdAt: sessions.createdAt,
-      lastVerifiedAt: sessions.lastVerifiedAt,
-      expiresAt: sessions.expiresAt,
-      authMethod: sessions.authMethod,
-      userId: users.id,
-      email: users.email,
-      fullName: users.fullName,
-      systemRoles: jsonArrayOf({
-        value: sql`${roles.name}`,
-        from: sql`from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId} and ${eq(roles.isSystem, true)}
+  return (
+    db
+      .select({
+        id: sessions.id,
+        secretHash: sessions.secretHash,
+        createdAt: sessions.createdAt,
+        lastVerifiedAt: sessions.lastVerifiedAt,
+        expiresAt: sessions.expiresAt,
+        authMethod: sessions.authMethod,
+        userId: users.id,
+        email: users.email,
+        fullName: users.fullName,
+        systemRoles: jsonArrayOf({
+          value: sql`${roles.name}`,
+          from: sql`from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId} and ${eq(roles.isSystem, true)}
           where ${userRoles.userId} = ${users.id}`,
-      }),
-      grantedPaths: jsonArrayOf({
-        distinct: true,
-        value: sql`${pages.path}`,
-        from: sql`from ${userRoles} join ${rolePermissions} on ${rolePermissions.roleId} = ${userRoles.roleId} and ${eq(rolePermissions.canAccess, true)}
+        }),
+        grantedPaths: jsonArrayOf({
+          distinct: true,
+          value: sql`${pages.path}`,
+          from: sql`from ${userRoles} join ${rolePermissions} on ${rolePermissions.roleId} = ${userRoles.roleId} and ${eq(rolePermissions.canAccess, true)}
           join ${pages} on ${pages.id} = ${rolePermissions.pageId} where ${userRoles.userId} = ${users.id}`,
-      }),
-      twoFactorEnrolled: existsFlag(
-        sql`select 1 from ${twoFactorSecrets} where ${twoFactorSecrets.userId} = ${users.id} and ${twoFactorSecrets.confirmedAt} is not null`,
-      ),
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.id, sql.placeholder("id")))
-    .prepare("session_lookup");
+        }),
+        twoFactorEnrolled: existsFlag(
+          sql`select 1 from ${twoFactorSecrets} where ${twoFactorSecrets.userId} = ${users.id} and ${twoFactorSecrets.confirmedAt} is not null`,
+        ),
+      })
+      .from(sessions)
+      // A deactivated account's session is unknown, whatever row a sign-in racing the deactivation left.
+      .innerJoin(users, and(eq(users.id, sessions.userId), isNull(users.deactivatedAt)))
+      .where(eq(sessions.id, sql.placeholder("id")))
+      .prepare("session_lookup")
+  );
 }
 
 const lookups = new WeakMap<Db, ReturnType<typeof prepareLookup>>();

@@ -28,7 +28,6 @@ async function recordBlockedAttempt(db: Db, limitKey: string, entry: Omit<AuditE
   const known = rowsByKey.get(limitKey);
   if (known && known.windowEnd === windowEnd && (await incrementAuditCount(db, known.rowId))) return;
   const rowId = await writeAuditLog(db, { ...entry, result: "blocked", details: { ...entry.details, count: 1 } });
-  if (rowId === null) return;
   if (rowsByKey.size > 10_000) for (const [key, row] of rowsByKey) if (row.windowEnd <= now) rowsByKey.delete(key);
   rowsByKey.set(limitKey, { rowId, windowEnd });
 }

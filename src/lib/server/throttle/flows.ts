@@ -100,6 +100,15 @@ export const FLOWS = {
     perClient: [{ name: "sso-callback:failures:ip", scope: "network", limit: { max: 30, windowMs: 15 * MINUTE }, counts: "attempts" }],
     perAccount: [],
   },
+  /**
+   * 'Li e entendi': a person confirms at most a few dozen pages, so a page or script sending
+   * confirmations in a loop is refused long before it fills the audit log.
+   */
+  "reading-confirm": {
+    actionType: "reading_confirmed",
+    perClient: [{ name: "reading:ip", scope: "network", limit: { max: 600, windowMs: 15 * MINUTE }, counts: "attempts" }],
+    perAccount: [{ name: "reading:account", scope: "account", limit: { max: 60, windowMs: 15 * MINUTE }, counts: "attempts" }],
+  },
 } as const satisfies Record<string, Flow>;
 
 export type ThrottledFlow = keyof typeof FLOWS;

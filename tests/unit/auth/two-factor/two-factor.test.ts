@@ -131,6 +131,33 @@ describe("an administrator resets a user's second factor", () => {
     const again = await call(`/api/admin/users/${user.id}/two-factor`, { method: "DELETE", token: admin.token });
     expect(again.status).toBe(409);
   });
+  it("lists who has a second factor and whose roles require one", async () => {
+    const admin = await createTestUser(server.db, ["admin"]);
+    await enrol(admin);
+    const enrolled = await createTestUser(server.db, ["visualizador"]);
+    await enrol(enrolled);
+    const plain = await createTestUser(server.db, ["security"]);
+    const stateOf = async (user: TestUser) => {
+      const response = await call(`/api/admin/users?q=${encodeURIComponent(user.email)}`, { token: admin.token });
+      const page = (await response.json()) as { twoFactorOn: boolean; users: { twoFactor: unknown }[] };
+      expect(page.twoFactorOn).toBe(true);
+      return page.users[0]!.twoFactor;
+    };
+    expect(await stateOf(admin)).toEqual({ enrolled: true, required: true });
+    expect(await stateOf(enrolled)).toEqual({ enrolled: true, required: false });
+    expect(await stateOf(plain)).toEqual({ enrolled: false, required: true });
+  });
+  it("refuses to reset a user who only began enrolling, and leaves their pending key", async () => {
+    const admin = await createTestUser(server.db, ["admin"]);
+    await enrol(admin);
+    const user = await createTestUser(server.db, ["visualizador"]);
+    expect((await call("/api/conta/dois-fatores", { method: "POST", token: user.token, body: {} })).status).toBe(200);
+    const pending = await server.db.select().from(twoFactorSecrets).where(eq(twoFactorSecrets.userId, user.id));
+    const reset = await call(`/api/admin/users/${user.id}/two-factor`, { method: "DELETE", token: admin.token });
+    expect(reset.status).toBe(409);
+    expect((await reset.json()).error).toBe("Este usuário não tem verificação em duas etapas ativa.");
+    expect(await server.db.select().from(twoFactorSecrets).where(eq(twoFactorSecrets.userId, user.id))).toEqual(pending);
+  });
   it("a non-admin cannot reset anyone's", async () => {
     const user = await createTestUser(server.db, ["security"]);
     const response = await call(`/api/admin/users/${user.id}/two-factor`, { method: "DELETE", token: user.token });

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { users } from "../../../../../db/schema/index.ts";
 import { isAllowedEmail } from "../allowed-email.ts";
 import { writeAuditLog, type RequestMeta } from "../../audit/audit.ts";
@@ -7,20 +7,25 @@ import { holdLock } from "../../data/dialect.ts";
 import type { OidcSettings } from "../../config/oidc.ts";
 import { deleteUnusedEmailTokens } from "../email-tokens.ts";
 import { removePendingAccount } from "../pending-accounts.ts";
+import { createAuditedSession } from "../../sessions/session.ts";
+import { newDeviceOf } from "../security-notices.ts";
 import { NO_PASSWORD } from "../user.ts";
 import type { SsoIdentity } from "./claims.ts";
 import { applyMappedRoles, mapRoleClaim } from "./roles.ts";
 
-export type SsoAccountResult = { ok: true; userId: string; email: string } | { ok: false; code: "domain" | "conflict" };
+export type SsoAccountResult =
+  | { ok: true; userId: string; email: string; session: { token: string; expiresAt: number }; newDevice: string | null }
+  | { ok: false; code: "domain" | "conflict" | "deactivated" };
 
 type User = typeof users.$inferSelect;
 type Opened = { user: User; changes: Partial<typeof users.$inferInsert>; details: Record<string, unknown> };
 type Refused = { conflict: User; error: "linked_to_other_identity" | "email_held_by_other_account" };
 
 /**
- * Opens the portal account of a provider identity, in one transaction with its audit rows (roles as
- * in roles.ts). Under the `accounts` lock, so parallel callbacks, a sign-up of the same address and
- * the pending purge each see the others' result.
+ * Opens the portal account of a provider identity and its session, in one transaction with their
+ * audit rows (roles as in roles.ts): nothing of the sign-in stays if a row cannot be written. Under
+ * the `accounts` lock, so parallel callbacks, a sign-up of the same address and the pending purge
+ * each see the others' result.
  */
 export async function openSsoAccount(db: Db, settings: OidcSettings, identity: SsoIdentity, meta: RequestMeta): Promise<SsoAccountResult> {
   const { email } = identity;
@@ -42,24 +47,38 @@ export async function openSsoAccount(db: Db, settings: OidcSettings, identity: S
       return { ok: false, code: "conflict" } as const;
     }
     let user = found.user;
+    if (user.deactivatedAt !== null) {
+      await writeAuditLog(tx, {
+        userId: user.id,
+        actionType: "user_login_attempt",
+        result: "blocked",
+        details: { email, method: "sso", error: "account_deactivated" },
+        ...meta,
+      });
+      return { ok: false, code: "deactivated" } as const;
+    }
     if (identity.fullName && identity.fullName !== user.fullName) found.changes.fullName = identity.fullName;
     if (Object.keys(found.changes).length) {
       user = (await tx.update(users).set(found.changes).where(eq(users.id, user.id)).returning())[0]!;
     }
     const roles = await applyMappedRoles(tx, user, mapRoleClaim(identity.roleClaim, settings.roleMap), settings, meta);
-    await writeAuditLog(tx, {
-      userId: user.id,
-      actionType: "sso_login_success",
-      result: "success",
-      details: { email, roles, issuer: identity.issuer, subject: identity.subject, ...found.details },
-      ...meta,
-    });
-    return { ok: true, userId: user.id, email } as const;
+    const newDevice = await newDeviceOf(tx, user.id, meta.userAgent);
+    const session = await createAuditedSession(tx, user.id, { ...meta, authMethod: "sso" }, [
+      {
+        userId: user.id,
+        actionType: "sso_login_success",
+        result: "success",
+        details: { email, roles, issuer: identity.issuer, subject: identity.subject, ...found.details },
+        ...meta,
+      },
+    ]);
+    return { ok: true, userId: user.id, email, session, newDevice } as const;
   });
 }
 
 /**
- * Which account the identity opens. The one linked to its iss + sub, whatever e-mail it had (it
+ * Which account the identity opens. The one linked to its iss + sub, or else the one the directory
+ * provisioned with `externalId` equal to the sub (linked now), whatever e-mail it had (it
  * takes the provider's new address; a pending sign-up holding that address is removed, a confirmed
  * account holding it is a conflict). Else the account with its e-mail, if linked to no other
  * identity (another sub or another issuer is a conflict, never a merge): linked now, and a pending
@@ -68,30 +87,41 @@ export async function openSsoAccount(db: Db, settings: OidcSettings, identity: S
  */
 async function findAccount(tx: Tx, identity: SsoIdentity, now: number): Promise<Opened | Refused> {
   const { email, issuer, subject } = identity;
-  const linked = (
+  const linkedBefore = (
     await tx
       .select()
       .from(users)
       .where(and(eq(users.oidcIssuer, issuer), eq(users.oidcSubject, subject)))
   )[0];
+  const provisioned = linkedBefore
+    ? undefined
+    : (
+        await tx
+          .select()
+          .from(users)
+          .where(and(eq(users.externalId, subject), isNull(users.oidcIssuer)))
+      )[0];
+  const linked = linkedBefore ?? provisioned;
+  const link = provisioned ? { oidcIssuer: issuer, oidcSubject: subject } : {};
   const holder = (await tx.select().from(users).where(eq(users.email, email)))[0];
 
   if (linked) {
-    if (holder?.id === linked.id) return { user: linked, changes: {}, details: { created: false } };
+    const details = { created: false, ...(provisioned ? { linked: true, by: "external_id" } : {}) };
+    if (holder?.id === linked.id) return { user: linked, changes: link, details };
     if (holder && holder.emailConfirmedAt !== null) return { conflict: holder, error: "email_held_by_other_account" };
     if (holder) await removePendingAccount(tx, holder, "address_claimed_by_sso");
-    return { user: linked, changes: { email }, details: { created: false, previous_email: linked.email } };
+    return { user: linked, changes: { ...link, email }, details: { ...details, previous_email: linked.email } };
   }
   if (holder) {
     if (holder.oidcIssuer !== null) return { conflict: holder, error: "linked_to_other_identity" };
-    const link = { oidcIssuer: issuer, oidcSubject: subject };
-    if (holder.emailConfirmedAt !== null) return { user: holder, changes: link, details: { created: false, linked: true } };
+    const newLink = { oidcIssuer: issuer, oidcSubject: subject };
+    if (holder.emailConfirmedAt !== null) return { user: holder, changes: newLink, details: { created: false, linked: true } };
     await deleteUnusedEmailTokens(tx, holder.id, "email_confirmation");
     await deleteUnusedEmailTokens(tx, holder.id, "password_reset");
     return {
       user: holder,
       // The provider proved the address; the name, password and links the sign-up's author chose go.
-      changes: { ...link, emailConfirmedAt: now, passwordHash: NO_PASSWORD, fullName: identity.fullName },
+      changes: { ...newLink, emailConfirmedAt: now, passwordHash: NO_PASSWORD, fullName: identity.fullName },
       details: { created: false, linked: true, pending_account: "password_discarded" },
     };
   }

@@ -6,17 +6,64 @@ import type { OidcSettings } from "../../config/oidc.ts";
 
 export const DEFAULT_SSO_ROLE = "visualizador";
 
-/** Portal roles named by the role claim's values (an array, or one string) through `OIDC_ROLE_MAP`. */
+/** Where a mapped role came from: corporate sign-in's claim, or the directory's groups (SCIM). */
+export type MappedRoleSource = "oidc" | "directory";
+
+/**
+ * Portal roles named by the directory's group values (an array, or one string) through
+ * `OIDC_ROLE_MAP`: the one rule both corporate sign-in and SCIM provisioning apply.
+ */
 export function mapRoleClaim(claim: unknown, roleMap: OidcSettings["roleMap"]): string[] {
   const values = Array.isArray(claim) ? claim : typeof claim === "string" ? [claim] : [];
   const mapped = values.flatMap((value) => (typeof value === "string" ? (roleMap.get(value) ?? []) : []));
   return [...new Set(mapped)].sort();
 }
 
+export interface MappedRolesChange {
+  /** Roles of this source before and after, sorted. */
+  before: string[];
+  after: string[];
+  /** Roles from any other source (given by hand, or by the other mapping), never touched here. */
+  kept: string[];
+}
+
 /**
- * Replaces the user's `oidc` roles with the mapped ones, audited when they change; roles given by
- * hand (`manual`) are never touched. A user left with no role at all gets Visualizador, as `oidc`.
- * Returns every role the user holds afterwards.
+ * Replaces the user's roles of one source with the mapped ones; roles from another source (`manual`
+ * above all) are never touched. A user left with no role at all gets Visualizador, from this source.
+ */
+export async function replaceMappedRoles(tx: Tx, userId: string, wanted: string[], source: MappedRoleSource): Promise<MappedRolesChange> {
+  const held = await tx
+    .select({ roleId: userRoles.roleId, name: roles.name, source: userRoles.source })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(eq(userRoles.userId, userId));
+  const kept = held.filter((role) => role.source !== source).map((role) => role.name);
+  const before = held
+    .filter((role) => role.source === source)
+    .map((role) => role.name)
+    .sort();
+  const known = wanted.length ? await tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.name, wanted)) : [];
+  const unknown = wanted.filter((name) => !known.some((role) => role.name === name));
+  if (unknown.length) console.warn(`[${source}] OIDC_ROLE_MAP cita perfis inexistentes: ${unknown.join(", ")}`);
+  let target = known.filter((role) => !kept.includes(role.name));
+  if (target.length === 0 && kept.length === 0) {
+    target = await tx.select({ id: roles.id, name: roles.name }).from(roles).where(eq(roles.name, DEFAULT_SSO_ROLE));
+  }
+  const after = target.map((role) => role.name).sort();
+
+  const dropped = held.filter((role) => role.source === source && !after.includes(role.name)).map((role) => role.roleId);
+  if (dropped.length) {
+    await tx.delete(userRoles).where(and(eq(userRoles.userId, userId), eq(userRoles.source, source), inArray(userRoles.roleId, dropped)));
+  }
+  for (const role of target) {
+    await tx.insert(userRoles).values({ userId, roleId: role.id, source }).onConflictDoNothing();
+  }
+  return { before, after, kept: kept.sort() };
+}
+
+/**
+ * Replaces the user's `oidc` roles with the mapped ones (replaceMappedRoles), audited when they
+ * change. Returns every role the user holds afterwards.
  */
 export async function applyMappedRoles(
   tx: Tx,
@@ -25,41 +72,15 @@ export async function applyMappedRoles(
   settings: OidcSettings,
   meta: RequestMeta,
 ): Promise<string[]> {
-  const userId = user.id;
-  const held = await tx
-    .select({ roleId: userRoles.roleId, name: roles.name, source: userRoles.source })
-    .from(userRoles)
-    .innerJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(eq(userRoles.userId, userId));
-  const manual = held.filter((role) => role.source === "manual").map((role) => role.name);
-  const before = held
-    .filter((role) => role.source === "oidc")
-    .map((role) => role.name)
-    .sort();
-  const known = wanted.length ? await tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.name, wanted)) : [];
-  const unknown = wanted.filter((name) => !known.some((role) => role.name === name));
-  if (unknown.length) console.warn(`[sso] OIDC_ROLE_MAP cita perfis inexistentes: ${unknown.join(", ")}`);
-  let target = known.filter((role) => !manual.includes(role.name));
-  if (target.length === 0 && manual.length === 0) {
-    target = await tx.select({ id: roles.id, name: roles.name }).from(roles).where(eq(roles.name, DEFAULT_SSO_ROLE));
-  }
-  const after = target.map((role) => role.name).sort();
-
-  const dropped = held.filter((role) => role.source === "oidc" && !after.includes(role.name)).map((role) => role.roleId);
-  if (dropped.length) {
-    await tx.delete(userRoles).where(and(eq(userRoles.userId, userId), eq(userRoles.source, "oidc"), inArray(userRoles.roleId, dropped)));
-  }
-  for (const role of target) {
-    await tx.insert(userRoles).values({ userId, roleId: role.id, source: "oidc" }).onConflictDoNothing();
-  }
+  const { before, after, kept } = await replaceMappedRoles(tx, user.id, wanted, "oidc");
   if (before.join(",") !== after.join(",")) {
     await writeAuditLog(tx, {
-      userId,
+      userId: user.id,
       actionType: "sso_roles_updated",
       result: "success",
-      details: { email: user.email, before, after, manual: manual.sort(), claim: settings.roleClaim },
+      details: { email: user.email, before, after, manual: kept, claim: settings.roleClaim },
       ...meta,
     });
   }
-  return [...manual, ...after].sort();
+  return [...kept, ...after].sort();
 }

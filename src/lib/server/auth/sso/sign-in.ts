@@ -14,8 +14,7 @@ import { readSsoClaims, type VerifiedClaims } from "./claims.ts";
 import { callbackUrl, client, discoverProvider, exchangeCode } from "./client.ts";
 import type { OidcSettings } from "../../config/oidc.ts";
 import { beginAttempt } from "../../throttle/throttle.ts";
-import { createSession } from "../../sessions/session.ts";
-import { newDeviceOf, noticeNewDevice } from "../security-notices.ts";
+import { noticeNewDevice } from "../security-notices.ts";
 
 export type SsoOutcome<T> = { ok: true; value: T } | { ok: false; code: SsoErrorCode };
 
@@ -95,8 +94,6 @@ export async function completeSsoSignIn(
   if (!read.ok) return read;
   const account = await openSsoAccount(ctx.db, ctx.settings, read.identity, ctx.meta);
   if (!account.ok) return account;
-  const newDevice = await newDeviceOf(ctx.db, account.userId, ctx.meta.userAgent);
-  const session = await createSession(ctx.db, account.userId, { ...ctx.meta, authMethod: "sso" });
-  if (newDevice) noticeNewDevice(account.email, newDevice, ctx.meta);
-  return { ok: true, value: { session, next: attempt.nextPath } };
+  if (account.newDevice) noticeNewDevice(account.email, account.newDevice, ctx.meta);
+  return { ok: true, value: { session: account.session, next: attempt.nextPath } };
 }

@@ -4,7 +4,7 @@
  */
 import { createTOTPKeyURI } from "@oslojs/otp";
 import { encodeBase32LowerCaseNoPadding, encodeBase32UpperCaseNoPadding } from "@oslojs/encoding";
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lt, or } from "drizzle-orm";
 import { renderSVG } from "uqr";
 import { twoFactorChallenges, twoFactorRecoveryCodes, twoFactorSecrets } from "../../../../../db/schema/index.ts";
 import { writeAuditLog, type RequestMeta } from "../../audit/audit.ts";
@@ -19,6 +19,9 @@ import { decryptTwoFactorSecret, encryptTwoFactorSecret } from "./secret.ts";
 export const TWO_FACTOR_OFF_MESSAGE = "A verificação em duas etapas não está configurada neste portal. Fale com o administrador.";
 export const ALREADY_ENROLLED_MESSAGE = "A verificação em duas etapas já está ativa na sua conta.";
 export const WRONG_CODE_MESSAGE = "Código inválido ou expirado. Confira o aplicativo autenticador e tente novamente.";
+export const RESET_OFF_MESSAGE =
+  "A verificação em duas etapas não está configurada neste portal (TWO_FACTOR_KEY não definida): não há segundo fator para redefinir.";
+export const NOT_ENROLLED_MESSAGE = "Este usuário não tem verificação em duas etapas ativa.";
 const ISSUER = "B1 Method Hub";
 const RECOVERY_CODE_COUNT = 10;
 
@@ -36,6 +39,16 @@ export async function readTwoFactorStatus(db: Db, userId: string): Promise<TwoFa
     .from(twoFactorRecoveryCodes)
     .where(eq(twoFactorRecoveryCodes.userId, userId));
   return { enrolled: Boolean(row?.confirmedAt), recoveryCodesLeft: codes.filter((code) => code.usedAt === null).length };
+}
+
+/** The users among `userIds` who have confirmed a second factor (one query for a page of the admin list). */
+export async function enrolledAmong(db: Db, userIds: readonly string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .select({ userId: twoFactorSecrets.userId })
+    .from(twoFactorSecrets)
+    .where(and(inArray(twoFactorSecrets.userId, [...userIds]), isNotNull(twoFactorSecrets.confirmedAt)));
+  return new Set(rows.map((row) => row.userId));
 }
 
 /** The signed-in person at the enrolment page, and the session they use there. */
@@ -146,20 +159,26 @@ export async function confirmTwoFactorEnrolment(
 
 /**
  * An administrator removes a user's second factor (lost phone): every session of the user ends
- * (the lost device may hold one) and they enrol again at their next sign-in.
+ * (the lost device may hold one) and they enrol again at their next sign-in. Only a confirmed factor
+ * on a portal with two-factor configured can be reset; anything else is refused and nothing changes.
  */
 export async function resetTwoFactor(
   db: Db,
+  key: Buffer | null,
   target: { userId: string; email: string },
   actor: { userId: string } & RequestMeta,
-): Promise<boolean> {
+): Promise<AuthResult> {
+  if (!key) return authFailure(409, "two_factor_off", RESET_OFF_MESSAGE);
   const reset = await db.transaction(async (tx) => {
     const removed = (
-      await tx.delete(twoFactorSecrets).where(eq(twoFactorSecrets.userId, target.userId)).returning({ userId: twoFactorSecrets.userId })
+      await tx
+        .delete(twoFactorSecrets)
+        .where(and(eq(twoFactorSecrets.userId, target.userId), isNotNull(twoFactorSecrets.confirmedAt)))
+        .returning({ userId: twoFactorSecrets.userId })
     ).length;
+    if (removed === 0) return false;
     await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, target.userId));
     await tx.delete(twoFactorChallenges).where(eq(twoFactorChallenges.userId, target.userId));
-    if (removed === 0) return false;
     const ended = await invalidateUserSessions(tx, target.userId);
     await writeAuditLog(tx, {
       userId: actor.userId,
@@ -171,6 +190,7 @@ export async function resetTwoFactor(
     });
     return true;
   });
-  if (reset) noticeTwoFactorReset(target.email);
-  return reset;
+  if (!reset) return authFailure(409, "not_enrolled", NOT_ENROLLED_MESSAGE);
+  noticeTwoFactorReset(target.email);
+  return { ok: true, value: undefined };
 }

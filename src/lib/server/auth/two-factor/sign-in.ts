@@ -2,12 +2,12 @@ import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/enco
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { twoFactorChallenges } from "../../../../../db/schema/index.ts";
 import { users } from "../../../../../db/schema/index.ts";
-import { writeAuditLog, type RequestMeta } from "../../audit/audit.ts";
+import { writeAuditLog, type AuditEntry, type RequestMeta } from "../../audit/audit.ts";
 import { rateLimited } from "../guards.ts";
 import { authFailure, type AuthResult } from "../result.ts";
 import type { Db } from "../../data/db.ts";
 import { sha256 } from "../../platform/hashing.ts";
-import { createSession } from "../../sessions/session.ts";
+import { createAuditedSession } from "../../sessions/session.ts";
 import { newDeviceOf, noticeNewDevice } from "../security-notices.ts";
 import type { Attempt } from "../../throttle/throttle.ts";
 import { acceptTotpCode, consumeRecoveryCode } from "./code.ts";
@@ -140,29 +140,24 @@ export async function completeTwoFactorSignIn(
     return authFailure(401, "invalid_code", WRONG_CODE_MESSAGE, { code: WRONG_CODE_MESSAGE });
   }
   await attempt.succeeded();
-  const [used] = await db
-    .delete(twoFactorChallenges)
-    .where(eq(twoFactorChallenges.tokenHash, challenge.tokenHash))
-    .returning({ tokenHash: twoFactorChallenges.tokenHash });
-  // A parallel request with another right code already turned this challenge into a session.
-  if (!used) return authFailure(401, "challenge_expired", CHALLENGE_EXPIRED_MESSAGE);
   const newDevice = await newDeviceOf(db, challenge.userId, meta.userAgent, now);
-  const session = await createSession(db, challenge.userId, { ...meta, authMethod: "two_factor" }, now);
-  if (newDevice) noticeNewDevice(challenge.email, newDevice, meta, now);
+  const rows: AuditEntry[] = [];
   if (method === "recovery_code") {
     const left = (await readTwoFactorStatus(db, challenge.userId)).recoveryCodesLeft;
-    await writeAuditLog(db, {
-      ...audit,
-      actionType: "two_factor_recovery_code_used",
-      result: "success",
-      details: { email: challenge.email, left },
-    });
+    rows.push({ ...audit, actionType: "two_factor_recovery_code_used", result: "success", details: { email: challenge.email, left } });
   }
-  await writeAuditLog(db, {
-    ...audit,
-    actionType: "user_login_success",
-    result: "success",
-    details: { email: challenge.email, secondFactor: method },
+  rows.push({ ...audit, actionType: "user_login_success", result: "success", details: { email: challenge.email, secondFactor: method } });
+  // The challenge ends with the session and its rows, or not at all.
+  const session = await db.transaction(async (tx) => {
+    const [used] = await tx
+      .delete(twoFactorChallenges)
+      .where(eq(twoFactorChallenges.tokenHash, challenge.tokenHash))
+      .returning({ tokenHash: twoFactorChallenges.tokenHash });
+    // A parallel request with another right code already turned this challenge into a session.
+    if (!used) return null;
+    return createAuditedSession(tx, challenge.userId, { ...meta, authMethod: "two_factor" }, rows, now);
   });
+  if (!session) return authFailure(401, "challenge_expired", CHALLENGE_EXPIRED_MESSAGE);
+  if (newDevice) noticeNewDevice(challenge.email, newDevice, meta, now);
   return { ok: true, value: { session, next: challenge.nextPath } };
 }

@@ -2,6 +2,7 @@ import type { APIRoute } from "astro";
 import { createUserSchema, userListQuerySchema } from "../../../../lib/admin/forms";
 import { refusalBody } from "../../../../lib/server/admin/result";
 import { createUserAsAdmin } from "../../../../lib/server/admin/users";
+import { config } from "../../../../lib/server/config/config";
 import { getDb } from "../../../../lib/server/data/db";
 import { actorOf, refuseUnlessAllowed } from "../../../../lib/server/http/guards";
 import { jsonResponse, parseJsonBody } from "../../../../lib/server/http/http";
@@ -15,7 +16,8 @@ export const GET: APIRoute = async ({ locals, url }) => {
   if (refused) return refused;
   const parsed = userListQuerySchema.safeParse(Object.fromEntries(url.searchParams));
   if (!parsed.success) return jsonResponse(400, { error: parsed.error.issues[0]?.message ?? "Filtro inválido" });
-  return jsonResponse(200, await listUsersPage(getDb(), { search: parsed.data.q, role: parsed.data.role, page: parsed.data.page }));
+  const query = { search: parsed.data.q, role: parsed.data.role, page: parsed.data.page };
+  return jsonResponse(200, await listUsersPage(getDb(), query, config().twoFactor));
 };
 
 export const POST: APIRoute = async ({ locals, request }) => {

@@ -1,0 +1,33 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { users } from "./index.ts";
+
+/** Groups the company directory pushed over SCIM; their names map to portal roles through OIDC_ROLE_MAP. */
+export const directoryGroups = sqliteTable(
+  "directory_groups",
+  {
+    id: text("id").primaryKey(),
+    displayName: text("display_name").notNull(),
+    /** The directory's own id for the group (Entra's object id); also looked up in the role map. */
+    externalId: text("external_id"),
+    createdAt: integer("created_at", { mode: "number" })
+      .notNull()
+      .default(sql`(unixepoch('subsec') * 1000)`),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull(),
+  },
+  (table) => [index("directory_groups_display_name_idx").on(table.displayName)],
+);
+
+/** Who is in each directory group (a person appears once per group whatever the directory repeats). */
+export const directoryGroupMembers = sqliteTable(
+  "directory_group_members",
+  {
+    groupId: text("group_id")
+      .notNull()
+      .references(() => directoryGroups.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+  },
+  (table) => [primaryKey({ columns: [table.groupId, table.userId] }), index("directory_group_members_user_idx").on(table.userId)],
+);

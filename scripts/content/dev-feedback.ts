@@ -1,0 +1,153 @@
+/**
+ * `astro dev`: runs the same checks as `npm run content:check` on every save under content/ and shows
+ * the problems in the browser (Astro's error overlay, in Portuguese, with file:line) until they are
+ * fixed; a fix reloads the page. A change in the content pages (a new page, a title, a menu entry)
+ * rewrites the page manifest and re-runs the route table, so the menu follows without a restart.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { isRunnableDevEnvironment, type ViteDevServer } from "vite";
+import type { AstroIntegrationLogger } from "astro";
+import type { ContentPageEntry } from "../../src/lib/content-manifest.ts";
+import { checkContent, formatProblem, type Problem } from "./check.ts";
+
+/** How long a file seen empty is given to be filled before it is checked. */
+const SETTLE_MS = 50;
+
+/** How long a fix waits for Astro's own reload before reloading the page itself. */
+const FALLBACK_RELOAD_MS = 600;
+
+const escapeHtml = (text: string) =>
+  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+
+/** The overlay's payload. Astro re-dresses error payloads not marked as already prepared; this one is final. */
+function overlayPayload(root: string, problems: readonly Problem[]) {
+  const first = problems[0]!;
+  return {
+    type: "error" as const,
+    err: {
+      name: "Conteúdo com problemas",
+      title: `${problems.length} problema(s) no conteúdo`,
+      message: problems.map((problem) => escapeHtml(formatProblem(problem))).join("<br>"),
+      hint: "Corrija e salve o arquivo: esta mensagem some sozinha e a página se atualiza. As mesmas mensagens saem em <code>npm run content:check</code>.",
+      stack: "",
+      loc: { file: path.join(root, first.file), line: first.line },
+    },
+    __isEnhancedAstroErrorPayload: true,
+    b1Content: true,
+  };
+}
+
+/** Marks a module and everything that imports it (in the server-side runners too) to be run again. */
+function invalidateWithImporters(server: ViteDevServer, file: string): void {
+  for (const environment of Object.values(server.environments)) {
+    for (const module of environment.moduleGraph.getModulesByFile(file) ?? []) environment.moduleGraph.invalidateModule(module);
+    if (!isRunnableDevEnvironment(environment)) continue;
+    const evaluated = environment.runner.evaluatedModules;
+    const pending = [...(evaluated.getModulesByFile(file) ?? [])];
+    const seen = new Set(pending);
+    for (let node = pending.pop(); node; node = pending.pop()) {
+      for (const id of node.importers) {
+        const importer = evaluated.getModuleById(id);
+        if (importer && !seen.has(importer)) {
+          seen.add(importer);
+          pending.push(importer);
+        }
+      }
+      evaluated.invalidateModule(node);
+    }
+  }
+}
+
+export interface DevFeedbackOptions {
+  server: ViteDevServer;
+  root: string;
+  logger: AstroIntegrationLogger;
+  /** Rewrites the content-page manifest (the route table reads it when it loads). */
+  writeManifest: (pages: readonly ContentPageEntry[]) => void;
+  /** Problems found when the dev server started. */
+  initialProblems: readonly Problem[];
+  initialPages: readonly ContentPageEntry[];
+}
+
+export function showContentProblemsInDev({ server, root, logger, writeManifest, initialProblems, initialPages }: DevFeedbackOptions): void {
+  const contentDir = path.join(root, "content") + path.sep;
+  const routesModule = path.join(root, "src", "lib", "routes.ts");
+  const client = server.environments.client.hot;
+  let problems: readonly Problem[] = initialProblems;
+  let manifest = JSON.stringify(initialPages);
+  let shown = "";
+  let fallbackReload: NodeJS.Timeout | undefined;
+
+  // While the content has problems they are the error to show: Astro's own (an unknown component
+  // failing the render, a frontmatter its loader cannot parse) would only repeat one of them in English,
+  // and its reloads (the collections changed) would only hide the overlay until the page comes back.
+  const send = client.send.bind(client) as (payload: unknown) => void;
+  client.send = ((...args: unknown[]) => {
+    const payload = args[0] as { type?: string; b1Content?: boolean } | undefined;
+    if (problems.length && payload?.type === "error" && !payload.b1Content) return send(overlayPayload(root, problems));
+    if (payload?.type === "full-reload") {
+      if (problems.length) return;
+      clearTimeout(fallbackReload);
+    }
+    return send(...(args as [unknown]));
+  }) as typeof client.send;
+  // A page opened or reloaded while a problem stands shows it at once.
+  client.on("vite:client:connect", (_data, socket) => {
+    if (problems.length) socket.send(overlayPayload(root, problems) as never);
+  });
+
+  function check(): void {
+    try {
+      report();
+    } catch (error) {
+      // A check that cannot run (a file vanished mid-save) must not stop the dev server; the next save checks again.
+      logger.warn(`Verificação do conteúdo não rodou: ${(error as Error).message}`);
+    }
+  }
+
+  function report(): void {
+    const started = performance.now();
+    const result = checkContent(root);
+    const pagesJson = JSON.stringify(result.pages);
+    const pagesChanged = pagesJson !== manifest;
+    if (pagesChanged) {
+      manifest = pagesJson;
+      writeManifest(result.pages);
+      invalidateWithImporters(server, routesModule);
+    }
+    const hadProblems = problems.length > 0;
+    problems = result.problems;
+    const took = Math.round(performance.now() - started);
+    const text = problems.map(formatProblem).join("\n");
+    if (problems.length) {
+      // A save can come as several events: the same problems are reported once.
+      if (text === shown) return;
+      shown = text;
+      logger.error(`Conteúdo com problemas (${took} ms):\n${text}`);
+      send(overlayPayload(root, problems));
+    } else if (hadProblems || pagesChanged) {
+      shown = "";
+      if (hadProblems) logger.info(`Conteúdo corrigido (${took} ms).`);
+      // Astro reloads the page once its collections have the new text; reloading now would show the old
+      // one first. This reload is for a change outside the collections (a file in content/arquivos/).
+      clearTimeout(fallbackReload);
+      fallbackReload = setTimeout(() => send({ type: "full-reload", path: "*" }), FALLBACK_RELOAD_MS);
+    }
+  }
+
+  // Checked at once, inside the watcher's event: Astro's own reaction to the save (re-rendering the
+  // collections) would otherwise run first and delay the report by a second or more. A file seen
+  // empty is usually one being written (truncated, then filled): checked again once the writes settle.
+  let settle: NodeJS.Timeout | undefined;
+  // Astro rewrites its list of MDX render modules when a file is added, but its dev server keeps the
+  // old list loaded (a new page would fail to render until a restart): it is loaded again here.
+  const renderModules = path.join(root, ".astro", "content-modules.mjs");
+  server.watcher.on("all", (event, file) => {
+    if (path.resolve(file) === renderModules) return invalidateWithImporters(server, renderModules);
+    if (!path.resolve(file).startsWith(contentDir)) return;
+    clearTimeout(settle);
+    if (event === "change" && fs.statSync(file, { throwIfNoEntry: false })?.size === 0) settle = setTimeout(check, SETTLE_MS);
+    else check();
+  });
+}

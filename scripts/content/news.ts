@@ -1,0 +1,73 @@
+/**
+ * /novidades at build time: every commit that touched content/, as one item per page it changed
+ * (page, date, summary), newest first. The summary is the new version's `resumo` (required reading),
+ * else the commit's `Novidade:` line, else a neutral line. A file belongs to the page that shows it (YAML_FILES and
+ * MDX_FOLDERS name it; content/paginas and content/guias by file name).
+ */
+import { execFileSync } from "node:child_process";
+import { MDX_FOLDERS, YAML_FILES } from "../../src/collections/yaml-files.ts";
+import type { ContentPageEntry } from "../../src/lib/content-manifest.ts";
+import type { NewsItem, NewsManifest } from "../../src/lib/reading/news.ts";
+import type { RequiredPage } from "../../src/lib/reading/required-page.ts";
+import { STATIC_ROUTES } from "../../src/lib/routes.ts";
+
+/** The commit-message line an editor writes for readers: `Novidade: <resumo em português>`. */
+const NEWS_TRAILER = "Novidade";
+/** Shown for a change whose commit names no summary: commit subjects are for developers (and often in English). */
+export const DEFAULT_NEWS_SUMMARY = "Conteúdo atualizado";
+
+/** How many changes the build keeps (the oldest fall off). */
+const MAX_ITEMS = 1000;
+
+function pageOfFile(file: string, pages: readonly ContentPageEntry[]): string | null {
+  const yaml = Object.values(YAML_FILES).find((entry) => entry.file === file);
+  if (yaml) return yaml.page;
+  const folder = Object.values(MDX_FOLDERS).find((entry) => file.startsWith(`${entry.dir}/`) && file.endsWith(".mdx"));
+  if (folder) return folder.page;
+  return pages.find((page) => page.file === file)?.path ?? null;
+}
+
+function gitLog(root: string): string {
+  try {
+    return execFileSync(
+      "git",
+      ["log", `--format=%x1e%H%x1f%aI%x1f%(trailers:key=${NEWS_TRAILER},valueonly,separator=%x1d)`, "--name-only", "--", "content"],
+      {
+        cwd: root,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    );
+  } catch {
+    return ""; // not a git checkout: no history to show
+  }
+}
+
+export function contentNews(root: string, pages: readonly ContentPageEntry[], required: readonly RequiredPage[]): NewsManifest {
+  const titles = new Map<string, string>([
+    ...STATIC_ROUTES.map((route) => [route.path, route.name] as const),
+    ...pages.map((page) => [page.path, page.title] as const),
+  ]);
+  const items: NewsItem[] = [];
+  for (const record of gitLog(root).split("\x1e").slice(1)) {
+    const [head = "", ...files] = record.split("\n");
+    const [commit = "", date = "", trailers = ""] = head.split("\x1f");
+    const written = trailers.split("\x1d")[0]?.trim();
+    const changed = new Set(files.map((file) => pageOfFile(file.trim(), pages)).filter((page): page is string => page !== null));
+    for (const pagina of changed) {
+      const titulo = titles.get(pagina);
+      if (!titulo) continue;
+      const version = required.find((page) => page.path === pagina)?.versions.find((entry) => entry.commit === commit);
+      items.push({
+        id: `${commit.slice(0, 12)}:${pagina}`,
+        pagina,
+        titulo,
+        data: new Date(date).toISOString(),
+        resumo: version?.summary ?? (written || DEFAULT_NEWS_SUMMARY),
+      });
+      if (items.length >= MAX_ITEMS) return { items };
+    }
+  }
+  return { items };
+}

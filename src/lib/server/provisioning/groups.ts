@@ -1,0 +1,254 @@
+import { and, asc, count, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
+import { directoryGroupMembers, directoryGroups, users } from "../../../../db/schema/index.ts";
+import type { Tx } from "../data/db.ts";
+import { holdLock } from "../data/dialect.ts";
+import { auditDirectoryChange } from "./audit.ts";
+import { applyDirectoryRoles } from "./directory-roles.ts";
+import { parseEqualityFilter } from "./filter.ts";
+import { applyPatch } from "./patch.ts";
+import {
+  excludedAttributes,
+  GROUP_SCHEMA,
+  isPlainObject,
+  listAnswer,
+  notFound,
+  readPage,
+  scimError,
+  type ScimAnswer,
+  type ScimContext,
+} from "./protocol.ts";
+
+type GroupRow = typeof directoryGroups.$inferSelect;
+type Member = { value: string; display: string };
+
+/** What a Group resource sets: its name, the directory's id for it and its members' account ids (each once). */
+interface GroupInput {
+  displayName: string;
+  externalId: string | null;
+  memberIds: string[];
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function toGroupResource(group: GroupRow, members: Member[] | null, baseUrl: string): Record<string, unknown> {
+  return {
+    schemas: [GROUP_SCHEMA],
+    id: group.id,
+    ...(group.externalId !== null ? { externalId: group.externalId } : {}),
+    displayName: group.displayName,
+    ...(members ? { members: members.map((member) => ({ ...member, $ref: `${baseUrl}/Users/${member.value}` })) } : {}),
+    meta: {
+      resourceType: "Group",
+      created: iso(group.createdAt),
+      lastModified: iso(group.updatedAt),
+      location: `${baseUrl}/Groups/${group.id}`,
+    },
+  };
+}
+
+function readGroupInput(body: unknown): { ok: true; input: GroupInput } | { ok: false; answer: ScimAnswer } {
+  if (!isPlainObject(body))
+    return { ok: false, answer: scimError(400, "Corpo inválido: esperado um recurso Group em JSON.", "invalidSyntax") };
+  const displayName = typeof body.displayName === "string" ? body.displayName.trim() : "";
+  if (!displayName) return { ok: false, answer: scimError(400, "O atributo `displayName` é obrigatório.", "invalidValue") };
+  const members = body.members ?? [];
+  if (!Array.isArray(members) || !members.every((member) => isPlainObject(member) && typeof member.value === "string")) {
+    return { ok: false, answer: scimError(400, "Cada membro deve ter o `value` (id do usuário).", "invalidValue") };
+  }
+  const externalId = typeof body.externalId === "string" && body.externalId.trim() ? body.externalId.trim() : null;
+  // The directory may repeat a member; a person is in a group once.
+  const memberIds = [...new Set(members.map((member) => member.value as string))];
+  return { ok: true, input: { displayName, externalId, memberIds } };
+}
+
+async function membersOf(db: ScimContext["db"] | Tx, groupId: string): Promise<Member[]> {
+  return db
+    .select({ value: users.id, display: users.email })
+    .from(directoryGroupMembers)
+    .innerJoin(users, eq(users.id, directoryGroupMembers.userId))
+    .where(eq(directoryGroupMembers.groupId, groupId))
+    .orderBy(asc(users.email));
+}
+
+async function findGroup(db: ScimContext["db"] | Tx, id: string) {
+  return (await db.select().from(directoryGroups).where(eq(directoryGroups.id, id)))[0];
+}
+
+/** Another group already has this name (compared without case, as SCIM's displayName is). */
+async function nameTaken(tx: Tx, displayName: string, exceptId: string | null): Promise<boolean> {
+  const same = sql`lower(${directoryGroups.displayName}) = ${displayName.toLowerCase()}`;
+  const [other] = await tx
+    .select({ id: directoryGroups.id })
+    .from(directoryGroups)
+    .where(exceptId ? and(same, ne(directoryGroups.id, exceptId)) : same);
+  return Boolean(other);
+}
+
+/**
+ * Sets the group's name and members, then the roles of everyone whose groups changed (and of every
+ * member when the name, which the role map reads, changed). Members that are no account here are skipped.
+ */
+async function writeGroup(ctx: ScimContext, tx: Tx, group: GroupRow, input: GroupInput, created: boolean): Promise<ScimAnswer> {
+  const before = created ? [] : (await membersOf(tx, group.id)).map((member) => member.value);
+  const known = input.memberIds.length
+    ? (await tx.select({ id: users.id }).from(users).where(inArray(users.id, input.memberIds))).map((row) => row.id)
+    : [];
+  const added = known.filter((id) => !before.includes(id));
+  const removed = before.filter((id) => !known.includes(id));
+  const renamed = !created && (group.displayName !== input.displayName || group.externalId !== input.externalId);
+  const [row] = await tx
+    .update(directoryGroups)
+    .set({ displayName: input.displayName, externalId: input.externalId, updatedAt: Date.now() })
+    .where(eq(directoryGroups.id, group.id))
+    .returning();
+  if (removed.length) {
+    await tx
+      .delete(directoryGroupMembers)
+      .where(and(eq(directoryGroupMembers.groupId, group.id), inArray(directoryGroupMembers.userId, removed)));
+  }
+  for (const userId of added) await tx.insert(directoryGroupMembers).values({ groupId: group.id, userId }).onConflictDoNothing();
+  const skipped = input.memberIds.filter((id) => !known.includes(id));
+  if (created || renamed || added.length || removed.length) {
+    await auditDirectoryChange(
+      tx,
+      created ? "scim_group_created" : "scim_group_updated",
+      {
+        group_id: group.id,
+        display_name: input.displayName,
+        external_id: input.externalId,
+        ...(renamed ? { previous_display_name: group.displayName } : {}),
+        added,
+        removed,
+        ...(skipped.length ? { unknown_members: skipped } : {}),
+      },
+      ctx.meta,
+    );
+  }
+  await applyRolesOf(ctx, tx, renamed ? [...new Set([...known, ...removed])] : [...added, ...removed]);
+  return { status: created ? 201 : 200, body: toGroupResource(row!, await membersOf(tx, group.id), ctx.baseUrl) };
+}
+
+async function applyRolesOf(ctx: ScimContext, tx: Tx, userIds: string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  const people = await tx.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, userIds));
+  for (const person of people) await applyDirectoryRoles(tx, person, ctx.settings, ctx.meta);
+}
+
+export async function getScimGroup(ctx: ScimContext, id: string, query: URLSearchParams): Promise<ScimAnswer> {
+  const group = await findGroup(ctx.db, id);
+  if (!group) return notFound("Grupo");
+  const members = excludedAttributes(query).has("members") ? null : await membersOf(ctx.db, id);
+  return { status: 200, body: toGroupResource(group, members, ctx.baseUrl) };
+}
+
+export async function listScimGroups(ctx: ScimContext, query: URLSearchParams): Promise<ScimAnswer> {
+  const filter = parseEqualityFilter(query.get("filter"), ["displayname", "externalid", "id"]);
+  if (!filter.ok) return scimError(400, filter.detail, "invalidFilter");
+  const conditions: SQL[] = filter.tests.map(({ attribute, value }) => {
+    if (attribute === "externalid") return eq(directoryGroups.externalId, value);
+    if (attribute === "id") return eq(directoryGroups.id, value);
+    return sql`lower(${directoryGroups.displayName}) = ${value.toLowerCase()}`;
+  });
+  const where = conditions.length ? and(...conditions) : undefined;
+  const { startIndex, count: size } = readPage(query);
+  const [{ total }] = (await ctx.db.select({ total: count() }).from(directoryGroups).where(where)) as [{ total: number }];
+  const rows =
+    size === 0
+      ? []
+      : await ctx.db
+          .select()
+          .from(directoryGroups)
+          .where(where)
+          .orderBy(asc(directoryGroups.createdAt), asc(directoryGroups.id))
+          .limit(size)
+          .offset(startIndex - 1);
+  const withMembers = !excludedAttributes(query).has("members");
+  const resources = [];
+  for (const row of rows) resources.push(toGroupResource(row, withMembers ? await membersOf(ctx.db, row.id) : null, ctx.baseUrl));
+  return listAnswer(resources, Number(total), startIndex);
+}
+
+export async function createScimGroup(ctx: ScimContext, body: unknown): Promise<ScimAnswer> {
+  const read = readGroupInput(body);
+  if (!read.ok) return read.answer;
+  const answer = await ctx.db.transaction(async (tx) => {
+    await holdLock(tx, "accounts");
+    if (await nameTaken(tx, read.input.displayName, null)) {
+      return scimError(409, "Já existe um grupo com este displayName.", "uniqueness");
+    }
+    const now = Date.now();
+    const [group] = await tx
+      .insert(directoryGroups)
+      .values({
+        id: crypto.randomUUID(),
+        displayName: read.input.displayName,
+        externalId: read.input.externalId,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return writeGroup(ctx, tx, group!, read.input, true);
+  });
+  const id = answer.status === 201 ? (answer.body as { id: string }).id : null;
+  return id ? { ...answer, location: `${ctx.baseUrl}/Groups/${id}` } : answer;
+}
+
+export async function replaceScimGroup(ctx: ScimContext, id: string, body: unknown): Promise<ScimAnswer> {
+  const read = readGroupInput(body);
+  if (!read.ok) return read.answer;
+  return ctx.db.transaction(async (tx) => {
+    await holdLock(tx, "accounts");
+    const group = await findGroup(tx, id);
+    if (!group) return notFound("Grupo");
+    if (await nameTaken(tx, read.input.displayName, id)) return scimError(409, "Já existe um grupo com este displayName.", "uniqueness");
+    return writeGroup(ctx, tx, group, read.input, false);
+  });
+}
+
+/** PATCH /Groups/{id}: member adds and removes (by list or by `members[value eq "…"]`), renames. 204 as Entra expects. */
+export async function patchScimGroup(ctx: ScimContext, id: string, body: unknown): Promise<ScimAnswer> {
+  return ctx.db.transaction(async (tx) => {
+    await holdLock(tx, "accounts");
+    const group = await findGroup(tx, id);
+    if (!group) return notFound("Grupo");
+    // Members compared by id alone: Entra's removals carry `$ref: null`, ours carry display and $ref.
+    const members = (await membersOf(tx, id)).map((member) => ({ value: member.value }));
+    const current = { ...toGroupResource(group, null, ctx.baseUrl), members };
+    const patched = applyPatch(current, membersById(body));
+    if (!patched.ok) return patched.answer;
+    const resource = patched.resource;
+    const read = readGroupInput({ ...resource, members: resource.members ?? [] });
+    if (!read.ok) return read.answer;
+    if (await nameTaken(tx, read.input.displayName, id)) return scimError(409, "Já existe um grupo com este displayName.", "uniqueness");
+    await writeGroup(ctx, tx, group, read.input, false);
+    return { status: 204 };
+  });
+}
+
+/** The body with each `members` value reduced to its `value` (the member's id), so removal matches by id. */
+function membersById(body: unknown): unknown {
+  if (!isPlainObject(body) || !Array.isArray(body.Operations)) return body;
+  const byId = (value: unknown) => (isPlainObject(value) && "value" in value ? { value: value.value } : value);
+  const Operations = body.Operations.map((operation: unknown) =>
+    isPlainObject(operation) &&
+    typeof operation.path === "string" &&
+    operation.path.toLowerCase() === "members" &&
+    Array.isArray(operation.value)
+      ? { ...operation, path: "members", value: operation.value.map(byId) }
+      : operation,
+  );
+  return { ...body, Operations };
+}
+
+export async function deleteScimGroup(ctx: ScimContext, id: string): Promise<ScimAnswer> {
+  return ctx.db.transaction(async (tx) => {
+    await holdLock(tx, "accounts");
+    const group = await findGroup(tx, id);
+    if (!group) return notFound("Grupo");
+    const members = (await membersOf(tx, id)).map((member) => member.value);
+    await tx.delete(directoryGroups).where(eq(directoryGroups.id, id));
+    await auditDirectoryChange(tx, "scim_group_deleted", { group_id: id, display_name: group.displayName, members }, ctx.meta);
+    await applyRolesOf(ctx, tx, members);
+    return { status: 204 };
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * The provisioning domain: the company directory (Entra ID, Okta…) creates, changes, deactivates
+ * and removes accounts over SCIM 2.0 (RFC 7643/7644). This file holds the protocol's shapes: schema
+ * URNs, answers, error bodies, list pages; users.ts and groups.ts the resources; the gate's edge
+ * (src/server/scim.ts) only checks the token, reads the body and writes the answer.
+ */
+import type { RequestMeta } from "../audit/audit.ts";
+import type { ScimSettings } from "../config/scim.ts";
+import type { Db } from "../data/db.ts";
+
+/** What every provisioning call needs: the database, the settings, where resources live, who asked. */
+export interface ScimContext {
+  db: Db;
+  settings: ScimSettings;
+  /** `<PUBLIC_URL>/scim/v2`: resource locations are built on it. */
+  baseUrl: string;
+  meta: RequestMeta;
+}
+
+export const SCIM_CONTENT_TYPE = "application/scim+json";
+export const USER_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:User";
+export const ENTERPRISE_USER_SCHEMA = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
+export const GROUP_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Group";
+export const LIST_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:ListResponse";
+export const ERROR_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:Error";
+export const PATCH_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+
+/** Largest page a list returns, whatever `count` asks (announced in ServiceProviderConfig). */
+export const MAX_PAGE_SIZE = 200;
+
+/** What the edge writes back: a status, a JSON body (none for 204) and, for a creation, its Location. */
+export interface ScimAnswer {
+  status: number;
+  body?: unknown;
+  location?: string;
+}
+
+export type ScimErrorType = "uniqueness" | "invalidFilter" | "invalidValue" | "invalidSyntax" | "invalidPath" | "noTarget" | "mutability";
+
+/** An RFC 7644 §3.12 error: `status` is a string there, `detail` is for the directory's administrator (pt-BR). */
+export function scimError(status: number, detail: string, scimType?: ScimErrorType): ScimAnswer {
+  return { status, body: { schemas: [ERROR_SCHEMA], status: String(status), ...(scimType ? { scimType } : {}), detail } };
+}
+
+export const notFound = (what: "Usuário" | "Grupo") => scimError(404, `${what} não encontrado.`);
+
+/** A ListResponse page: `startIndex` is 1-based, as the directory sent it. */
+export function listAnswer(resources: unknown[], totalResults: number, startIndex: number): ScimAnswer {
+  return {
+    status: 200,
+    body: { schemas: [LIST_SCHEMA], totalResults, startIndex, itemsPerPage: resources.length, Resources: resources },
+  };
+}
+
+/** `startIndex` and `count` from the query: below 1 reads as 1 and a negative count as 0 (RFC 7644 §3.4.2.4). */
+export function readPage(query: URLSearchParams): { startIndex: number; count: number } {
+  const startIndex = Math.max(1, Math.trunc(Number(query.get("startIndex") ?? 1)) || 1);
+  const asked = query.get("count");
+  const count = asked === null || asked === "" ? 100 : Math.trunc(Number(asked));
+  return { startIndex, count: Number.isFinite(count) ? Math.min(Math.max(0, count), MAX_PAGE_SIZE) : 100 };
+}
+
+/** `active` as Entra may send it: a boolean, or the strings "True"/"False" in any case. Undefined for anything else. */
+export function readBoolean(value: unknown): boolean | undefined {
+  if (typeof value === "boolean") return value;
+  if (typeof value === "string") {
+    const lowered = value.trim().toLowerCase();
+    if (lowered === "true") return true;
+    if (lowered === "false") return false;
+  }
+  return undefined;
+}
+
+/** The `excludedAttributes` query value as a lower-cased set (Entra asks for groups without `members`). */
+export function excludedAttributes(query: URLSearchParams): Set<string> {
+  return new Set(
+    (query.get("excludedAttributes") ?? "")
+      .split(",")
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean),
+  );
+}
+
+export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);

@@ -1,0 +1,231 @@
+import { and, asc, count, eq, inArray, ne, or, type SQL } from "drizzle-orm";
+import { directoryGroupMembers, directoryGroups, twoFactorChallenges, users } from "../../../../db/schema/index.ts";
+import type { Db, Tx } from "../data/db.ts";
+import { holdLock } from "../data/dialect.ts";
+import { invalidateUserSessions } from "../sessions/session.ts";
+import { deleteUnusedEmailTokens } from "../auth/email-tokens.ts";
+import { NO_PASSWORD, roleNamesOf } from "../auth/user.ts";
+import { auditDirectoryChange } from "./audit.ts";
+import { applyDirectoryRoles } from "./directory-roles.ts";
+import { parseEqualityFilter } from "./filter.ts";
+import { applyPatch } from "./patch.ts";
+import { listAnswer, notFound, readPage, scimError, type ScimAnswer, type ScimContext } from "./protocol.ts";
+import { readUserInput, toUserResource, type AccountRow, type GroupRef, type UserInput } from "./user-resource.ts";
+
+const accountColumns = {
+  id: users.id,
+  email: users.email,
+  fullName: users.fullName,
+  createdAt: users.createdAt,
+  provisionedAt: users.provisionedAt,
+  externalId: users.externalId,
+  deactivatedAt: users.deactivatedAt,
+  directoryResource: users.directoryResource,
+  emailConfirmedAt: users.emailConfirmedAt,
+};
+
+async function groupsOf(db: Db | Tx, userIds: string[]): Promise<Map<string, GroupRef[]>> {
+  const byUser = new Map<string, GroupRef[]>();
+  if (userIds.length === 0) return byUser;
+  const rows = await db
+    .select({ userId: directoryGroupMembers.userId, id: directoryGroups.id, displayName: directoryGroups.displayName })
+    .from(directoryGroupMembers)
+    .innerJoin(directoryGroups, eq(directoryGroups.id, directoryGroupMembers.groupId))
+    .where(inArray(directoryGroupMembers.userId, userIds));
+  for (const row of rows) byUser.set(row.userId, [...(byUser.get(row.userId) ?? []), { id: row.id, displayName: row.displayName }]);
+  return byUser;
+}
+
+async function findAccount(db: Db | Tx, id: string) {
+  return (await db.select(accountColumns).from(users).where(eq(users.id, id)))[0];
+}
+
+async function resourceOf(db: Db | Tx, row: AccountRow, baseUrl: string) {
+  return toUserResource(row, (await groupsOf(db, [row.id])).get(row.id) ?? [], baseUrl);
+}
+
+export async function getScimUser(ctx: ScimContext, id: string): Promise<ScimAnswer> {
+  const row = await findAccount(ctx.db, id);
+  return row ? { status: 200, body: await resourceOf(ctx.db, row, ctx.baseUrl) } : notFound("Usuário");
+}
+
+/** GET /Users: every account (the directory matches existing people by `userName` before creating them). */
+export async function listScimUsers(ctx: ScimContext, query: URLSearchParams): Promise<ScimAnswer> {
+  const filter = parseEqualityFilter(query.get("filter"), ["username", "externalid", "id", "emails.value"]);
+  if (!filter.ok) return scimError(400, filter.detail, "invalidFilter");
+  const conditions: SQL[] = filter.tests.map(({ attribute, value }) => {
+    if (attribute === "externalid") return eq(users.externalId, value);
+    if (attribute === "id") return eq(users.id, value);
+    // E-mails are stored lower-cased; `userName` is case-insensitive (RFC 7643 §4.1.1).
+    return eq(users.email, value.trim().toLowerCase());
+  });
+  const where = conditions.length ? and(...conditions) : undefined;
+  const { startIndex, count: size } = readPage(query);
+  const [{ total }] = (await ctx.db.select({ total: count() }).from(users).where(where)) as [{ total: number }];
+  const rows =
+    size === 0
+      ? []
+      : await ctx.db
+          .select(accountColumns)
+          .from(users)
+          .where(where)
+          .orderBy(asc(users.createdAt), asc(users.id))
+          .limit(size)
+          .offset(startIndex - 1);
+  const groups = await groupsOf(
+    ctx.db,
+    rows.map((row) => row.id),
+  );
+  return listAnswer(
+    rows.map((row) => toUserResource(row, groups.get(row.id) ?? [], ctx.baseUrl)),
+    Number(total),
+    startIndex,
+  );
+}
+
+/** The e-mail or external id is someone else's: 409 `uniqueness`, as Entra and Okta expect. */
+async function uniquenessConflict(tx: Tx, input: UserInput, exceptId: string | null): Promise<ScimAnswer | null> {
+  const same =
+    input.externalId === null ? eq(users.email, input.email) : or(eq(users.email, input.email), eq(users.externalId, input.externalId));
+  const [other] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(exceptId ? and(same, ne(users.id, exceptId)) : same);
+  return other ? scimError(409, "Já existe uma conta com este userName (e-mail) ou externalId.", "uniqueness") : null;
+}
+
+/** Ends everything a deactivated person could still use: sessions, pending links, second-factor challenges. */
+async function cutAccess(tx: Tx, userId: string): Promise<number> {
+  const ended = await invalidateUserSessions(tx, userId);
+  await deleteUnusedEmailTokens(tx, userId, "password_reset");
+  await deleteUnusedEmailTokens(tx, userId, "email_confirmation");
+  await tx.delete(twoFactorChallenges).where(eq(twoFactorChallenges.userId, userId));
+  return ended;
+}
+
+/** POST /Users: a new confirmed account with no password (corporate sign-in or a reset link sets one). */
+export async function createScimUser(ctx: ScimContext, body: unknown): Promise<ScimAnswer> {
+  const read = readUserInput(body);
+  if (!read.ok) return read.answer;
+  const { input } = read;
+  return ctx.db.transaction(async (tx) => {
+    // Two creates of the same person at once: the second waits here and then sees the first.
+    await holdLock(tx, "accounts");
+    const conflict = await uniquenessConflict(tx, input, null);
+    if (conflict) return conflict;
+    const now = Date.now();
+    const [row] = await tx
+      .insert(users)
+      .values({
+        id: crypto.randomUUID(),
+        email: input.email,
+        fullName: input.fullName,
+        passwordHash: NO_PASSWORD,
+        emailConfirmedAt: now,
+        createdAt: now,
+        provisionedAt: now,
+        externalId: input.externalId,
+        deactivatedAt: input.active ? null : now,
+        directoryResource: JSON.stringify(input.resource),
+      })
+      .returning(accountColumns);
+    await auditDirectoryChange(
+      tx,
+      "scim_user_created",
+      { user_id: row!.id, email: input.email, full_name: input.fullName, external_id: input.externalId, active: input.active },
+      ctx.meta,
+    );
+    await applyDirectoryRoles(tx, row!, ctx.settings, ctx.meta);
+    const resource = await resourceOf(tx, row!, ctx.baseUrl);
+    return { status: 201, body: resource, location: `${ctx.baseUrl}/Users/${row!.id}` };
+  });
+}
+
+type Account = NonNullable<Awaited<ReturnType<typeof findAccount>>>;
+
+/**
+ * Writes a read User resource over an existing account, with its audit rows: changed fields,
+ * deactivation (all sessions end before the answer) or reactivation. An account the directory
+ * had not managed yet is taken over; a pending sign-up loses the password its unknown author chose.
+ */
+async function writeUser(ctx: ScimContext, tx: Tx, account: Account, input: UserInput): Promise<ScimAnswer> {
+  const conflict = await uniquenessConflict(tx, input, account.id);
+  if (conflict) return conflict;
+  const now = Date.now();
+  const pending = account.emailConfirmedAt === null;
+  const wasActive = account.deactivatedAt === null;
+  const [row] = await tx
+    .update(users)
+    .set({
+      email: input.email,
+      fullName: input.fullName,
+      externalId: input.externalId,
+      provisionedAt: account.provisionedAt ?? now,
+      deactivatedAt: input.active ? null : (account.deactivatedAt ?? now),
+      directoryResource: JSON.stringify(input.resource),
+      ...(pending ? { emailConfirmedAt: now, passwordHash: NO_PASSWORD } : {}),
+    })
+    .where(eq(users.id, account.id))
+    .returning(accountColumns);
+  const changes: Record<string, { before: unknown; after: unknown }> = {};
+  if (account.email !== input.email) changes.email = { before: account.email, after: input.email };
+  if (account.fullName !== input.fullName) changes.full_name = { before: account.fullName, after: input.fullName };
+  if (account.externalId !== input.externalId) changes.external_id = { before: account.externalId, after: input.externalId };
+  const subject = { user_id: account.id, email: input.email };
+  if (Object.keys(changes).length || account.provisionedAt === null || pending) {
+    const takeover =
+      account.provisionedAt === null ? { taken_over: true, ...(pending ? { pending_account: "password_discarded" } : {}) } : {};
+    await auditDirectoryChange(tx, "scim_user_updated", { ...subject, changes, ...takeover }, ctx.meta);
+  }
+  if (wasActive && !input.active) {
+    const sessionsEnded = await cutAccess(tx, account.id);
+    await auditDirectoryChange(tx, "scim_user_deactivated", { ...subject, sessions_ended: sessionsEnded }, ctx.meta);
+  } else if (!wasActive && input.active) {
+    await auditDirectoryChange(tx, "scim_user_reactivated", subject, ctx.meta);
+  }
+  return { status: 200, body: await resourceOf(tx, row!, ctx.baseUrl) };
+}
+
+/** PUT /Users/{id}: the resource sent replaces the directory's attributes. */
+export async function replaceScimUser(ctx: ScimContext, id: string, body: unknown): Promise<ScimAnswer> {
+  const read = readUserInput(body);
+  if (!read.ok) return read.answer;
+  return ctx.db.transaction(async (tx) => {
+    await holdLock(tx, "accounts");
+    const account = await findAccount(tx, id);
+    return account ? writeUser(ctx, tx, account, read.input) : notFound("Usuário");
+  });
+}
+
+/** PATCH /Users/{id}: the operations are applied to the current resource, which is then written as a replacement. */
+export async function patchScimUser(ctx: ScimContext, id: string, body: unknown): Promise<ScimAnswer> {
+  return ctx.db.transaction(async (tx) => {
+    await holdLock(tx, "accounts");
+    const account = await findAccount(tx, id);
+    if (!account) return notFound("Usuário");
+    const current = await resourceOf(tx, account, ctx.baseUrl);
+    const patched = applyPatch(current, body);
+    if (!patched.ok) return patched.answer;
+    const read = readUserInput(patched.resource);
+    if (!read.ok) return read.answer;
+    return writeUser(ctx, tx, account, read.input);
+  });
+}
+
+/** DELETE /Users/{id}: the account goes (sessions, roles and memberships with it); its audit rows stay. */
+export async function deleteScimUser(ctx: ScimContext, id: string): Promise<ScimAnswer> {
+  return ctx.db.transaction(async (tx) => {
+    await holdLock(tx, "accounts");
+    const account = await findAccount(tx, id);
+    if (!account) return notFound("Usuário");
+    const roles = await roleNamesOf(tx, id);
+    await tx.delete(users).where(eq(users.id, id));
+    await auditDirectoryChange(
+      tx,
+      "scim_user_deleted",
+      { user_id: id, email: account.email, full_name: account.fullName, external_id: account.externalId, roles },
+      ctx.meta,
+    );
+    return { status: 204 };
+  });
+}

@@ -1,0 +1,89 @@
+/**
+ * The gate's SCIM edge: `/scim/v2/*` is answered here, not by the Astro adapter. The directory is
+ * a machine with a bearer token, not a browser: no session cookie is read and no Origin check
+ * applies (no cookie means no cross-site forgery to guard against). The token is checked before a
+ * byte of the body is read; the provisioning domain does the rest.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Logger } from "pino";
+import type { Db } from "../lib/server/data/db.ts";
+import type { ScimSettings } from "../lib/server/config/scim.ts";
+import { isAcceptedScimToken } from "../lib/server/provisioning/bearer-token.ts";
+import { answerScimRequest } from "../lib/server/provisioning/router.ts";
+import { SCIM_CONTENT_TYPE, scimError, type ScimAnswer } from "../lib/server/provisioning/protocol.ts";
+import { MAX_BODY_BYTES } from "../lib/server/http/http.ts";
+
+export const SCIM_PREFIX = "/scim/v2";
+
+export const isScimPath = (path: string) => path === SCIM_PREFIX || path.startsWith(`${SCIM_PREFIX}/`);
+
+const WRITE_METHODS = new Set(["POST", "PUT", "PATCH"]);
+
+/** The body as JSON; null when too large or not JSON (the answer says which). */
+async function readJsonBody(req: IncomingMessage): Promise<{ ok: true; body: unknown } | { ok: false; answer: ScimAnswer }> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return { ok: false, answer: scimError(413, "Corpo da requisição grande demais.") };
+    chunks.push(chunk);
+  }
+  try {
+    return { ok: true, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
+  } catch {
+    return { ok: false, answer: scimError(400, "Corpo inválido: JSON mal formado.", "invalidSyntax") };
+  }
+}
+
+export interface ScimEdge {
+  db: Db;
+  settings: ScimSettings;
+  publicUrl: string;
+  logger: Logger;
+  headers: Record<string, string>;
+  clientIp: (req: IncomingMessage) => string | null;
+}
+
+function send(res: ServerResponse, edge: ScimEdge, answer: ScimAnswer, extra: Record<string, string> = {}) {
+  for (const name in edge.headers) res.setHeader(name, edge.headers[name]!);
+  for (const name in extra) res.setHeader(name, extra[name]!);
+  res.setHeader("Cache-Control", "no-store");
+  if (answer.location) res.setHeader("Location", answer.location);
+  if (answer.body === undefined) {
+    res.writeHead(answer.status);
+    res.end();
+    return;
+  }
+  const body = JSON.stringify(answer.body);
+  res.writeHead(answer.status, { "Content-Type": `${SCIM_CONTENT_TYPE}; charset=utf-8`, "Content-Length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** Answers one `/scim/v2/*` request (the gate has normalised `path`). */
+export async function handleScimRequest(edge: ScimEdge, req: IncomingMessage, res: ServerResponse, path: string, query: string) {
+  const method = req.method ?? "GET";
+  if (!isAcceptedScimToken(edge.settings, req.headers.authorization)) {
+    edge.logger.warn({ path, method, ip: edge.clientIp(req) }, "scim: token ausente ou inválido");
+    if (WRITE_METHODS.has(method)) res.setHeader("Connection", "close");
+    return send(res, edge, scimError(401, "Token de acesso ausente ou inválido."), { "WWW-Authenticate": 'Bearer realm="scim"' });
+  }
+  let body: unknown = null;
+  if (WRITE_METHODS.has(method)) {
+    const read = await readJsonBody(req);
+    if (!read.ok) {
+      res.setHeader("Connection", "close");
+      return send(res, edge, read.answer);
+    }
+    body = read.body;
+  }
+  // The gate's normalised path is already decoded.
+  const segments = path.slice(SCIM_PREFIX.length).split("/").filter(Boolean);
+  const ctx = {
+    db: edge.db,
+    settings: edge.settings,
+    baseUrl: `${edge.publicUrl}${SCIM_PREFIX}`,
+    meta: { ipAddress: edge.clientIp(req), userAgent: req.headers["user-agent"] ?? null },
+  };
+  const answer = await answerScimRequest(ctx, { method, segments, query: new URLSearchParams(query.replace(/^\?/, "")), body });
+  return send(res, edge, answer);
+}

@@ -1,0 +1,220 @@
+/**
+ * An editor running `npm run dev`: every save under content/ is checked like `npm run content:check`
+ * and a problem shows in the browser, in Portuguese with file:line, until it is fixed; a new page's
+ * menu entry appears without a restart. Prints the time from save to what the editor sees (target
+ * ≤ 500 ms; printed, not asserted: the figure depends on the machine's load).
+ * The dev server runs on a copy of the project, on E2E_DEV_PORT (default: E2E_PORT + 1).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { expect, test, type Page } from "@playwright/test";
+
+const LEFT_OUT = new Set([
+  "node_modules",
+  "dist",
+  ".git",
+  "data",
+  "test-results",
+  "playwright-report",
+  "artifacts",
+  "bench-results",
+  ".astro",
+  ".node",
+]);
+const port = Number(process.env.E2E_DEV_PORT ?? Number(process.env.E2E_PORT ?? 4399) + 1);
+const origin = `http://127.0.0.1:${port}`;
+const PAGE = "content/paginas/exemplo-componentes.mdx";
+
+let project: string;
+let dev: ChildProcess;
+let log = "";
+const timings: string[] = [];
+
+test.describe.configure({ mode: "serial", timeout: 240_000 });
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  project = fs.mkdtempSync(path.join(os.tmpdir(), "b1-dev-"));
+  for (const entry of fs.readdirSync(".")) if (!LEFT_OUT.has(entry)) fs.cpSync(entry, path.join(project, entry), { recursive: true });
+  fs.symlinkSync(path.resolve("node_modules"), path.join(project, "node_modules"), "dir");
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== "NODE_ENV" && !key.startsWith("PLAYWRIGHT")));
+  dev = spawn("npx", ["astro", "dev", "--port", String(port), "--host", "127.0.0.1"], {
+    cwd: project,
+    env: { ...env, FORCE_COLOR: "0", NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  dev.stdout!.on("data", (chunk) => (log += chunk));
+  dev.stderr!.on("data", (chunk) => (log += chunk));
+  await expect
+    .poll(
+      async () => {
+        try {
+          return (await fetch(`${origin}/exemplo-componentes`)).status;
+        } catch {
+          return 0;
+        }
+      },
+      { timeout: 180_000, intervals: [1000] },
+    )
+    .toBe(200);
+});
+
+test.afterAll(() => {
+  if (dev?.pid) process.kill(-dev.pid, "SIGTERM");
+  fs.mkdirSync("test-results", { recursive: true });
+  fs.writeFileSync("test-results/editor-dev.log", log);
+  if (project) fs.rmSync(project, { recursive: true, force: true });
+  console.log(`\nSalvar → visível (astro dev):\n${timings.join("\n")}`);
+});
+
+test.afterEach(({}, testInfo) => {
+  if (testInfo.status !== testInfo.expectedStatus) console.log(`--- astro dev ---\n${log.slice(-4000)}`);
+});
+
+/** One save of `file` with each [from, to] replaced. */
+function edit(file: string, ...changes: string[]) {
+  const full = path.join(project, file);
+  let text = fs.readFileSync(full, "utf8");
+  for (let index = 0; index < changes.length; index += 2) {
+    if (!text.includes(changes[index]!)) throw new Error(`${file} não contém ${changes[index]}`);
+    text = text.replace(changes[index]!, changes[index + 1]!);
+  }
+  fs.writeFileSync(full, text);
+}
+
+/** Saves, then waits (checking every frame, across reloads) until `visible` holds; records the time. */
+async function saveAndTime(page: Page, label: string, save: () => void, visible: (arg: string) => boolean, arg: string) {
+  const started = performance.now();
+  save();
+  await page.waitForFunction(visible, arg, { polling: "raf", timeout: 20_000 }).catch(async (error: Error) => {
+    const seen = await page
+      .evaluate(() => ({
+        url: location.href,
+        h1: [...document.querySelectorAll("h1")].map((h1) => h1.textContent),
+        overlay: document.querySelector("vite-error-overlay")?.shadowRoot?.textContent?.slice(0, 300) ?? null,
+      }))
+      .catch(() => null);
+    throw new Error(`${label}: ${error.message}\nna página: ${JSON.stringify(seen)}`);
+  });
+  const took = Math.round(performance.now() - started);
+  timings.push(`  ${label}: ${took} ms`);
+  return took;
+}
+
+/** The overlay's text (Astro's error overlay, in an open shadow root). */
+const overlayHas = (text: string) => (document.querySelector("vite-error-overlay")?.shadowRoot?.textContent ?? "").includes(text);
+const overlayGoneAndHeading = (text: string) =>
+  !document.querySelector("vite-error-overlay") && [...document.querySelectorAll("h1")].some((h1) => h1.textContent?.includes(text));
+
+/** Opens `url` once the dev server has settled (a reload from the last save can abort a navigation) and its live connection is up. */
+async function openPage(page: Page, url: string) {
+  await expect(async () => {
+    const connected = page.waitForEvent("console", {
+      predicate: (message) => message.text().includes("[vite] connected"),
+      timeout: 10_000,
+    });
+    await page.goto(origin + url);
+    await connected;
+  }).toPass({ timeout: 30_000 });
+}
+
+test("an invalid frontmatter value shows in the browser with file:line, and the fix brings the page back", async ({ page }) => {
+  await openPage(page, "/exemplo-componentes");
+  await saveAndTime(
+    page,
+    "valor inválido no cabeçalho → erro",
+    () => edit(PAGE, "access: [admin]", "access: [chefe]"),
+    overlayHas,
+    `${PAGE}:6: campo "access"`,
+  );
+  const overlay = page.locator("vite-error-overlay");
+  await expect(overlay).toContainText("Conteúdo com problemas");
+  // Still there after a reload, until fixed.
+  await openPage(page, "/exemplo-componentes");
+  await expect(overlay).toContainText(`${PAGE}:6: campo "access"`);
+  await saveAndTime(
+    page,
+    "correção → página corrigida",
+    () => edit(PAGE, "access: [chefe]", "access: [admin]", "title: Exemplo de componentes", "title: Exemplo de componentes revisado"),
+    overlayGoneAndHeading,
+    "Exemplo de componentes revisado",
+  );
+});
+
+test("a quote left open points at its line, in Portuguese, once", async ({ page }) => {
+  await openPage(page, "/exemplo-componentes");
+  await saveAndTime(
+    page,
+    "aspas abertas no cabeçalho → erro",
+    () => edit(PAGE, "title: Exemplo de componentes revisado", 'title: "Exemplo de componentes revisado'),
+    overlayHas,
+    `${PAGE}:2: cabeçalho YAML inválido — aspas abertas e não fechadas`,
+  );
+  const overlay = page.locator("vite-error-overlay");
+  await expect(overlay).not.toContainText("YAMLException");
+  await saveAndTime(
+    page,
+    "correção → página",
+    () => edit(PAGE, 'title: "Exemplo de componentes revisado', "title: Exemplo de componentes revisado"),
+    overlayGoneAndHeading,
+    "Exemplo de componentes revisado",
+  );
+});
+
+test("an unknown MDX component and a broken internal link are named in Portuguese, not Astro's server/jsx.js", async ({ page }) => {
+  await openPage(page, "/exemplo-componentes");
+  await saveAndTime(
+    page,
+    "componente desconhecido → erro",
+    () => edit(PAGE, "## Avisos", "## Avisos\n\n<Caixa>texto</Caixa>\n\nVeja [as etapas](/etapas-inexistentes)."),
+    overlayHas,
+    "componente desconhecido <Caixa>",
+  );
+  // Opened again, the page fails in Astro's render: the overlay still names the content problems.
+  await openPage(page, "/exemplo-componentes");
+  const overlay = page.locator("vite-error-overlay");
+  await expect(overlay).toContainText("componente desconhecido <Caixa>");
+  await expect(overlay).toContainText("link interno quebrado: /etapas-inexistentes não é uma página do portal");
+  await expect(overlay).not.toContainText("server/jsx.js");
+  await saveAndTime(
+    page,
+    "correção → página",
+    () => edit(PAGE, "<Caixa>texto</Caixa>\n\nVeja [as etapas](/etapas-inexistentes).", "Veja [as etapas](/etapas-processo)."),
+    overlayGoneAndHeading,
+    "Exemplo de componentes revisado",
+  );
+});
+
+test("a broken YAML data file shows its line; a new page's menu entry appears without a restart", async ({ page }) => {
+  await openPage(page, "/faq");
+  await saveAndTime(
+    page,
+    "YAML quebrado → erro",
+    () => edit("content/faq.yaml", 'question: "Quanto tempo leva cada etapa?"', 'question: "Quanto tempo leva cada etapa?'),
+    overlayHas,
+    "content/faq.yaml:3: YAML inválido — texto inesperado nesta linha",
+  );
+  await saveAndTime(
+    page,
+    "correção → página",
+    () => edit("content/faq.yaml", 'question: "Quanto tempo leva cada etapa?', 'question: "Quanto tempo leva cada etapa?"'),
+    (text) => !document.querySelector("vite-error-overlay") && document.body.textContent!.includes(text),
+    "Quanto tempo leva cada etapa?",
+  );
+  await saveAndTime(
+    page,
+    "página nova → entrada no menu",
+    () =>
+      fs.writeFileSync(
+        path.join(project, "content/paginas/onboarding.mdx"),
+        "---\ntitle: Onboarding de squads\ndescription: A primeira semana.\nnav: header\nnavLabel: Onboarding\naccess: signed-in\n---\n\nBem-vindo.\n",
+      ),
+    (label) => [...document.querySelectorAll("header a")].some((link) => link.textContent?.trim() === label),
+    "Onboarding",
+  );
+  await page.getByRole("banner").getByRole("link", { name: "Onboarding" }).first().click();
+  await expect(page.getByRole("heading", { level: 1, name: "Onboarding de squads" })).toBeVisible();
+});

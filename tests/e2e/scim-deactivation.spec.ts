@@ -1,0 +1,23 @@
+import { expect, test } from "./fixtures";
+
+const PATCH = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+
+test("the directory deactivates a person: their open page goes to /auth at the next navigation", async ({ page, loginAs, request }) => {
+  const user = await loginAs(["visualizador"]);
+  await page.goto("/faq");
+  await expect(page).toHaveURL(/\/faq$/);
+
+  const auth = { authorization: `Bearer ${process.env.E2E_SCIM_TOKEN}` };
+  const found = await request.get(`/scim/v2/Users?filter=${encodeURIComponent(`userName eq "${user.email}"`)}`, { headers: auth });
+  expect(found.status()).toBe(200);
+  const id = (await found.json()).Resources[0].id as string;
+  const off = await request.patch(`/scim/v2/Users/${id}`, {
+    headers: { ...auth, "content-type": "application/scim+json" },
+    data: { schemas: [PATCH], Operations: [{ op: "Replace", path: "active", value: "False" }] },
+  });
+  expect(off.status()).toBe(200);
+
+  // The page still shows; the next click in it is refused and lands on the sign-in page.
+  await page.getByRole("link", { name: "Glossário" }).first().click();
+  await expect(page).toHaveURL(/\/auth\?next=%2Fglossario$/);
+});

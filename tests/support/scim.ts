@@ -1,0 +1,36 @@
+import type { RunningServer } from "./server";
+
+/** A SCIM token long enough for the start-up check (≥ 32 characters). */
+export const SCIM_TOKEN = "scim-teste-0123456789abcdef0123456789abcdef";
+
+export interface ScimResponse {
+  status: number;
+  contentType: string | null;
+  location: string | null;
+  body: Record<string, any> | null;
+}
+
+/** Calls the SCIM service as a directory does: bearer token, `application/scim+json`, no cookie, no Origin. */
+export async function scim(
+  server: RunningServer,
+  method: string,
+  path: string,
+  body?: unknown,
+  token: string | null = SCIM_TOKEN,
+): Promise<ScimResponse> {
+  const headers: Record<string, string> = { accept: "application/scim+json" };
+  if (token !== null) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["content-type"] = "application/scim+json; charset=utf-8";
+  const response = await fetch(`${server.url}/scim/v2${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    location: response.headers.get("location"),
+    body: text ? (JSON.parse(text) as Record<string, any>) : null,
+  };
+}

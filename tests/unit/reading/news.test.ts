@@ -1,0 +1,70 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { contentNews } from "../../../scripts/content/news";
+import { newsPageFor, type NewsItem } from "../../../src/lib/reading/news";
+import type { RequiredPage } from "../../../src/lib/reading/required-page";
+import type { Principal } from "../../../src/lib/routes";
+
+const visualizador: Principal = { userId: "u", email: "v@b1.example.com", name: "V", roles: ["visualizador"], grantedPaths: new Set() };
+const item = (id: string, pagina: string): NewsItem => ({
+  id,
+  pagina,
+  titulo: pagina,
+  data: "2026-01-01T00:00:00.000Z",
+  resumo: `Mudou ${pagina}`,
+});
+
+describe("a page of /novidades", () => {
+  it("leaves out pages the person may not open and pages back with a cursor", () => {
+    const items = [item("a:/faq", "/faq"), item("b:/comite-ia", "/comite-ia"), item("c:/glossario", "/glossario"), item("d:/faq", "/faq")];
+    const first = newsPageFor(items, visualizador, null, 2);
+    expect(first).toEqual({ itens: [items[0], items[2]], proximo: "c:/glossario" });
+    expect(newsPageFor(items, visualizador, first.proximo, 2)).toEqual({ itens: [items[3]], proximo: null });
+    // A cursor naming a hidden item is answered like an unknown one: nothing learnt from it.
+    expect(newsPageFor(items, visualizador, "b:/comite-ia", 2)).toEqual({ itens: [], proximo: null });
+    expect(JSON.stringify(newsPageFor(items, visualizador, null, 10))).not.toContain("comite-ia");
+  });
+});
+
+describe("content changes from git", () => {
+  const roots: string[] = [];
+  afterEach(() => {
+    for (const root of roots.splice(0)) fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it("lists each commit once per page it changed, with the new version's summary, else the commit's 'Novidade:' line, else a neutral Portuguese line (never the commit subject)", () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "b1-news-"));
+    roots.push(root);
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: root, encoding: "utf8" }).trim();
+    git("init", "-q");
+    git("config", "user.email", "editor@example.com");
+    git("config", "user.name", "Editor");
+    fs.mkdirSync(path.join(root, "content/etapas"), { recursive: true });
+    const commit = (file: string, text: string, message: string, date: string) => {
+      fs.writeFileSync(path.join(root, file), text);
+      git("add", ".");
+      git("commit", "-q", "-m", message, `--date=${date}`);
+      return git("rev-parse", "HEAD");
+    };
+    commit("content/faq.yaml", "[]\n", "faq: deadlines\n\nNovidade: Nova pergunta sobre prazos", "2026-01-01T10:00:00Z");
+    fs.writeFileSync(path.join(root, "content/glossary.yaml"), "[]\n");
+    commit("content/etapas/ideacao.mdx", "x\n", "Fix typos in stage and glossary", "2026-02-01T10:00:00Z");
+    const versioned = commit("content/committee.yaml", "a: 1\n", "committee: bump", "2026-03-01T10:00:00Z");
+    const committee = {
+      path: "/comite-ia",
+      versions: [{ version: 2, summary: "Novo cronograma do comitê.", date: "", commit: versioned }],
+    } as unknown as RequiredPage;
+
+    const { items } = contentNews(root, [], [committee]);
+    expect(items.map(({ pagina, titulo, data, resumo }) => ({ pagina, titulo, data, resumo }))).toEqual([
+      { pagina: "/comite-ia", titulo: "Comitê de IA", data: "2026-03-01T10:00:00.000Z", resumo: "Novo cronograma do comitê." },
+      { pagina: "/etapas-processo", titulo: "Etapas do Processo", data: "2026-02-01T10:00:00.000Z", resumo: "Conteúdo atualizado" },
+      { pagina: "/glossario", titulo: "Glossário", data: "2026-02-01T10:00:00.000Z", resumo: "Conteúdo atualizado" },
+      { pagina: "/faq", titulo: "Perguntas Frequentes", data: "2026-01-01T10:00:00.000Z", resumo: "Nova pergunta sobre prazos" },
+    ]);
+    expect(new Set(items.map((entry) => entry.id)).size).toBe(4);
+  });
+});
