@@ -5,7 +5,12 @@
  * --samples <n> (requests per audit filter, default 40), --rounds <n> (alternating rounds of the
  * gate × sirv × node:http comparison, default 3; --duration is split over them), --skip-cost,
  * --skip-scale, --skip-postgres, --skip-search, --soak [s] (memory under the mixed load, 600 s by default; --soak-idle <s>, 120),
- * --profile [s] (CPU profile of the gate serving /faq, 10 s by default).
+ * --profile [s] (CPU profile of the gate serving /faq, 10 s by default),
+ * --lb (three instances on one PostgreSQL behind HAProxy, see lb-run.ts; DATABASE_URL or a throw-away cluster),
+ * --scale 100k (the scale scenarios alone at 100,000 users, 10,000,000 audit rows and 50,000
+ * sessions; with DATABASE_URL=postgres://… in the environment, on that empty PostgreSQL database,
+ * or with --seeded on one seed:scale already filled), --export-seconds <s> (stop reading the CSV
+ * export after that long: RSS growth over part of it).
  * Over 200 lines because it is one script: set-up, the scenarios in order, and one report; the
  * page-cost, scale, soak and profile scenarios live in their own files.
  */
@@ -22,8 +27,8 @@ import { createSession } from "../../src/lib/server/sessions/session.ts";
 import { seedDatabase } from "../../src/lib/server/data/seed.ts";
 import { createUser } from "../../src/lib/server/auth/user.ts";
 import { benchEngines, type EngineLoad as Load } from "./postgres.ts";
-import { freePort } from "../pg-cluster.mjs";
-import { PAGE_RATE, benchScale, scaleTargets, type ScaleFigures } from "./scale.ts";
+import { findBinDir, freePort, startCluster } from "../pg-cluster.mjs";
+import { PAGE_RATE, benchScale, scaleReport, scaleTargets, type ScaleFigures } from "./scale.ts";
 import { chromiumLaunchOptions } from "../chromium.ts";
 import { FULL_SCALE, seedScale } from "../seed-scale.ts";
 import { benchPageCost, DEFAULT_ROUNDS, pageCostTargets, type PageCostFigures } from "./page-cost.ts";
@@ -35,10 +40,19 @@ const args = process.argv.slice(2);
 const duration = Number(args[args.indexOf("--duration") + 1]) || 10;
 const skipBuild = args.includes("--skip-build");
 const option = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+/** `--scale <preset>`: the scale scenarios alone, at a named size. */
+const SCALE_PRESETS: Record<string, typeof FULL_SCALE> = {
+  "10k": FULL_SCALE,
+  "100k": { users: 100_000, audit: 10_000_000, sessions: 50_000 },
+};
+const scalePreset = args.includes("--scale") ? SCALE_PRESETS[args[args.indexOf("--scale") + 1] ?? ""] : undefined;
+if (args.includes("--scale") && !scalePreset) throw new Error(`--scale aceita ${Object.keys(SCALE_PRESETS).join(" ou ")}`);
 const skipScale = args.includes("--skip-scale");
-const skipPostgres = args.includes("--skip-postgres");
-const skipSearch = args.includes("--skip-search");
-const skipCost = args.includes("--skip-cost");
+const skipPostgres = args.includes("--skip-postgres") || Boolean(scalePreset);
+const skipSearch = args.includes("--skip-search") || Boolean(scalePreset);
+const skipCost = args.includes("--skip-cost") || Boolean(scalePreset);
+/** Where the scale data goes: an empty PostgreSQL database named by DATABASE_URL, or a temporary SQLite file. */
+const pgTarget = process.env.DATABASE_URL?.startsWith("postgres") ? process.env.DATABASE_URL : null;
 /** A flag with an optional number after it: null when absent, `fallback` when given bare. */
 const optionalNumber = (name: string, fallback: number) => {
   if (!args.includes(name)) return null;
@@ -49,9 +63,9 @@ const soakSeconds = optionalNumber("--soak", 600);
 const soakIdleSeconds = option("--soak-idle", 120);
 const profileSeconds = optionalNumber("--profile", 10);
 const scaleSizes = {
-  users: option("--users", FULL_SCALE.users),
-  audit: option("--audit-rows", FULL_SCALE.audit),
-  sessions: option("--sessions", FULL_SCALE.sessions),
+  users: option("--users", (scalePreset ?? FULL_SCALE).users),
+  audit: option("--audit-rows", (scalePreset ?? FULL_SCALE).audit),
+  sessions: option("--sessions", (scalePreset ?? FULL_SCALE).sessions),
 };
 const samples = option("--samples", 40);
 const rounds = option("--rounds", DEFAULT_ROUNDS);
@@ -124,15 +138,20 @@ async function main() {
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-bench-"));
   const dbPath = path.join(dataDir, "db.sqlite");
-  const db = await openDatabase(dbPath, { migrate: true });
+  const db = await openDatabase(pgTarget ?? dbPath, { migrate: true });
   // Opening only migrates; the system roles and pages come from the seed, as at the server's start.
   await seedDatabase(db);
   const user = await benchUser(db, "visualizador");
+  let seedSeconds: number | null = null;
   const admin = await benchUser(db, "admin");
-  if (!skipScale) {
-    log(`seed:scale — ${scaleSizes.users} usuários, ${scaleSizes.audit} linhas de auditoria, ${scaleSizes.sessions} sessões …`);
-    const seconds = await seedScale(db, scaleSizes);
-    log(`dados de escala em ${seconds.users + seconds.audit + seconds.sessions} s`);
+  // --seeded: the database in DATABASE_URL already holds the seed:scale data of these sizes.
+  if (!skipScale && !args.includes("--seeded")) {
+    log(
+      `seed:scale (${pgTarget ? "PostgreSQL" : "SQLite"}) — ${scaleSizes.users} usuários, ${scaleSizes.audit} linhas de auditoria, ${scaleSizes.sessions} sessões · carga média ${loadAverage()} …`,
+    );
+    const seconds = await seedScale(db, scaleSizes, (line) => log(line));
+    seedSeconds = Math.round((seconds.users + seconds.audit + seconds.sessions + seconds.analyze) * 10) / 10;
+    log(`dados de escala em ${seedSeconds} s · carga média ${loadAverage()}`);
   }
   // The gate as `npm run serve` starts it; PUBLIC_URL is where it listens, so the sign-in scenario
   // passes the origin check. Request logs on (info), read by this process as a supervisor would.
@@ -145,8 +164,11 @@ async function main() {
     LOG_LEVEL: "info",
     LOG_PRETTY: "0",
   };
+  // B1_GATE_PORT: the first gate's port, when the machine assigns this run a range (a free port otherwise).
+  let fixedPort = process.env.B1_GATE_PORT ? Number(process.env.B1_GATE_PORT) : null;
   const startGate = async (env: Record<string, string> = {}) => {
-    const port = await freePort();
+    const port = fixedPort ?? (await freePort());
+    fixedPort = null;
     const started = await startServer(
       process.execPath,
       [...nodeFlags, "dist/gate/main.mjs"],
@@ -197,13 +219,15 @@ async function main() {
       scale = await benchScale({
         gateUrl,
         serverPid: gate.pid,
+        engine: pgTarget ? "postgres" : "sqlite",
         adminToken: admin.token,
         viewerToken: user.token,
         samples,
         seconds: duration,
+        exportSeconds: args.includes("--export-seconds") ? option("--export-seconds", 0) : undefined,
       });
     }
-    const weights = pageWeights();
+    const weights = scalePreset ? [] : pageWeights();
     const search = skipSearch
       ? []
       : await searchTimes(gateUrl, user.token).catch((error: unknown) => {
@@ -241,10 +265,14 @@ async function main() {
     const maxJs = (rows: typeof weights) => Math.max(0, ...rows.map((w) => w.jsGzip));
     const targets = {
       ...(costs ? pageCostTargets(costs) : {}),
-      "página sem ilhas ≤ 10 KB de JS (gzip)": maxJs(islandFree) <= JS_BUDGET.static,
-      "página com ilhas ≤ 80 KB de JS (gzip)": maxJs(withIslands) <= JS_BUDGET.islands,
+      ...(scalePreset
+        ? {}
+        : {
+            "página sem ilhas ≤ 10 KB de JS (gzip)": maxJs(islandFree) <= JS_BUDGET.static,
+            "página com ilhas ≤ 80 KB de JS (gzip)": maxJs(withIslands) <= JS_BUDGET.islands,
+          }),
       ...(build === null ? {} : { "build < 60 s": build < 60 }),
-      ...(scale ? scaleTargets(scale) : {}),
+      ...(scale ? scaleTargets(scale, seedSeconds, pgTarget ? 600 : 300) : {}),
     };
 
     console.log(
@@ -283,6 +311,17 @@ async function main() {
       console.log(
         `Exportação CSV completa: ${scale.export.rows} linhas em ${scale.export.seconds} s; RSS do servidor +${scale.export.rssGrowthMb} MB`,
       );
+      console.log(
+        `\nEscala — cada medida com a sua meta (${scale.engine}; carga média ao fim ${loadAverage()}, ${os.cpus().length} núcleos):`,
+      );
+      console.table(
+        scaleReport(scale, seedSeconds, pgTarget ? 600 : 300).map((row) => ({
+          medida: row.figure,
+          valor: row.value,
+          meta: row.target,
+          ok: row.ok ? "sim" : "NÃO",
+        })),
+      );
     }
     if (profile) {
       console.log("\nPerfil de CPU do gate (GET /faq conectado): funções com mais tempo próprio");
@@ -314,6 +353,7 @@ async function main() {
           search,
           build,
           scaleSizes: skipScale ? null : scaleSizes,
+          seedSeconds,
           scale,
           profile,
           soak,
@@ -382,7 +422,23 @@ function printSoak(soak: SoakFigures) {
   console.log(`RSS a cada 10 s parado (MB): ${soak.idleRssMb.join(" ")}`);
 }
 
-main().catch((error: unknown) => {
+/** `--lb`: lb-run.ts in a process of its own whose DATABASE_URL is PostgreSQL (the schema follows it at load). */
+async function benchLb() {
+  if (!findBinDir() && !pgTarget)
+    throw new Error("PostgreSQL não encontrado: --lb precisa de PostgreSQL (DATABASE_URL ou o pacote postgresql)");
+  const cluster = pgTarget ? null : await startCluster();
+  try {
+    const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/bench/lb-run.ts", ...args], {
+      stdio: "inherit",
+      env: { ...process.env, DATABASE_URL: pgTarget ?? cluster!.url },
+    });
+    process.exitCode = result.status ?? 1;
+  } finally {
+    await cluster?.stop();
+  }
+}
+
+(args.includes("--lb") ? benchLb() : main()).catch((error: unknown) => {
   console.error(`Erro: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -1,6 +1,6 @@
 /**
  * Mixed write/read load against a running portal (loopback), shared by `npm run loadtest` and the
- * crash, backup and load tests: sign-ins, page views, trail saves and admin edits, each loop
+ * crash, backup and load tests: sign-ins, page views, trail saves, admin edits and user searches, each loop
  * sequential per person so every acknowledged write can be checked in the database afterwards.
  * Over 200 lines because the generator and its verifier share the cast and the ack records.
  */
@@ -10,8 +10,8 @@ import type { Db, Tx } from "../../src/lib/server/data/db.ts";
 import { createSession } from "../../src/lib/server/sessions/session.ts";
 import { createUser } from "../../src/lib/server/auth/user.ts";
 
-export type LoadKind = "sign-in" | "page" | "trail" | "admin-edit";
-export const LOAD_KINDS: LoadKind[] = ["sign-in", "page", "trail", "admin-edit"];
+export type LoadKind = "sign-in" | "page" | "trail" | "admin-edit" | "search";
+export const LOAD_KINDS: LoadKind[] = ["sign-in", "page", "trail", "admin-edit", "search"];
 const PASSWORD = "Senha@Carga1";
 /** Admin edits alternate between these role sets; the stored name's number says which one. */
 const EDIT_ROLES = [["visualizador"], ["lider"]];
@@ -57,6 +57,15 @@ export interface LoadResult {
   ackedSignIns: Map<string, number>;
 }
 
+export interface LoadFailure {
+  kind: LoadKind;
+  path: string;
+  beganMs: number;
+  endedMs: number;
+  /** The status, or the network error's message. */
+  what: string;
+}
+
 export interface LoadOptions {
   baseUrl: string;
   cast: LoadCast;
@@ -64,6 +73,8 @@ export interface LoadOptions {
   /** Stop each loop after this many requests (bounds the run besides the duration). */
   maxPerLoop?: number;
   signal?: AbortSignal;
+  /** Hears each failed request (a 5xx or no answer), with when it began and ended (ms since the load began). */
+  onFailure?: (failure: LoadFailure) => void;
   /** Sees every response (its body already read), e.g. to check the headers of refusals. */
   onResponse?: (kind: LoadKind, response: Response, body: string) => void;
 }
@@ -92,12 +103,23 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       if (options.onResponse) options.onResponse(kind, response, await response.text());
       else await response.arrayBuffer();
       stat.latencies.push(performance.now() - begin);
-      if (response.status >= 500) stat.status5xx++;
+      if (response.status >= 500) {
+        stat.status5xx++;
+        options.onFailure?.({
+          kind,
+          path,
+          beganMs: begin - started,
+          endedMs: performance.now() - started,
+          what: `HTTP ${response.status}`,
+        });
+      }
       if (response.ok) stat.ok++;
       else stat.otherStatus[response.status] = (stat.otherStatus[response.status] ?? 0) + 1;
       return response.ok;
-    } catch {
+    } catch (error) {
       stat.networkErrors++;
+      const what = error instanceof Error ? String((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+      options.onFailure?.({ kind, path, beganMs: begin - started, endedMs: performance.now() - started, what });
       return false;
     }
   }
@@ -135,6 +157,17 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       }),
     );
   }
+  // The admin's user search, as the panel sends it while someone types a name.
+  loops.push(
+    loop(async (sequence) => {
+      await send(
+        "search",
+        `/api/admin/users?q=${encodeURIComponent(sequence % 2 ? "carga" : "alvo")}`,
+        { method: "GET" },
+        cast.admin.token,
+      );
+    }),
+  );
   await Promise.all(loops);
   result.seconds = (performance.now() - started) / 1000;
   return result;

@@ -9,6 +9,8 @@ test("'Quem acessa o quê': the matrix and a user's pages, by keyboard", async (
   const panelRow = page.getByRole("row", { name: /Painel Administrativo/ });
   await expect(panelRow.getByText("Acessa")).toHaveCount(1);
   await expect(panelRow.getByText("Pede login")).toHaveCount(1);
+  await page.getByLabel("Buscar usuário por nome ou e-mail").fill(admin.email);
+  await page.keyboard.press("Enter");
   await page.getByLabel("Páginas que um usuário pode abrir").selectOption({ label: `${admin.fullName} (${admin.email})` });
   const pages = page.getByRole("list", { name: `Páginas de ${admin.email}` });
   await expect(pages.getByRole("listitem").filter({ hasText: "/admin-panel" })).toContainText("por admin");

@@ -38,6 +38,8 @@ export const users = sqliteTable(
     uniqueIndex("users_oidc_identity_unique").on(table.oidcIssuer, table.oidcSubject),
     uniqueIndex("users_external_id_unique").on(table.externalId),
     index("users_pending_created_idx").on(table.emailConfirmedAt, table.createdAt),
+    // The admin list's order (oldest first): a page is an index range, not a sort of every user.
+    index("users_created_idx").on(table.createdAt, table.id),
   ],
 );
 

@@ -11,6 +11,12 @@ export interface AccessMatrix {
   columns: AccessColumn[];
   /** Every page of the route table with the gate's decision for each column. */
   rows: { path: string; name: string; decisions: Record<string, Decision> }[];
-  /** Per user: the pages they can open and through which role (or "Qualquer usuário conectado" / "Público"). */
-  users: { id: string; email: string; fullName: string; pages: { path: string; name: string; via: string[] }[] }[];
+}
+
+/** One user's pages and through which role (or "Qualquer usuário conectado" / "Público"), read on demand (`?user=<id>`). */
+export interface UserAccess {
+  id: string;
+  email: string;
+  fullName: string;
+  pages: { path: string; name: string; via: string[] }[];
 }

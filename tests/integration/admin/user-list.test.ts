@@ -106,4 +106,18 @@ describe("GET /api/admin/users at 10,000 users", () => {
     expect((bad.body as unknown as { error: string }).error).toBe("Página inválida");
     expect((await list("?page=999999")).body.page).toBe(Math.ceil((PEOPLE + 1) / 50));
   });
+
+  it("follows renames and deletions at once (the search index is kept in step with the users table)", async () => {
+    const person = await createTestUser(server.db, ["visualizador"], "renomeada");
+    const rename = await fetch(`${server.url}/api/admin/users/${person.id}`, {
+      method: "PUT",
+      headers: { cookie: `b1_session=${admin.token}`, origin: server.url, "content-type": "application/json" },
+      body: JSON.stringify({ fullName: "Íris Valdés", roles: ["visualizador"] }),
+    });
+    expect(rename.status).toBe(200);
+    expect((await list("?q=iris%20valdes")).body.users.map((u) => u.id)).toEqual([person.id]);
+    expect((await list(`?q=${encodeURIComponent(person.fullName)}`)).body.users.map((u) => u.id)).not.toContain(person.id);
+    await server.db.delete(users).where(eq(users.id, person.id));
+    expect((await list("?q=iris%20valdes")).body.total).toBe(0);
+  });
 });

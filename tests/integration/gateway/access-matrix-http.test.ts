@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AccessMatrix } from "../../../src/lib/admin/access-matrix";
+import type { AccessMatrix, UserAccess } from "../../../src/lib/admin/access-matrix";
 import { ROUTES } from "../../../src/lib/routes";
 import { assignRoleByEmail, createCustomRole } from "../../../src/lib/server/admin/roles";
 import { startBuiltServer, type RunningServer } from "../../support/server";
@@ -11,6 +11,7 @@ type Persona = (typeof ROLE_PERSONAS)[number] | "none" | "custom" | "anonymous";
 
 let server: RunningServer;
 let matrix: AccessMatrix;
+const userPages = {} as Record<Exclude<Persona, "anonymous">, UserAccess>;
 const people = {} as Record<Exclude<Persona, "anonymous">, TestUser>;
 
 /** The gate's answer, reduced to the matrix's vocabulary. */
@@ -40,6 +41,13 @@ beforeAll(async () => {
   await assignRoleByEmail(server.db, people.custom.email, "convidado-comite");
   const response = await fetch(server.url + "/api/admin/access-matrix", { headers: { cookie: `b1_session=${people.admin.token}` } });
   matrix = (await response.json()) as AccessMatrix;
+  // Each user's pages are read one user at a time (the list of every user would not scale).
+  for (const [persona, person] of Object.entries(people) as [Exclude<Persona, "anonymous">, TestUser][]) {
+    const one = await fetch(`${server.url}/api/admin/access-matrix?user=${person.id}`, {
+      headers: { cookie: `b1_session=${people.admin.token}` },
+    });
+    userPages[persona] = (await one.json()) as UserAccess;
+  }
 });
 afterAll(() => server?.stop());
 
@@ -65,17 +73,26 @@ describe("the access matrix equals the gate's HTTP answers", () => {
         const answer = await observed(route.path, persona);
         expect({ persona, decision: row.decisions[columnOf[persona]] }).toEqual({ persona, decision: answer });
         if (persona === "anonymous") continue;
-        const listed = matrix.users.find((user) => user.id === people[persona].id)!.pages.some((page) => page.path === route.path);
+        const listed = userPages[persona].pages.some((page) => page.path === route.path);
         expect({ persona, listed }).toEqual({ persona, listed: answer === "allow" });
       }
     });
   }
 
   it("says through which role a user opens a page", () => {
-    const custom = matrix.users.find((user) => user.id === people.custom.id)!;
+    const custom = userPages.custom;
     expect(custom.pages.find((page) => page.path === "/comite-ia")!.via).toEqual(["convidado-comite"]);
     expect(custom.pages.find((page) => page.path === "/faq")!.via).toEqual(["Qualquer usuário conectado"]);
     expect(custom.pages.some((page) => page.path === "/admin-panel")).toBe(false);
+  });
+
+  it("answers 404 for an unknown user, and never lists every user", async () => {
+    const unknown = await fetch(`${server.url}/api/admin/access-matrix?user=nao-existe`, {
+      headers: { cookie: `b1_session=${people.admin.token}` },
+    });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: string }).error).toBe("Usuário não encontrado.");
+    expect(matrix).not.toHaveProperty("users");
   });
 
   it("only admins may read it", async () => {

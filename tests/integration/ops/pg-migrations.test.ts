@@ -15,8 +15,12 @@ interface TableShape {
 }
 type Shapes = Record<string, TableShape>;
 
-/** Tables that exist on one engine by design: drizzle's journal, and the PostgreSQL-only cache counter. */
-const ENGINE_OWN = /^(__drizzle_migrations|cache_version|sqlite_.*)$/;
+/**
+ * Tables that exist on one engine by design: drizzle's journal, the PostgreSQL-only cache counter,
+ * and the user search's index, which is a trigram table (with its shadow tables) on SQLite and a
+ * trigram index (users_search_trgm_idx) on PostgreSQL.
+ */
+const ENGINE_OWN = /^(__drizzle_migrations|cache_version|sqlite_.*|users_search(_.*)?)$/;
 
 const byName = <T extends { name: string }>(items: T[]) => items.sort((a, b) => a.name.localeCompare(b.name));
 
@@ -93,7 +97,7 @@ async function pgShapes(db: Db): Promise<Shapes> {
     });
   }
   for (const index of indexes.rows) {
-    if (ENGINE_OWN.test(index.tablename) || keyIndexes.has(index.indexname)) continue;
+    if (ENGINE_OWN.test(index.tablename) || ENGINE_OWN.test(index.indexname) || keyIndexes.has(index.indexname)) continue;
     const columnList = /\(([^)]*)\)\s*$/.exec(index.indexdef)![1]!;
     shapes[index.tablename]!.indexes.push({
       name: index.indexname,

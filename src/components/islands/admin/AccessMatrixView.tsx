@@ -1,5 +1,6 @@
-import { useEffect, useState } from "react";
-import type { AccessMatrix } from "../../../lib/admin/access-matrix";
+import { useEffect, useState, type FormEvent } from "react";
+import type { AccessMatrix, UserAccess } from "../../../lib/admin/access-matrix";
+import type { UserListPage } from "../../../lib/admin/types";
 
 const DECISION_LABELS = { allow: "Acessa", deny: "Sem acesso", "sign-in": "Pede login" } as const;
 const DECISION_CLASSES = {
@@ -12,7 +13,34 @@ const DECISION_CLASSES = {
 export default function AccessMatrixView() {
   const [matrix, setMatrix] = useState<AccessMatrix | null>(null);
   const [error, setError] = useState<string>();
+  const [query, setQuery] = useState("");
+  const [found, setFound] = useState<UserListPage["users"] | null>(null);
   const [userId, setUserId] = useState("");
+  const [user, setUser] = useState<UserAccess | null>(null);
+  const [userError, setUserError] = useState<string>();
+
+  // At 100,000 users the list cannot ship whole: a search (the admin list's own) picks who, then one user's pages are read.
+  async function search(event: FormEvent) {
+    event.preventDefault();
+    setUserError(undefined);
+    const response = await fetch(`/api/admin/users?q=${encodeURIComponent(query)}`, { headers: { Accept: "application/json" } });
+    const body = await response.json();
+    if (!response.ok) return setUserError(body.error ?? "Erro ao buscar usuários");
+    setFound((body as UserListPage).users);
+    setUserId("");
+    setUser(null);
+  }
+
+  async function choose(id: string) {
+    setUserId(id);
+    setUser(null);
+    setUserError(undefined);
+    if (!id) return;
+    const response = await fetch(`/api/admin/access-matrix?user=${encodeURIComponent(id)}`, { headers: { Accept: "application/json" } });
+    const body = await response.json();
+    if (!response.ok) return setUserError(body.error ?? "Erro ao carregar as páginas do usuário");
+    setUser(body as UserAccess);
+  }
 
   useEffect(() => {
     fetch("/api/admin/access-matrix", { headers: { Accept: "application/json" } })
@@ -25,7 +53,6 @@ export default function AccessMatrixView() {
   }, []);
 
   if (!matrix) return <p role={error ? "alert" : "status"}>{error ?? "Carregando..."}</p>;
-  const user = matrix.users.find((candidate) => candidate.id === userId);
   return (
     <div className="space-y-6">
       <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700">
@@ -65,6 +92,22 @@ export default function AccessMatrixView() {
         </table>
       </div>
       <div className="space-y-3">
+        <form onSubmit={search} className="flex max-w-md gap-2" role="search">
+          <label htmlFor="access-user-search" className="sr-only">
+            Buscar usuário por nome ou e-mail
+          </label>
+          <input
+            id="access-user-search"
+            type="search"
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+            placeholder="Nome ou e-mail"
+            className="w-full rounded-md border border-slate-300 bg-white px-3 py-2 dark:border-slate-600 dark:bg-slate-900"
+          />
+          <button type="submit" className="rounded-md border border-slate-300 px-3 py-2 text-sm font-medium dark:border-slate-600">
+            Buscar
+          </button>
+        </form>
         <label htmlFor="access-user" className="block text-sm font-medium">
           Páginas que um usuário pode abrir
         </label>
@@ -72,15 +115,19 @@ export default function AccessMatrixView() {
           id="access-user"
           className="w-full max-w-md rounded-md border border-slate-300 bg-white px-3 py-2 dark:border-slate-600 dark:bg-slate-900"
           value={userId}
-          onChange={(event) => setUserId(event.target.value)}
+          onChange={(event) => void choose(event.target.value)}
+          disabled={!found?.length}
         >
-          <option value="">Escolha um usuário</option>
-          {matrix.users.map((candidate) => (
+          <option value="">
+            {found === null ? "Busque um usuário acima" : found.length ? "Escolha um usuário" : "Nenhum usuário encontrado"}
+          </option>
+          {(found ?? []).map((candidate) => (
             <option key={candidate.id} value={candidate.id}>
               {candidate.fullName ? `${candidate.fullName} (${candidate.email})` : candidate.email}
             </option>
           ))}
         </select>
+        {userError && <p role="alert">{userError}</p>}
         {user && (
           <ul aria-label={`Páginas de ${user.email}`} className="space-y-1 text-sm">
             {user.pages.map((page) => (

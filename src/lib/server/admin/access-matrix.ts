@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { pages, rolePermissions, roles, userRoles, users } from "../../../../db/schema/index.ts";
 import { decideAccess, ROUTES, type Principal, type RouteRule } from "../../routes.ts";
-import type { AccessColumn, AccessMatrix } from "../../admin/access-matrix.ts";
+import type { AccessColumn, AccessMatrix, UserAccess } from "../../admin/access-matrix.ts";
 import type { Db } from "../data/db.ts";
 
 export const VISITOR_COLUMN = "visitante";
@@ -46,7 +46,7 @@ function viaFor(route: RouteRule, held: RoleGrant[]): string[] {
   return held.filter((role) => decideAccess(route, principalHolding([role])) === "allow").map((role) => role.name);
 }
 
-/** Pages × roles with the effective access, decided by the gate's own rule (decideAccess), plus each user's pages. */
+/** Pages × roles with the effective access, decided by the gate's own rule (decideAccess); a user's pages come from userAccess. */
 export async function buildAccessMatrix(db: Db): Promise<AccessMatrix> {
   const grants = await readRoleGrants(db);
   const roleList = [...grants.values()];
@@ -64,20 +64,20 @@ export async function buildAccessMatrix(db: Db): Promise<AccessMatrix> {
       ...Object.fromEntries(roleList.map((role) => [`perfil:${role.name}`, decideAccess(route, principalHolding([role]))])),
     },
   }));
-  const heldByUser = new Map<string, RoleGrant[]>();
-  for (const link of await db.select().from(userRoles)) {
-    const grant = grants.get(link.roleId);
-    if (grant) heldByUser.set(link.userId, [...(heldByUser.get(link.userId) ?? []), grant]);
-  }
-  const userRows = (await db.select({ id: users.id, email: users.email, fullName: users.fullName }).from(users).orderBy(users.email)).map(
-    (user) => {
-      const held = heldByUser.get(user.id) ?? [];
-      const principal = principalHolding(held);
-      const open = ROUTES.filter((route) => decideAccess(route, principal) === "allow");
-      return { ...user, pages: open.map((route) => ({ path: route.path, name: route.name, via: viaFor(route, held) })) };
-    },
+  return { columns, rows };
+}
+
+/** One user's pages and through which role, or null for an unknown id (the matrix's per-user view, read on demand). */
+export async function userAccess(db: Db, userId: string): Promise<UserAccess | null> {
+  const user = (await db.select({ id: users.id, email: users.email, fullName: users.fullName }).from(users).where(eq(users.id, userId)))[0];
+  if (!user) return null;
+  const grants = await readRoleGrants(db);
+  const held = (await db.select({ roleId: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, userId))).flatMap(
+    (link) => grants.get(link.roleId) ?? [],
   );
-  return { columns, rows, users: userRows };
+  const principal = principalHolding(held);
+  const open = ROUTES.filter((route) => decideAccess(route, principal) === "allow");
+  return { ...user, pages: open.map((route) => ({ path: route.path, name: route.name, via: viaFor(route, held) })) };
 }
 
 /**

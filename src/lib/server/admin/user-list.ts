@@ -4,54 +4,23 @@
  * filter, 50 per page and the number of matching users per role; each row says whether the user has
  * a second factor and whether their roles require one.
  *
- * Counting, ordering and paging are SQL (count, grouped counts, LIMIT/OFFSET). A search matches
- * every user's name and e-mail in JS against folded text kept per distinct string (SQLite has no
- * accent folding; the normaliser is too slow to run per row per request); the matches' e-mails (or
- * the others', when fewer) then become one more condition of those same queries. The names and
- * e-mails are kept between searches until the database's change counter moves (the one the session
- * cache follows), so an edit by the panel, the CLI or another instance shows in the next search.
+ * Counting, ordering and paging are SQL (count, grouped counts, LIMIT/OFFSET over the
+ * (created_at, id) index). The text search is an index read on both engines (userTextMatches: a
+ * trigram table on SQLite, a trigram index on PostgreSQL), so no request reads every user and no
+ * copy of the users is kept in memory.
  */
-import { and, asc, eq, inArray, not, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { roles, userRoles, users } from "../../../../db/schema/index.ts";
 import { roleLabel } from "../../admin/role-labels.ts";
 import type { UserListPage } from "../../admin/types.ts";
 import { normalizeForSearch } from "../../search/text.ts";
-import { inJsonList } from "../data/dialect.ts";
+import { userTextMatches } from "../data/dialect.ts";
 import type { Db } from "../data/db.ts";
-import { changeCounter } from "../data/change-counter.ts";
 import type { TwoFactorSettings } from "../config/two-factor.ts";
 import { rolesRequireTwoFactor } from "../../auth/two-factor-policy.ts";
 import { enrolledAmong } from "../auth/two-factor/enrolment.ts";
 
 export const USERS_PER_PAGE = 50;
-const MAX_FOLDS = 200_000;
-const folds = new Map<string, string>();
-
-function fold(text: string): string {
-  let folded = folds.get(text);
-  if (folded === undefined) {
-    if (folds.size >= MAX_FOLDS) folds.clear();
-    folded = normalizeForSearch(text);
-    folds.set(text, folded);
-  }
-  return folded;
-}
-
-type UserText = { id: string; email: string; fullName: string };
-const userTextCache = new WeakMap<Db, { changes: () => Promise<string | number>; version?: string | number; texts?: UserText[] }>();
-
-/** Every user's id, e-mail and name, read again only when the change counter has moved. */
-async function userTexts(db: Db): Promise<UserText[]> {
-  let entry = userTextCache.get(db);
-  if (!entry) userTextCache.set(db, (entry = { changes: changeCounter(db) }));
-  // Read before the rows: a write landing in between leaves the copy tagged older, so it is reread.
-  const version = await entry.changes();
-  if (entry.texts && entry.version === version) return entry.texts;
-  const texts = await db.select({ id: users.id, email: users.email, fullName: users.fullName }).from(users);
-  entry.version = version;
-  entry.texts = texts;
-  return texts;
-}
 
 export interface UserListQuery {
   search: string;
@@ -69,7 +38,7 @@ export async function listUsersPage(db: Db, query: UserListQuery, twoFactor: Two
   const roleName = new Map(allRoles.map((role) => [role.id, role.name]));
   const roleId = query.role ? (allRoles.find((role) => role.name === query.role)?.id ?? -1) : null;
 
-  const matching = needle ? await searchCondition(db, needle, allRoles) : undefined;
+  const matching = needle ? searchCondition(needle, allRoles) : undefined;
   const holdsRole =
     roleId === null ? undefined : sql`exists (select 1 from user_roles ur where ur.user_id = ${users.id} and ur.role_id = ${roleId})`;
   const listed = and(matching, holdsRole);
@@ -84,12 +53,18 @@ export async function listUsersPage(db: Db, query: UserListQuery, twoFactor: Two
   // Per-role counts follow the search (not the role filter), so each choice shows what it would list.
   const searchTotal = await countUsers(matching);
   const total = roleId === null ? searchTotal : await countUsers(listed);
-  const grouped = await db
-    .select({ id: userRoles.roleId, n: sql<number>`count(*)` })
-    .from(userRoles)
-    .innerJoin(users, eq(users.id, userRoles.userId))
-    .where(matching)
-    .groupBy(userRoles.roleId);
+  // Without a search every link counts (user_roles' own index); with one, only the matches' links.
+  const grouped = matching
+    ? await db
+        .select({ id: userRoles.roleId, n: sql<number>`count(*)` })
+        .from(userRoles)
+        .innerJoin(users, eq(users.id, userRoles.userId))
+        .where(matching)
+        .groupBy(userRoles.roleId)
+    : await db
+        .select({ id: userRoles.roleId, n: sql<number>`count(*)` })
+        .from(userRoles)
+        .groupBy(userRoles.roleId);
 
   const pages = Math.max(1, Math.ceil(total / USERS_PER_PAGE));
   const page = Math.min(Math.max(1, query.page), pages);
@@ -136,32 +111,17 @@ export async function listUsersPage(db: Db, query: UserListQuery, twoFactor: Two
 }
 
 /**
- * Users whose name or e-mail contains the needle, or who hold a role whose name or Portuguese label
- * does, as a condition on `users`. The matching e-mails (unique), or the others when fewer, go back
- * to SQL as one JSON parameter.
+ * Users whose name or e-mail contains the needle (an index read: userTextMatches), or who hold a
+ * role whose name or Portuguese label does, as a condition on `users`.
  */
-async function searchCondition(db: Db, needle: string, allRoles: RoleRef[]): Promise<SQL> {
+function searchCondition(needle: string, allRoles: RoleRef[]): SQL {
   const roleHits = allRoles
-    .filter((role) => fold(role.name).includes(needle) || fold(roleLabel(role.name)).includes(needle))
+    .filter((role) => normalizeForSearch(role.name).includes(needle) || normalizeForSearch(roleLabel(role.name)).includes(needle))
     .map((role) => role.id);
-  const holders = new Set<string>();
-  if (roleHits.length) {
-    const links = await db.select({ userId: userRoles.userId }).from(userRoles).where(inArray(userRoles.roleId, roleHits));
-    for (const { userId } of links) holders.add(userId);
-  }
-  const texts = await userTexts(db);
-  const matched = new Set(
-    texts
-      .filter((user) => fold(user.fullName).includes(needle) || fold(user.email).includes(needle) || holders.has(user.id))
-      .map((user) => user.email),
-  );
-  if (matched.size <= texts.length / 2) return inJsonList(users.email, [...matched]);
-  return not(
-    inJsonList(
-      users.email,
-      texts.map((user) => user.email).filter((email) => !matched.has(email)),
-    ),
-  );
+  const byText = userTextMatches(needle);
+  if (!roleHits.length) return byText;
+  // One id list from two index reads (role holders, text matches): an OR of the two would be a scan.
+  return sql`${users.id} in (select user_id from user_roles where ${inArray(sql`role_id`, roleHits)} union select ${users.id} from ${users} where ${byText})`;
 }
 
 async function rolesOf(db: Db, userIds: string[]): Promise<Map<string, string[]>> {

@@ -4,7 +4,8 @@ import { z } from "zod";
 import { auditLogs, users } from "../../../../db/schema/index.ts";
 import type { AuditResult } from "../../audit/actions.ts";
 import { isDateBound, parseDateBound } from "../../audit/date-bound.ts";
-import { inJsonList, withoutIndex } from "../data/dialect.ts";
+import { inJsonList, userTextMatches, withoutIndex } from "../data/dialect.ts";
+import { normalizeForSearch } from "../../search/text.ts";
 import type { Db } from "../data/db.ts";
 
 const DATE_MESSAGE = "Data inválida: use o formato AAAA-MM-DD.";
@@ -50,15 +51,10 @@ export interface AuditRow {
 /** Above this many matching users, a scan in time order beats one index range per user. */
 const PER_USER_RANGES_MAX = 200;
 
-/** Ids of the users whose e-mail or name contains `needle` (case-insensitive). */
+/** Ids of the users whose e-mail or name contains `needle` (case- and accent-insensitive): an index read (userTextMatches). */
 async function matchingUserIds(db: Db, needle: string): Promise<string[]> {
-  const like = `%${needle.toLowerCase().replace(/[%_\\]/g, "")}%`;
-  return (
-    await db
-      .select({ id: users.id })
-      .from(users)
-      .where(sql`lower(${users.email}) like ${like} or lower(${users.fullName}) like ${like}`)
-  ).map((user) => user.id);
+  const folded = normalizeForSearch(needle.trim());
+  return (await db.select({ id: users.id }).from(users).where(userTextMatches(folded))).map((user) => user.id);
 }
 
 /**
@@ -72,7 +68,7 @@ export async function queryAuditLogs(
   timeZone: string,
 ): Promise<{ rows: AuditRow[]; nextCursor: string | null }> {
   const conditions: SQL[] = [];
-  const ids = filter.user ? await matchingUserIds(db, filter.user) : undefined;
+  const ids = filter.user?.trim() ? await matchingUserIds(db, filter.user) : undefined;
   if (ids?.length === 0) return { rows: [], nextCursor: null };
   const perUser = ids !== undefined && ids.length <= PER_USER_RANGES_MAX;
   // A unary + keeps a term off the indexes, so SQLite reads the range we know is narrowest:

@@ -3,7 +3,7 @@
  * else in the portal is the same drizzle query on both engines (see db.ts).
  */
 import { sql, type AnyColumn, type SQL } from "drizzle-orm";
-import { ENGINE } from "../../../../db/schema/index.ts";
+import { ENGINE, users } from "../../../../db/schema/index.ts";
 import type { Tx } from "./db.ts";
 
 const onPostgres = ENGINE === "postgres";
@@ -62,6 +62,25 @@ export function inJsonList(column: SQL | AnyColumn, ids: readonly string[]): SQL
   return onPostgres
     ? sql`${column} in (select json_array_elements_text(${list}::json))`
     : sql`${column} in (select value from json_each(${list}))`;
+}
+
+/** PostgreSQL's accent folding for the user search: the very expression users_search_trgm_idx indexes (migration 0006). */
+const PG_FOLD_FROM = "ÁÀÂÃÄÅáàâãäåÉÈÊËéèêëÍÌÎÏíìîïÓÒÔÕÖóòôõöÚÙÛÜúùûüÇçÑñÝýÿ";
+const PG_FOLD_TO = "aaaaaaaaaaaaeeeeeeeeiiiiiiiioooooooooouuuuuuuuccnnyyy";
+/** Shorter needles have no trigram: they are matched by a scan. */
+const TRIGRAM = 3;
+
+/**
+ * Users (a condition on `users`) whose e-mail or name contains `needle`, already folded by
+ * normalizeForSearch (lower case, no accents): an index read on both engines — SQLite's
+ * users_search trigram table (migration 0010), PostgreSQL's trigram index on the folded text.
+ */
+export function userTextMatches(needle: string): SQL {
+  const like = `%${needle.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+  if (onPostgres)
+    return sql`translate(lower(${users.fullName} || ' ' || ${users.email}), ${sql.raw(`'${PG_FOLD_FROM}'`)}, ${sql.raw(`'${PG_FOLD_TO}'`)}) like ${like} escape '\\'`;
+  if (needle.length < TRIGRAM) return sql`(lower(${users.email}) like ${like} escape '\\' or lower(${users.fullName}) like ${like} escape '\\')`;
+  return sql`${users.id} in (select user_id from users_search where users_search match ${`"${needle.replace(/"/g, '""')}"`})`;
 }
 
 /** The current time in UTC milliseconds, computed by the database. */

@@ -2,6 +2,9 @@ import { changeCounter } from "../data/change-counter.ts";
 import type { Db } from "../data/db.ts";
 import { checkSession, isExpired, lookupSession, parseToken, type SessionEntry, type ValidatedSession } from "./session.ts";
 
+/** Sessions the gate keeps in memory at most (a few KB each): beyond it the cache starts over, so memory stays flat at any number of users. */
+export const SESSION_CACHE_MAX = 10_000;
+
 /**
  * The gate's validator: same rules as validateSessionToken, but the looked-up session is kept
  * in memory until the change counter moves, so a role, permission or session change by the app,
@@ -25,7 +28,7 @@ export function createSessionValidator(db: Db) {
     if (!entry) {
       entry = await lookupSession(db, id);
       if (!entry) return null;
-      if (cache.size >= 10_000) cache.clear();
+      if (cache.size >= SESSION_CACHE_MAX) cache.clear();
       cache.set(id, entry);
     }
     const result = await checkSession(db, entry, id, secret, now);
