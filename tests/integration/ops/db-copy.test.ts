@@ -100,6 +100,10 @@ function fillSource(source: BetterSQLite3Database<typeof sqliteSchema>) {
     .run();
   source.insert(s.auditChainCheckpoints).values({ lastPrunedId: 0, lastPrunedHash: "genesis", createdAt: CONFIRMED_AT }).run();
   source.insert(s.healthProbe).values({ id: 1, probedAt: CONFIRMED_AT }).run();
+  source.insert(s.readingConfirmations).values({ userId: "u1", pagePath: "/comite-ia", version: 2, confirmedAt: CONFIRMED_AT }).run();
+  source.insert(s.readingNewsVisits).values({ userId: "u1", seenAt: CONFIRMED_AT }).run();
+  source.insert(s.directoryGroups).values({ id: "g1", displayName: "Líderes", externalId: "obj-1", updatedAt: CONFIRMED_AT }).run();
+  source.insert(s.directoryGroupMembers).values({ groupId: "g1", userId: "u2" }).run();
   source
     .insert(s.auditChainHead)
     .values({
