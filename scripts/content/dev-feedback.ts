@@ -144,7 +144,12 @@ export function showContentProblemsInDev({ server, root, logger, writeManifest, 
   // old list loaded (a new page would fail to render until a restart): it is loaded again here.
   const renderModules = path.join(root, ".astro", "content-modules.mjs");
   server.watcher.on("all", (event, file) => {
-    if (path.resolve(file) === renderModules) return invalidateWithImporters(server, renderModules);
+    if (path.resolve(file) === renderModules) {
+      invalidateWithImporters(server, renderModules);
+      // A page opened before the list was loaded again (a click on the new menu entry) failed to render: show it now.
+      if (!problems.length) send({ type: "full-reload", path: "*" });
+      return;
+    }
     if (!path.resolve(file).startsWith(contentDir)) return;
     clearTimeout(settle);
     if (event === "change" && fs.statSync(file, { throwIfNoEntry: false })?.size === 0) settle = setTimeout(check, SETTLE_MS);

@@ -82,7 +82,11 @@ test("a reader confirms, sees what changed in the next version, and confirms aga
   await expect(page.getByText("Dados de clientes só em ferramentas internas.").first()).toBeVisible();
   await expect(page.locator("#dados-de-clientes")).toHaveAttribute("data-leitura-mudou", "");
   await expect(page.locator("#ferramentas-aprovadas")).not.toHaveAttribute("data-leitura-mudou");
-  await page.getByRole("link", { name: "Dados de clientes" }).click();
+  // The changed section's link in the "what changed" box (the contents list and the heading link share its name).
+  await page
+    .getByRole("region", { name: "O que mudou desde a versão 1, que você confirmou" })
+    .getByRole("link", { name: "Dados de clientes" })
+    .click();
   await expect(page).toHaveURL(/#dados-de-clientes$/);
   await page.getByRole("button", { name: "Li e entendi" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Você confirmou a leitura desta versão" })).toBeVisible();
