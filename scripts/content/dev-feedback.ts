@@ -16,6 +16,10 @@ const SETTLE_MS = 50;
 
 /** How long a fix waits for Astro's own reload before reloading the page itself. */
 const FALLBACK_RELOAD_MS = 600;
+/** How long after a file's last change event Astro's loader is told of it again. */
+const REPEAT_MS = 150;
+/** How long a new page's menu entry waits for Astro to list the page among the modules it can render. */
+const RENDER_LIST_WAIT_MS = 10_000;
 
 const escapeHtml = (text: string) =>
   text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
@@ -113,8 +117,7 @@ export function showContentProblemsInDev({ server, root, logger, writeManifest, 
     const pagesChanged = pagesJson !== manifest;
     if (pagesChanged) {
       manifest = pagesJson;
-      writeManifest(result.pages);
-      invalidateWithImporters(server, routesModule);
+      publishPages(result.pages);
     }
     const hadProblems = problems.length > 0;
     problems = result.problems;
@@ -136,21 +139,61 @@ export function showContentProblemsInDev({ server, root, logger, writeManifest, 
     }
   }
 
+  // Astro rewrites its list of MDX render modules when a file is added, but its dev server keeps the
+  // old list loaded (a new page would fail to render until a restart): it is loaded again here.
+  const renderModules = path.join(root, ".astro", "content-modules.mjs");
+  const listedForRender = (pages: readonly ContentPageEntry[]): boolean => {
+    let listed: string;
+    try {
+      listed = fs.readFileSync(renderModules, "utf8");
+    } catch {
+      return true; // no list (yet): nothing to wait for
+    }
+    return pages.every((page) => listed.includes(JSON.stringify(page.file)));
+  };
+  let publishing: NodeJS.Timeout | undefined;
+
+  /**
+   * The menu (the manifest the route table reads) changes only once Astro can render every page in
+   * it: a menu entry clicked before then showed Astro's UnknownContentCollectionError. A page that
+   * waited is reloaded when its entry appears (Astro's own reload came before it).
+   */
+  function publishPages(pages: readonly ContentPageEntry[], since = Date.now(), waited = false): void {
+    clearTimeout(publishing);
+    const ready = listedForRender(pages);
+    if (!ready && Date.now() - since < RENDER_LIST_WAIT_MS) {
+      publishing = setTimeout(() => publishPages(pages, since, true), SETTLE_MS);
+      return;
+    }
+    writeManifest(pages);
+    invalidateWithImporters(server, routesModule);
+    invalidateWithImporters(server, renderModules);
+    if (waited && !problems.length) send({ type: "full-reload", path: "*" });
+  }
+
   // Checked at once, inside the watcher's event: Astro's own reaction to the save (re-rendering the
   // collections) would otherwise run first and delay the report by a second or more. A file seen
   // empty is usually one being written (truncated, then filled): checked again once the writes settle.
   let settle: NodeJS.Timeout | undefined;
-  // Astro rewrites its list of MDX render modules when a file is added, but its dev server keeps the
-  // old list loaded (a new page would fail to render until a restart): it is loaded again here.
-  const renderModules = path.join(root, ".astro", "content-modules.mjs");
+  // Astro's loader reads a file at its first change event, which can be mid-write (a truncated file
+  // fails its schema) and then never rereads it: the page kept its old text after a fix. The event is
+  // repeated once the writes settle (only to 'change' listeners: this 'all' listener does not see it).
+  const repeats = new Map<string, NodeJS.Timeout>();
+  function repeatForAstro(file: string): void {
+    clearTimeout(repeats.get(file));
+    repeats.set(
+      file,
+      setTimeout(() => {
+        repeats.delete(file);
+        server.watcher.emit("change", file);
+      }, REPEAT_MS),
+    );
+  }
+
   server.watcher.on("all", (event, file) => {
-    if (path.resolve(file) === renderModules) {
-      invalidateWithImporters(server, renderModules);
-      // A page opened before the list was loaded again (a click on the new menu entry) failed to render: show it now.
-      if (!problems.length) send({ type: "full-reload", path: "*" });
-      return;
-    }
+    if (path.resolve(file) === renderModules) return invalidateWithImporters(server, renderModules);
     if (!path.resolve(file).startsWith(contentDir)) return;
+    if (event === "change") repeatForAstro(file);
     clearTimeout(settle);
     if (event === "change" && fs.statSync(file, { throwIfNoEntry: false })?.size === 0) settle = setTimeout(check, SETTLE_MS);
     else check();

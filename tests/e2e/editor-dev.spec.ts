@@ -7,22 +7,10 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
+import { cleanEnv, copyProject } from "../support/project-copy";
 
-const LEFT_OUT = new Set([
-  "node_modules",
-  "dist",
-  ".git",
-  "data",
-  "test-results",
-  "playwright-report",
-  "artifacts",
-  "bench-results",
-  ".astro",
-  ".node",
-]);
 const port = Number(process.env.E2E_DEV_PORT ?? Number(process.env.E2E_PORT ?? 4399) + 1);
 const origin = `http://127.0.0.1:${port}`;
 const PAGE = "content/paginas/exemplo-componentes.mdx";
@@ -36,13 +24,10 @@ test.describe.configure({ mode: "serial", timeout: 240_000 });
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  project = fs.mkdtempSync(path.join(os.tmpdir(), "b1-dev-"));
-  for (const entry of fs.readdirSync(".")) if (!LEFT_OUT.has(entry)) fs.cpSync(entry, path.join(project, entry), { recursive: true });
-  fs.symlinkSync(path.resolve("node_modules"), path.join(project, "node_modules"), "dir");
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== "NODE_ENV" && !key.startsWith("PLAYWRIGHT")));
+  project = copyProject("b1-dev-");
   dev = spawn("npx", ["astro", "dev", "--port", String(port), "--host", "127.0.0.1"], {
     cwd: project,
-    env: { ...env, FORCE_COLOR: "0", NO_COLOR: "1" },
+    env: cleanEnv(),
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });

@@ -1,41 +1,16 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-
-const LEFT_OUT = new Set([
-  "node_modules",
-  "dist",
-  ".git",
-  "data",
-  "test-results",
-  "playwright-report",
-  "artifacts",
-  "bench-results",
-  ".astro",
-  ".node",
-]);
-
-/** The environment of a command run by hand: vitest's NODE_ENV=test and VITEST* would change how Astro runs. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => key !== "NODE_ENV" && key !== "TEST" && !key.startsWith("VITEST")),
-  );
-  return { ...env, FORCE_COLOR: "0", NO_COLOR: "1" };
-}
+import { cleanEnv, copyProject } from "./project-copy";
 
 /**
  * A copy of the project in its own git repository, where a test writes content, commits it as an
  * editor would and builds the site (each build reads the versions from this repository's history).
  */
 export class ContentProject {
-  readonly root = fs.mkdtempSync(path.join(os.tmpdir(), "b1-reading-project-"));
+  readonly root = copyProject("b1-reading-project-");
 
   constructor() {
-    for (const entry of fs.readdirSync(".")) {
-      if (!LEFT_OUT.has(entry)) fs.cpSync(entry, path.join(this.root, entry), { recursive: true });
-    }
-    fs.symlinkSync(path.resolve("node_modules"), path.join(this.root, "node_modules"), "dir");
     this.git("init", "-q");
     this.git("config", "user.email", "editor@b1.example.com");
     this.git("config", "user.name", "Editor");

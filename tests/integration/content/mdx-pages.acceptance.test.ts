@@ -8,40 +8,20 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cleanEnv, copyProject } from "../../support/project-copy";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
 
 const SLUG = "pagina-aceitacao-lider";
 const PHRASE = "Quintessência zetaflúor aceitação";
 const GUIDE = "visao-de-produto";
-const LEFT_OUT = new Set([
-  "node_modules",
-  "dist",
-  ".git",
-  "data",
-  "test-results",
-  "playwright-report",
-  "artifacts",
-  "bench-results",
-  ".astro",
-  ".node",
-]);
 
 let project: string;
 let server: RunningServer;
 const who: Record<string, TestUser> = {};
-
-/** The environment of a command run by hand: vitest's NODE_ENV=test and VITEST* would change how Astro runs. */
-function cleanEnv(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => key !== "NODE_ENV" && key !== "TEST" && !key.startsWith("VITEST")),
-  );
-  return { ...env, FORCE_COLOR: "0", NO_COLOR: "1" };
-}
 
 function run(command: string, args: string[]) {
   const result = spawnSync(command, args, { cwd: project, encoding: "utf8", env: cleanEnv() });
@@ -86,11 +66,7 @@ function freePort(): Promise<number> {
 }
 
 beforeAll(async () => {
-  project = fs.mkdtempSync(path.join(os.tmpdir(), "b1-mdx-"));
-  for (const entry of fs.readdirSync(".")) {
-    if (!LEFT_OUT.has(entry)) fs.cpSync(entry, path.join(project, entry), { recursive: true });
-  }
-  fs.symlinkSync(path.resolve("node_modules"), path.join(project, "node_modules"), "dir");
+  project = copyProject("b1-mdx-");
   writePage(
     `${SLUG}.mdx`,
     [

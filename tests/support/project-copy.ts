@@ -1,0 +1,35 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/** What a copy of the project leaves out: builds, data, caches and git (node_modules is linked instead). */
+const LEFT_OUT = new Set([
+  "node_modules",
+  "dist",
+  ".git",
+  "data",
+  "test-results",
+  "playwright-report",
+  "artifacts",
+  "bench-results",
+  ".astro",
+  ".node",
+]);
+
+/** A copy of the project in a temporary folder, sharing this one's node_modules; returns its root. */
+export function copyProject(prefix: string): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  for (const entry of fs.readdirSync(".")) if (!LEFT_OUT.has(entry)) fs.cpSync(entry, path.join(root, entry), { recursive: true });
+  fs.symlinkSync(path.resolve("node_modules"), path.join(root, "node_modules"), "dir");
+  return root;
+}
+
+/** The environment of a command run by hand: the runner's NODE_ENV=test, VITEST* and PLAYWRIGHT* would change how Astro runs. */
+export function cleanEnv(): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([key]) => key !== "NODE_ENV" && key !== "TEST" && !key.startsWith("VITEST") && !key.startsWith("PLAYWRIGHT"),
+    ),
+  );
+  return { ...env, FORCE_COLOR: "0", NO_COLOR: "1" };
+}
