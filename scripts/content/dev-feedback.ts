@@ -16,7 +16,7 @@ const SETTLE_MS = 50;
 
 /** How long a fix waits for Astro's own reload before reloading the page itself. */
 const FALLBACK_RELOAD_MS = 600;
-/** How long after a file's last change event Astro's loader is told of it again. */
+/** How long after a file's last change event it is compared with what it was then (written again: Astro is told again). */
 const REPEAT_MS = 150;
 /** How long a new page's menu entry waits for Astro to list the page among the modules it can render. */
 const RENDER_LIST_WAIT_MS = 10_000;
@@ -176,16 +176,23 @@ export function showContentProblemsInDev({ server, root, logger, writeManifest, 
   // empty is usually one being written (truncated, then filled): checked again once the writes settle.
   let settle: NodeJS.Timeout | undefined;
   // Astro's loader reads a file at its first change event, which can be mid-write (a truncated file
-  // fails its schema) and then never rereads it: the page kept its old text after a fix. The event is
-  // repeated once the writes settle (only to 'change' listeners: this 'all' listener does not see it).
+  // fails its schema), and the watcher drops a second event for the same file that comes too soon after
+  // the first: the page kept its old text after a fix. So a file that changed again after its event is
+  // announced once more once the writes settle (only to 'change' listeners: this 'all' listener does not
+  // see it). Only then: a repeat of a complete save made Astro's dev server keep serving the old text.
+  const version = (file: string): string => {
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    return stat ? `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}` : "";
+  };
   const repeats = new Map<string, NodeJS.Timeout>();
-  function repeatForAstro(file: string): void {
+  function repeatIfWrittenAgain(file: string): void {
     clearTimeout(repeats.get(file));
+    const seen = version(file);
     repeats.set(
       file,
       setTimeout(() => {
         repeats.delete(file);
-        server.watcher.emit("change", file);
+        if (version(file) !== seen) server.watcher.emit("change", file);
       }, REPEAT_MS),
     );
   }
@@ -193,7 +200,7 @@ export function showContentProblemsInDev({ server, root, logger, writeManifest, 
   server.watcher.on("all", (event, file) => {
     if (path.resolve(file) === renderModules) return invalidateWithImporters(server, renderModules);
     if (!path.resolve(file).startsWith(contentDir)) return;
-    if (event === "change") repeatForAstro(file);
+    if (event === "change") repeatIfWrittenAgain(file);
     clearTimeout(settle);
     if (event === "change" && fs.statSync(file, { throwIfNoEntry: false })?.size === 0) settle = setTimeout(check, SETTLE_MS);
     else check();

@@ -12,8 +12,8 @@ import { parse } from "yaml";
  * entries sorted by id: schemas that need the editor's order declare `position: filePosition`.
  */
 export function yamlLoader(file: string): Loader {
-  /** Watchers already told to reload this file (load runs again when the config changes). */
-  const watching = new WeakSet<object>();
+  /** The reload listener of the last load: load runs again when the config changes, with a new store. */
+  let reload: ((changed: string) => void) | undefined;
   return {
     name: "b1-yaml-loader",
     load: async ({ store, parseData, config, watcher, logger }) => {
@@ -47,19 +47,32 @@ export function yamlLoader(file: string): Loader {
         store.clear();
         for (const entry of entries) store.set({ ...entry, filePath: relative });
       };
-      await sync();
-      if (watcher && !watching.has(watcher)) {
-        watching.add(watcher);
+      // One read at a time, in order: a reload started during a slower earlier read must not be
+      // overwritten by that read's older text when it ends.
+      let reading: Promise<void> = Promise.resolve();
+      const syncInOrder = (): Promise<void> => {
+        const next = reading.then(sync, sync);
+        reading = next.catch(() => {});
+        return next;
+      };
+      // Watched before the first read: a save made while the collections are still being loaded
+      // (the dev server already answers from the last build's store) is read again, not lost.
+      // Astro removes its loaders' listeners before it loads everything again (a changed config), but
+      // not before loading only some loaders: the last listener is replaced, never kept or doubled.
+      if (watcher) {
+        if (reload) watcher.off("change", reload);
         watcher.add(filePath);
         // `astro dev`: re-read on save; a broken save is reported and the last good data stays.
-        watcher.on("change", (changed) => {
+        reload = (changed) => {
           if (path.resolve(changed) !== filePath) return;
-          sync().then(
+          syncInOrder().then(
             () => logger?.info(`${relative} recarregado`),
             (error: Error) => logger?.error(error.message),
           );
-        });
+        };
+        watcher.on("change", reload);
       }
+      await syncInOrder();
     },
   };
 }

@@ -70,4 +70,60 @@ describe("yamlLoader under astro dev", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(entries.get("a")).toMatchObject({ titulo: "Depois" });
   });
+
+  function devContext(root: string, parseData: (input: { data: unknown }) => Promise<unknown> = async ({ data }) => data) {
+    const entries = new Map<string, unknown>();
+    const watcher = Object.assign(new EventEmitter(), { add: () => {} });
+    const context = {
+      config: { root: pathToFileURL(root + "/") },
+      store: { clear: () => entries.clear(), set: ({ id, data }: { id: string; data: unknown }) => entries.set(id, data) },
+      parseData,
+      watcher,
+      logger: { info: () => {}, error: () => {} },
+    };
+    return { entries, watcher, context };
+  }
+
+  function yamlFile(text: string) {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "b1-yaml-"));
+    const file = path.join(root, "content", "itens.yaml");
+    fs.mkdirSync(path.dirname(file));
+    fs.writeFileSync(file, text);
+    return { root, file };
+  }
+
+  it("reads again a save made while the collections are still loading (the dev server already answers)", async () => {
+    const { root, file } = yamlFile("- id: a\n  titulo: Antes\n");
+    let release!: () => void;
+    const firstParse = new Promise<void>((resolve) => (release = resolve));
+    let parses = 0;
+    const { entries, watcher, context } = devContext(root, async ({ data }) => {
+      if (parses++ === 0) await firstParse;
+      return data;
+    });
+    const loading = yamlLoader("content/itens.yaml").load(context as never);
+    await vi.waitFor(() => expect(parses).toBe(1)); // the first read is done, its parse is under way
+    fs.writeFileSync(file, "- id: a\n  titulo: Depois\n");
+    watcher.emit("change", file);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // a reload not kept in order would be done by now
+    release();
+    await loading;
+    await vi.waitFor(() => expect(entries.get("a")).toMatchObject({ titulo: "Depois" }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(entries.get("a")).toMatchObject({ titulo: "Depois" }); // not overwritten by the first, older read
+  });
+
+  it("still re-reads after Astro drops its loaders' listeners and loads everything again, with one listener", async () => {
+    const { root, file } = yamlFile("- id: a\n  titulo: Antes\n");
+    const { entries, watcher, context } = devContext(root);
+    const loader = yamlLoader("content/itens.yaml");
+    await loader.load(context as never);
+    watcher.removeAllListeners("change"); // what Astro does before a full reload (a changed content config)
+    await loader.load(context as never);
+    await loader.load(context as never); // a partial reload of this loader: no second listener
+    expect(watcher.listenerCount("change")).toBe(1);
+    fs.writeFileSync(file, "- id: a\n  titulo: Depois\n");
+    watcher.emit("change", file);
+    await vi.waitFor(() => expect(entries.get("a")).toMatchObject({ titulo: "Depois" }));
+  });
 });
