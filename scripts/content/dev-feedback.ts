@@ -16,6 +16,11 @@ const SETTLE_MS = 50;
 
 /** How long a fix waits for Astro's own reload before reloading the page itself. */
 const FALLBACK_RELOAD_MS = 600;
+/**
+ * How long after a save Astro's content store is written: its loaders have read the file by then (a few
+ * ms; one still reading is saved by Astro's own write 500 ms later, as without this).
+ */
+const FLUSH_MS = 60;
 /** How long after a file's last change event it is compared with what it was then (written again: Astro is told again). */
 const REPEAT_MS = 150;
 /** How long a new page's menu entry waits for Astro to list the page among the modules it can render. */
@@ -69,12 +74,22 @@ export interface DevFeedbackOptions {
   logger: AstroIntegrationLogger;
   /** Rewrites the content-page manifest (the route table reads it when it loads). */
   writeManifest: (pages: readonly ContentPageEntry[]) => void;
+  /** Writes Astro's content store to disk now (Astro waits 500 ms after the last change), which reloads the page. */
+  flushContentStore: () => Promise<void> | undefined;
   /** Problems found when the dev server started. */
   initialProblems: readonly Problem[];
   initialPages: readonly ContentPageEntry[];
 }
 
-export function showContentProblemsInDev({ server, root, logger, writeManifest, initialProblems, initialPages }: DevFeedbackOptions): void {
+export function showContentProblemsInDev({
+  server,
+  root,
+  logger,
+  writeManifest,
+  flushContentStore,
+  initialProblems,
+  initialPages,
+}: DevFeedbackOptions): void {
   const contentDir = path.join(root, "content") + path.sep;
   const routesModule = path.join(root, "src", "lib", "routes.ts");
   const client = server.environments.client.hot;
@@ -178,13 +193,14 @@ export function showContentProblemsInDev({ server, root, logger, writeManifest, 
   // Astro's loader reads a file at its first change event, which can be mid-write (a truncated file
   // fails its schema), and the watcher drops a second event for the same file that comes too soon after
   // the first: the page kept its old text after a fix. So a file that changed again after its event is
-  // announced once more once the writes settle (only to 'change' listeners: this 'all' listener does not
-  // see it). Only then: a repeat of a complete save made Astro's dev server keep serving the old text.
+  // announced once more once the writes settle (this check hears it too and reads the final text). Only
+  // then: a repeat of a complete save made Astro's dev server keep serving the old text.
   const version = (file: string): string => {
     const stat = fs.statSync(file, { throwIfNoEntry: false });
     return stat ? `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}` : "";
   };
   const repeats = new Map<string, NodeJS.Timeout>();
+  let flushing: NodeJS.Timeout | undefined;
   function repeatIfWrittenAgain(file: string): void {
     clearTimeout(repeats.get(file));
     const seen = version(file);
@@ -197,12 +213,17 @@ export function showContentProblemsInDev({ server, root, logger, writeManifest, 
     );
   }
 
-  server.watcher.on("all", (event, file) => {
+  // Heard before Vite's own listeners: a save's problems are known before Vite asks the browser to reload
+  // (a reload would be let through, and the page would load again before showing the error).
+  const onFileEvent = (event: "add" | "change" | "unlink") => (file: string) => {
     if (path.resolve(file) === renderModules) return invalidateWithImporters(server, renderModules);
     if (!path.resolve(file).startsWith(contentDir)) return;
     if (event === "change") repeatIfWrittenAgain(file);
+    clearTimeout(flushing);
+    flushing = setTimeout(() => void flushContentStore()?.catch((error: Error) => logger.warn(error.message)), FLUSH_MS);
     clearTimeout(settle);
     if (event === "change" && fs.statSync(file, { throwIfNoEntry: false })?.size === 0) settle = setTimeout(check, SETTLE_MS);
     else check();
-  });
+  };
+  for (const event of ["add", "change", "unlink"] as const) server.watcher.prependListener(event, onFileEvent(event));
 }

@@ -18,6 +18,9 @@ import { showContentProblemsInDev } from "./dev-feedback.ts";
 import { contentNews } from "./news.ts";
 import { readingHistory } from "./reading-history.ts";
 
+/** The name of no loader: `refreshContent` with it runs none and only saves the store. */
+const NO_LOADER = "b1-nenhum-loader";
+
 function writeManifest(outDir: string, pages: readonly ContentPageEntry[]): void {
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, CONTENT_MANIFEST_FILE), JSON.stringify({ pages }, null, 2) + "\n");
@@ -42,7 +45,7 @@ export function contentPages(): AstroIntegration {
   return {
     name: "b1-content-pages",
     hooks: {
-      "astro:server:setup": ({ server, logger }) => {
+      "astro:server:setup": ({ server, logger, refreshContent }) => {
         if (!devStart) return;
         const { root, outDir, check } = devStart;
         showContentProblemsInDev({
@@ -50,6 +53,8 @@ export function contentPages(): AstroIntegration {
           root,
           logger,
           writeManifest: (pages) => writeManifest(outDir, pages),
+          // A sync of no loader only writes Astro's store now, instead of after its 500 ms debounce.
+          flushContentStore: () => refreshContent?.({ loaders: [NO_LOADER] }),
           initialProblems: check.problems,
           initialPages: check.pages,
         });
