@@ -21,6 +21,8 @@ const FALLBACK_RELOAD_MS = 600;
  * ms; one still reading is saved by Astro's own write 500 ms later, as without this).
  */
 const FLUSH_MS = 60;
+/** The longest Vite's reload for a saved content file is held waiting for Astro's store to be written. */
+const HOLD_MS = 200;
 /** How long after a file's last change event it is compared with what it was then (written again: Astro is told again). */
 const REPEAT_MS = 150;
 /** How long a new page's menu entry waits for Astro to list the page among the modules it can render. */
@@ -97,6 +99,9 @@ export function showContentProblemsInDev({
   let manifest = JSON.stringify(initialPages);
   let shown = "";
   let fallbackReload: NodeJS.Timeout | undefined;
+  /** A save's text is on its way into Astro's store; `reloadHeld`: Vite asked for a reload meanwhile. */
+  let storing = false;
+  let reloadHeld = false;
 
   // While the content has problems they are the error to show: Astro's own (an unknown component
   // failing the render, a frontmatter its loader cannot parse) would only repeat one of them in English,
@@ -107,6 +112,13 @@ export function showContentProblemsInDev({
     if (problems.length && payload?.type === "error" && !payload.b1Content) return send(overlayPayload(root, problems));
     if (payload?.type === "full-reload") {
       if (problems.length) return;
+      // Vite's own reload for a saved content file comes before Astro has stored its new text: the page
+      // would load the old text, then again. It is held until the store is written (see flushStore).
+      if (storing && (payload as { path?: string }).path !== "*") {
+        reloadHeld = true;
+        return;
+      }
+      if (storing) reloadHeld = false; // the store's reload is the one the page needed
       clearTimeout(fallbackReload);
     }
     return send(...(args as [unknown]));
@@ -157,20 +169,25 @@ export function showContentProblemsInDev({
   // Astro rewrites its list of MDX render modules when a file is added, but its dev server keeps the
   // old list loaded (a new page would fail to render until a restart): it is loaded again here.
   const renderModules = path.join(root, ".astro", "content-modules.mjs");
-  const listedForRender = (pages: readonly ContentPageEntry[]): boolean => {
-    let listed: string;
-    try {
-      listed = fs.readFileSync(renderModules, "utf8");
-    } catch {
-      return true; // no list (yet): nothing to wait for
-    }
-    return pages.every((page) => listed.includes(JSON.stringify(page.file)));
-  };
+  // Its store of entries, which the page routes list their pages from (getStaticPaths).
+  const dataStore = path.join(root, ".astro", "data-store.json");
+  /** Whether Astro lists every page both among the modules it can render and in its store of entries. */
+  const listedForRender = (pages: readonly ContentPageEntry[]): boolean =>
+    [renderModules, dataStore].every((file) => {
+      let listed: string;
+      try {
+        listed = fs.readFileSync(file, "utf8");
+      } catch {
+        return true; // no such file (yet): nothing to wait for
+      }
+      return pages.every((page) => listed.includes(JSON.stringify(page.file)));
+    });
   let publishing: NodeJS.Timeout | undefined;
 
   /**
    * The menu (the manifest the route table reads) changes only once Astro can render every page in
-   * it: a menu entry clicked before then showed Astro's UnknownContentCollectionError. A page that
+   * it: a menu entry clicked before then showed Astro's UnknownContentCollectionError, or a 404 when
+   * the page's module was listed but not yet its entry. A page that
    * waited is reloaded when its entry appears (Astro's own reload came before it).
    */
   function publishPages(pages: readonly ContentPageEntry[], since = Date.now(), waited = false): void {
@@ -201,6 +218,26 @@ export function showContentProblemsInDev({
   };
   const repeats = new Map<string, NodeJS.Timeout>();
   let flushing: NodeJS.Timeout | undefined;
+  let releasing: NodeJS.Timeout | undefined;
+  /** Sends the reload Vite asked for while a save was being stored, unless the store's own reload went out. */
+  function releaseReload(): void {
+    clearTimeout(releasing);
+    if (!storing) return;
+    storing = false;
+    if (reloadHeld && !problems.length) {
+      clearTimeout(fallbackReload);
+      send({ type: "full-reload", path: "*" });
+    }
+    reloadHeld = false;
+  }
+  /** Writes Astro's store now (its reload follows when the text changed), then releases a held reload. */
+  function flushStore(): void {
+    const flushed = flushContentStore();
+    if (!flushed) return releaseReload();
+    // Astro's promise also waits for its other debounced files (up to 500 ms): the hold ends at HOLD_MS anyway.
+    flushed.catch((error: Error) => logger.warn(error.message)).finally(releaseReload);
+  }
+
   function repeatIfWrittenAgain(file: string): void {
     clearTimeout(repeats.get(file));
     const seen = version(file);
@@ -220,7 +257,10 @@ export function showContentProblemsInDev({
     if (!path.resolve(file).startsWith(contentDir)) return;
     if (event === "change") repeatIfWrittenAgain(file);
     clearTimeout(flushing);
-    flushing = setTimeout(() => void flushContentStore()?.catch((error: Error) => logger.warn(error.message)), FLUSH_MS);
+    storing = true;
+    flushing = setTimeout(flushStore, FLUSH_MS);
+    clearTimeout(releasing);
+    releasing = setTimeout(releaseReload, HOLD_MS);
     clearTimeout(settle);
     if (event === "change" && fs.statSync(file, { throwIfNoEntry: false })?.size === 0) settle = setTimeout(check, SETTLE_MS);
     else check();
