@@ -26,6 +26,7 @@ export const users = pgTable(
     externalId: text("external_id"),
     deactivatedAt: millis("deactivated_at"),
     directoryResource: text("directory_resource"),
+    readingDigestOptOut: boolean("reading_digest_opt_out").notNull().default(false),
   },
   (table) => [
     uniqueIndex("users_email_unique").on(table.email),
@@ -166,7 +167,7 @@ export const readingConfirmations = pgTable(
   },
   (table) => [
     primaryKey({ columns: [table.userId, table.pagePath, table.version] }),
-    index("reading_confirmations_page_idx").on(table.pagePath, table.version),
+    index("reading_confirmations_page_idx").on(table.pagePath, table.version, table.userId),
   ],
 );
 
@@ -176,6 +177,19 @@ export const readingNewsVisits = pgTable("reading_news_visits", {
     .references(() => users.id, { onDelete: "cascade" }),
   seenAt: millis("seen_at").notNull(),
 });
+
+export const readingDigestSends = pgTable(
+  "reading_digest_sends",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    week: text("week").notNull(),
+    claimedAt: millis("claimed_at").notNull(),
+    sentAt: millis("sent_at"),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.week] })],
+);
 
 export const oidcSignInAttempts = pgTable(
   "oidc_sign_in_attempts",
