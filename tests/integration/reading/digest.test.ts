@@ -18,7 +18,7 @@ import { confirmReading } from "../../../src/lib/server/reading/confirmations";
 import { setDigestChoice } from "../../../src/lib/server/reading/digest-setting";
 import { decodeQuotedPrintable, mailSubject } from "../../support/mail";
 import { createTestUser, openOwnTestDatabase, type TestUser } from "../../support/users";
-import { distWithRequiredPages, requiredPage } from "./fixture";
+import { distWithRequiredPages, requiredPage } from "../../support/reading-dist";
 
 const ABOUT = requiredPage("/sobre-b1", "Sobre a B1", 2);
 const COMMITTEE = requiredPage("/comite-ia", "Comitê de IA", 1, ["lider", "admin"]);

@@ -14,7 +14,7 @@ import { createUser } from "../../../src/lib/server/auth/user";
 import { createSession } from "../../../src/lib/server/sessions/session";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
-import { distWithRequiredPages, requiredPage } from "./fixture";
+import { distWithRequiredPages, requiredPage } from "../../support/reading-dist";
 
 const ABOUT = requiredPage("/sobre-b1", "Sobre a B1", 2);
 const COMMITTEE = requiredPage("/comite-ia", "Comitê de IA", 1, ["lider", "admin"]);
