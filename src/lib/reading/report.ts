@@ -49,7 +49,7 @@ export interface PageTally {
   /** Confirmed share, 0–100 with one decimal; 100 when nobody must read it. */
   percentual: number;
   perfis: RoleTally[];
-  /** When the tally was counted (ms since the epoch): totals may be up to a minute old, the list is not. */
+  /** When the tally was counted (ms since the epoch): totals may be up to five minutes old, the list is not. */
   calculadoEm: number;
 }
 

@@ -15,7 +15,7 @@ import type { Db } from "../data/db.ts";
 import { confirmedCondition, loadAccessData, mustReadCondition, type AccessData } from "./audience.ts";
 import { readingManifest } from "./manifest.ts";
 
-const TALLY_TTL_MS = 60_000;
+const TALLY_TTL_MS = 5 * 60_000;
 
 interface Entry {
   tally?: PageTally;
