@@ -35,7 +35,8 @@ export interface ReadingBenchOptions {
 /** Deterministic: whether person `i` confirmed page `p` (about 70 %), so two runs build the same data. */
 const confirmed = (i: number, p: number) => (i * 2_654_435_761 + p * 40_503) % 100 < 70;
 
-function requiredPages(count: number): RequiredPage[] {
+/** `count` required pages: /sobre-b1, /comite-ia and bench pages `/leitura-bench-N` (they join the route table through benchDist). */
+export function benchRequiredPages(count: number): RequiredPage[] {
   const page = (pagePath: string, title: string, version: number, roles?: RequiredPage["roles"]): RequiredPage => ({
     path: pagePath,
     title,
@@ -71,7 +72,7 @@ function benchDist(pages: RequiredPage[]): string {
 }
 
 /** Bulk confirmations: one row per confirmed (person, page), the current version (an older one for a few: still pending). */
-async function insertConfirmations(db: Db, ids: readonly string[], pages: RequiredPage[], now: number): Promise<number> {
+export async function insertReadingConfirmations(db: Db, ids: readonly string[], pages: RequiredPage[], now: number): Promise<number> {
   const sorted = [...ids].sort();
   const rows: [string, string, number, number][] = [];
   let written = 0;
@@ -119,7 +120,7 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 export async function benchReading(options: ReadingBenchOptions): Promise<void> {
   const log = (line: string) => console.log(`• ${line}`);
   if (!fs.existsSync("dist/gate/main.mjs")) throw new Error("dist/ não existe: rode `npm run build` antes");
-  const pages = requiredPages(Math.max(2, options.pages));
+  const pages = benchRequiredPages(Math.max(2, options.pages));
   const dist = benchDist(pages);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-bench-leitura-"));
   const dbPath = path.join(dataDir, "db.sqlite");
@@ -138,7 +139,7 @@ export async function benchReading(options: ReadingBenchOptions): Promise<void> 
     }
     log(`pessoas (1 em 10 também líder) em ${((performance.now() - started) / 1000).toFixed(1)} s`);
     started = performance.now();
-    const rows = await insertConfirmations(db, ids, pages, Date.now());
+    const rows = await insertReadingConfirmations(db, ids, pages, Date.now());
     log(`${rows} confirmações em ${((performance.now() - started) / 1000).toFixed(1)} s`);
     await analyzeDatabase(db);
     const admin = await createUser(db, { email: "bench-leitura-admin@b1.example.com", fullName: "Admin Bench", password: "Senha@Bench1", roleNames: ["admin"], confirmed: true });

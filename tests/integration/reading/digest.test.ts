@@ -88,7 +88,7 @@ beforeAll(async () => {
   who.gone = await createTestUser(db, ["visualizador"], "resumo-desativado");
   await db.update(users).set({ deactivatedAt: Date.now() }).where(eq(users.id, who.gone.id));
   // The admin has read everything: no reminder.
-  const admin = { userId: who.admin.id, email: who.admin.email, name: "", roles: ["admin"], grantedPaths: new Set<string>() };
+  const admin = { userId: who.admin!.id, email: who.admin!.email, name: "", roles: ["admin"], grantedPaths: new Set<string>() };
   for (const page of [ABOUT, COMMITTEE]) expect((await confirmReading(db, admin, { pagePath: page.path, version: page.version }, {})).ok).toBe(true);
 }, 60_000);
 

@@ -71,6 +71,13 @@ export default function ReadingReport() {
     try {
       const response = await fetch(`/api/leitura/relatorio?${queryString(active, after ? { apos: after } : {})}`);
       const body = (await response.json()) as Report & { error?: string };
+      // Totals counted for the first time (a large portal): the server says when to ask again.
+      const retry = Number(response.headers.get("retry-after"));
+      if (response.status === 503 && retry > 0) {
+        setError(body.error ?? "Calculando os totais…");
+        setTimeout(() => void load(active, after), retry * 1000);
+        return;
+      }
       if (!response.ok) setError(body.error ?? "Não foi possível carregar o relatório.");
       else setReport((current) => (after && current ? { ...body, pessoas: [...current.pessoas, ...body.pessoas] } : body));
     } catch {

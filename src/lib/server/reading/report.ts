@@ -96,27 +96,30 @@ export async function readPeople(db: Db, query: PeopleQuery, after: string | und
   });
 }
 
+/** Totals never counted before and not ready within FIRST_WAIT_MS: the browser asks again. */
+const COUNTING = { ok: false, status: 503, error: "Calculando os totais do relatório pela primeira vez. Aguarde alguns segundos…" } as const;
+
 /** The report as `viewer` sees it: totals of every page they may open, and one page of people. */
 export async function readingReport(
   db: Db,
   viewer: Principal,
   filter: ReadingReportFilter,
   timeZone: string,
-): Promise<{ ok: true; report: ReadingReport } | { ok: false; error: string }> {
+): Promise<{ ok: true; report: ReadingReport } | { ok: false; status: 400 | 503; error: string }> {
   const resolved = await resolveReportFilter(db, viewer, filter);
-  if (!resolved.ok) return resolved;
+  if (!resolved.ok) return { ok: false, status: 400, error: resolved.error };
   const { query, access } = resolved;
   const pages = reportPagesFor(viewer);
   const current = await tallies(
     db,
     pages.map((page) => ({ page, version: page.version })),
   );
+  if (!current) return COUNTING;
   const perfis = access.roles.map((role) => ({ nome: role.name, rotulo: roleLabel(role.name) }));
   if (!query) return { ok: true, report: { paginas: current, selecionada: null, versoes: [], perfis, pessoas: [], proximo: null, fuso: timeZone } };
-  const [selecionada] =
-    query.version === query.page.version
-      ? current.filter((tally) => tally.pagina === query.page.path)
-      : await tallies(db, [{ page: query.page, version: query.version }]);
+  const older = query.version === query.page.version ? null : await tallies(db, [{ page: query.page, version: query.version }]);
+  if (query.version !== query.page.version && !older) return COUNTING;
+  const [selecionada] = older ?? current.filter((tally) => tally.pagina === query.page.path);
   const found = await readPeople(db, query, filter.apos, REPORT_PAGE_SIZE + 1);
   const pessoas = found.slice(0, REPORT_PAGE_SIZE);
   return {

@@ -3,9 +3,13 @@
  * confirmed, overall and per role. Counting reads every reader of every page (100,000 people ×
  * 50 pages is seconds), so totals are kept in memory per build and refreshed in the background
  * once older than TALLY_TTL_MS or after a confirmation: a request is answered from memory (a
- * stale total is shown with its time) and only the very first one waits. The list of people is
- * never cached.
+ * stale total is shown with its time); with none yet, it waits at most FIRST_WAIT_MS and is then
+ * told to come back. On SQLite the counting runs on a worker thread (reading-worker.ts), never on
+ * the thread that serves requests. The list of people is never cached.
  */
+import fs from "node:fs";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
 import { and, count, eq, sql } from "drizzle-orm";
 import { userRoles, users } from "../../../../db/schema/index.ts";
 import { roleLabel } from "../../admin/role-labels.ts";
@@ -13,9 +17,59 @@ import { percentOf, type PageTally } from "../../reading/report.ts";
 import type { RequiredPage } from "../../reading/required-page.ts";
 import type { Db } from "../data/db.ts";
 import { confirmedCondition, loadAccessData, mustReadCondition, type AccessData } from "./audience.ts";
+import { config } from "../config/config.ts";
+import { onPostgres } from "../data/dialect.ts";
 import { readingManifest } from "./manifest.ts";
 
 const TALLY_TTL_MS = 5 * 60_000;
+/** How long a request waits for totals never counted before answering "come back shortly". */
+export const FIRST_WAIT_MS = 5_000;
+
+export interface TallyRequest {
+  id: number;
+  pagePath: string;
+  version: number;
+}
+
+export type TallyReply = { id: number; ok: true; tally: PageTally } | { id: number; ok: false; message: string };
+
+/** The bundled worker next to the gate, or its source when running unbuilt (tests, dev). */
+function workerFile(): string {
+  const built = path.resolve(process.env.B1_DIST_DIR ?? "dist", "gate", "reading-worker.mjs");
+  return fs.existsSync(built) ? built : path.resolve("src/server/reading-worker.ts");
+}
+
+let worker: Worker | undefined;
+const waiting = new Map<number, { resolve: (tally: PageTally) => void; reject: (error: Error) => void }>();
+let nextId = 1;
+
+function failWaiting(error: Error): void {
+  for (const waiter of waiting.values()) waiter.reject(error);
+  waiting.clear();
+  worker = undefined;
+}
+
+/** Counts on the worker thread (started on first use, kept, never keeping the process alive). */
+function countOnWorker(page: RequiredPage, version: number): Promise<PageTally> {
+  if (!worker) {
+    worker = new Worker(workerFile(), { workerData: { databasePath: config().databasePath } });
+    worker.unref();
+    worker.on("message", (reply: TallyReply) => {
+      const waiter = waiting.get(reply.id);
+      waiting.delete(reply.id);
+      if (reply.ok) waiter?.resolve(reply.tally);
+      else waiter?.reject(new Error(reply.message));
+    });
+    worker.on("error", failWaiting);
+    worker.on("exit", () => failWaiting(new Error("contador do relatório de leitura encerrado")));
+  }
+  const id = nextId++;
+  const started = worker;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, { resolve, reject });
+    started.postMessage({ id, pagePath: page.path, version } satisfies TallyRequest);
+  });
+}
 
 interface Entry {
   tally?: PageTally;
@@ -64,10 +118,16 @@ export async function countTally(db: Db, page: RequiredPage, version: number, ac
 }
 
 /**
- * The tallies of `wanted` (page and version pairs), from memory when there; the missing ones are
- * counted now, the stale ones in the background. `access` is loaded only when something is counted.
+ * The tallies of `wanted` (page and version pairs), from memory when there; the stale ones are
+ * counted again in the background, the missing ones now. Null when some were never counted and
+ * the count did not end within `firstWaitMs` (it goes on: ask again shortly).
  */
-export async function tallies(db: Db, wanted: readonly { page: RequiredPage; version: number }[], now = Date.now()): Promise<PageTally[]> {
+export async function tallies(
+  db: Db,
+  wanted: readonly { page: RequiredPage; version: number }[],
+  now = Date.now(),
+  firstWaitMs = FIRST_WAIT_MS,
+): Promise<PageTally[] | null> {
   const { buildId } = readingManifest();
   if (buildId !== cachedBuild) {
     entries.clear();
@@ -75,9 +135,8 @@ export async function tallies(db: Db, wanted: readonly { page: RequiredPage; ver
   }
   let access: Promise<AccessData> | undefined;
   const count = (page: RequiredPage, version: number, entry: Entry) => {
-    access ??= loadAccessData(db);
-    entry.counting ??= access
-      .then((data) => countTally(db, page, version, data))
+    const counting = onPostgres ? (access ??= loadAccessData(db)).then((data) => countTally(db, page, version, data)) : countOnWorker(page, version);
+    entry.counting ??= counting
       .then((tally) => {
         entry.tally = tally;
         entry.stale = false;
@@ -86,21 +145,23 @@ export async function tallies(db: Db, wanted: readonly { page: RequiredPage; ver
       .finally(() => (entry.counting = undefined));
     return entry.counting;
   };
-  const results: PageTally[] = [];
+  const missing: Promise<PageTally>[] = [];
   for (const { page, version } of wanted) {
     const key = `${page.path}|${version}`;
     let entry = entries.get(key);
     if (!entry) entries.set(key, (entry = { stale: true }));
-    if (!entry.tally) {
-      results.push(await count(page, version, entry));
-      // Counting is a long synchronous read on SQLite: let other requests in between pages.
-      await new Promise((resolve) => setImmediate(resolve));
-      continue;
-    }
-    if (entry.stale || now - entry.tally.calculadoEm > TALLY_TTL_MS) void count(page, version, entry).catch(() => undefined);
-    results.push(entry.tally);
+    if (!entry.tally) missing.push(count(page, version, entry));
+    else if (entry.stale || now - entry.tally.calculadoEm > TALLY_TTL_MS) void count(page, version, entry).catch(() => undefined);
   }
-  return results;
+  if (missing.length) {
+    let timer: NodeJS.Timeout | undefined;
+    const ready = await Promise.race([
+      Promise.all(missing).then(() => true),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), firstWaitMs))),
+    ]).finally(() => clearTimeout(timer));
+    if (!ready) return null;
+  }
+  return wanted.map(({ page, version }) => entries.get(`${page.path}|${version}`)!.tally!);
 }
 
 /** A confirmation changes the totals: they are counted again at the next request (this process). */

@@ -15,5 +15,6 @@ export const GET: APIRoute = async ({ locals, url }) => {
   const parsed = readingReportFilterSchema.safeParse(reportQuery(url.searchParams));
   if (!parsed.success) return jsonResponse(400, { error: parsed.error.issues[0]?.message ?? "Filtro inválido" });
   const result = await readingReport(getDb(), locals.principal!, parsed.data, config().tzDisplay);
-  return result.ok ? jsonResponse(200, result.report) : jsonResponse(400, { error: result.error });
+  if (result.ok) return jsonResponse(200, result.report);
+  return jsonResponse(result.status, { error: result.error }, result.status === 503 ? { "Retry-After": "3" } : {});
 };
