@@ -18,7 +18,9 @@ try {
   } else {
     const week = isoWeekOf(Date.now(), tzDisplay);
     const run = await sendReadingDigests(db, { week, publicUrl });
-    console.log(`Lembrete semanal ${week}: ${run.sent} enviados, ${run.failed} falhas (${run.examined} pessoas sem lembrete nesta semana verificadas).`);
+    console.log(
+      `Lembrete semanal ${week}: ${run.sent} enviados, ${run.failed} falhas (${run.examined} pessoas sem lembrete nesta semana verificadas).`,
+    );
     if (run.failed) process.exitCode = 1;
   }
 } finally {

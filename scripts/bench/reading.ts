@@ -45,7 +45,11 @@ export function benchRequiredPages(count: number): RequiredPage[] {
     version,
     summary: `Resumo da versão ${version}.`,
     ...(roles ? { roles } : {}),
-    versions: Array.from({ length: version }, (_, index) => ({ version: index + 1, summary: `Resumo da versão ${index + 1}.`, date: "2026-01-01T00:00:00.000Z" })),
+    versions: Array.from({ length: version }, (_, index) => ({
+      version: index + 1,
+      summary: `Resumo da versão ${index + 1}.`,
+      date: "2026-01-01T00:00:00.000Z",
+    })),
     changesSince: {},
   });
   const pages = [page("/sobre-b1", "Sobre a B1", 2), page("/comite-ia", "Comitê de IA", 1)];
@@ -63,7 +67,16 @@ function benchDist(pages: RequiredPage[]): string {
   const content = JSON.parse(fs.readFileSync(path.join(dir, "content-pages.json"), "utf8")) as { pages: ContentPageEntry[] };
   for (const page of pages.filter((candidate) => candidate.path.startsWith("/leitura-bench-"))) {
     const slug = page.path.slice(1);
-    content.pages.push({ slug, path: page.path, title: page.title, description: "", nav: "none", order: 1000, access: "signed-in", file: `content/paginas/${slug}.mdx` });
+    content.pages.push({
+      slug,
+      path: page.path,
+      title: page.title,
+      description: "",
+      nav: "none",
+      order: 1000,
+      access: "signed-in",
+      file: `content/paginas/${slug}.mdx`,
+    });
   }
   fs.writeFileSync(path.join(dir, "content-pages.json"), JSON.stringify(content));
   const manifest: ReadingManifest = { buildId: "bench-leitura", pages };
@@ -142,7 +155,13 @@ export async function benchReading(options: ReadingBenchOptions): Promise<void> 
     const rows = await insertReadingConfirmations(db, ids, pages, Date.now());
     log(`${rows} confirmações em ${((performance.now() - started) / 1000).toFixed(1)} s`);
     await analyzeDatabase(db);
-    const admin = await createUser(db, { email: "bench-leitura-admin@b1.example.com", fullName: "Admin Bench", password: "Senha@Bench1", roleNames: ["admin"], confirmed: true });
+    const admin = await createUser(db, {
+      email: "bench-leitura-admin@b1.example.com",
+      fullName: "Admin Bench",
+      password: "Senha@Bench1",
+      roleNames: ["admin"],
+      confirmed: true,
+    });
     if (!admin.ok) throw new Error("não foi possível criar o admin do bench");
     const adminCookie = `b1_session=${(await createSession(db, admin.userId)).token}`;
     // One session per sampled person: every pending-count request is a person the server has not cached.
@@ -169,14 +188,30 @@ export async function benchReading(options: ReadingBenchOptions): Promise<void> 
     );
     const base = gate.match[1]!;
     const report = `${base}/api/leitura/relatorio`;
-    const cold = await timed(report, adminCookie);
-    log(`relatório, primeira vez (conta os totais das ${pages.length} páginas): ${cold.toFixed(0)} ms · carga média ${loadAverage()}`);
+    // The first request starts counting the totals; until they are ready it answers 503 + Retry-After.
+    const coldStart = performance.now();
+    let asked = 0;
+    for (;;) {
+      asked += 1;
+      const response = await fetch(report, { headers: { cookie: adminCookie } });
+      await response.arrayBuffer();
+      if (response.status === 200) break;
+      if (response.status !== 503) throw new Error(`relatório respondeu ${response.status}`);
+      await new Promise((resolve) => setTimeout(resolve, 1000 * Number(response.headers.get("retry-after") ?? 1)));
+    }
+    const cold = performance.now() - coldStart;
+    log(
+      `relatório, primeira vez (totais das ${pages.length} páginas contados na thread de leitura): ${(cold / 1000).toFixed(1)} s até a primeira resposta completa, ${asked} pedidos · carga média ${loadAverage()}`,
+    );
     const first = (await (await fetch(report, { headers: { cookie: adminCookie } })).json()) as { proximo: string };
     const filtered = `${report}?pagina=${encodeURIComponent("/leitura-bench-7")}&perfil=lider&situacao=pendente`;
     const scenarios: [string, (sample: number) => Promise<number>][] = [
       ["relatório: primeira página", () => timed(report, adminCookie)],
       ["relatório: página filtrada (página, perfil líder, pendentes)", () => timed(filtered, adminCookie)],
-      ["relatório: busca por nome", (n) => timed(`${report}?busca=${encodeURIComponent(`pessoa ${(n * 977) % options.people}`)}`, adminCookie)],
+      [
+        "relatório: busca por nome",
+        (n) => timed(`${report}?busca=${encodeURIComponent(`pessoa ${(n * 977) % options.people}`)}`, adminCookie),
+      ],
       ["relatório: página seguinte (keyset)", () => timed(`${report}?apos=${encodeURIComponent(first.proximo)}`, adminCookie)],
       ["pendências de uma pessoa", (n) => timed(`${report}/pessoas/${sampled[n]}`, adminCookie)],
       ["contagem de pendências (GET /api/leitura, sem cache)", (n) => timed(`${base}/api/leitura`, personCookies[n]!)],
@@ -187,13 +222,25 @@ export async function benchReading(options: ReadingBenchOptions): Promise<void> 
       for (let sample = 0; sample < options.samples; sample++) times.push(await run(sample));
       times.sort((a, b) => a - b);
       const p95 = percentile(times, 95);
-      results.push({ cenário: name, p50: Number(percentile(times, 50).toFixed(1)), p95: Number(p95.toFixed(1)), meta: `≤ ${TARGET_MS} ms`, atende: p95 <= TARGET_MS ? "sim" : "não" });
+      results.push({
+        cenário: name,
+        p50: Number(percentile(times, 50).toFixed(1)),
+        p95: Number(p95.toFixed(1)),
+        meta: `≤ ${TARGET_MS} ms`,
+        atende: p95 <= TARGET_MS ? "sim" : "não",
+      });
     }
-    console.log(`\nLeitura obrigatória em escala (${engine}, ${options.people} pessoas × ${pages.length} páginas, ${rows} confirmações; ${options.samples} pedidos seguidos por cenário; carga média ${loadAverage()})`);
+    console.log(
+      `\nLeitura obrigatória em escala (${engine}, ${options.people} pessoas × ${pages.length} páginas, ${rows} confirmações; ${options.samples} pedidos seguidos por cenário; carga média ${loadAverage()})`,
+    );
     console.table(results);
     fs.writeFileSync(
       path.join("bench-results", `leitura-${new Date().toISOString().replace(/[:.]/g, "-")}.json`),
-      JSON.stringify({ engine, people: options.people, pages: pages.length, confirmations: rows, coldReportMs: cold, results, load: loadAverage() }, null, 2),
+      JSON.stringify(
+        { engine, people: options.people, pages: pages.length, confirmations: rows, coldReportMs: cold, results, load: loadAverage() },
+        null,
+        2,
+      ),
     );
   } finally {
     gate?.child.kill();

@@ -34,14 +34,11 @@ function repeat(intervalMs: number, failure: string, task: () => Promise<void>, 
   };
   let timer: NodeJS.Timeout | undefined;
   const first = firstDelayMs ? Promise.resolve() : run();
-  const delay = setTimeout(
-    () => {
-      if (firstDelayMs) void run();
-      timer = setInterval(run, intervalMs);
-      timer.unref();
-    },
-    firstDelayMs || intervalMs,
-  );
+  const delay = setTimeout(() => {
+    if (firstDelayMs) void run();
+    timer = setInterval(run, intervalMs);
+    timer.unref();
+  }, firstDelayMs || intervalMs);
   delay.unref();
   return {
     first,

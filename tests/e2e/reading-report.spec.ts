@@ -24,7 +24,10 @@ test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  dist = distWithRequiredPages([requiredPage("/sobre-b1", "Sobre a B1", 2), requiredPage("/comite-ia", "Comitê de IA", 1, ["lider", "admin"])]);
+  dist = distWithRequiredPages([
+    requiredPage("/sobre-b1", "Sobre a B1", 2),
+    requiredPage("/comite-ia", "Comitê de IA", 1, ["lider", "admin"]),
+  ]);
   server = await startBuiltServer({ PORT, B1_DIST_DIR: dist });
   for (const role of ["admin", "lider", "visualizador"]) who[role] = await createTestUser(server.db, [role], `relatorio-${role}`);
   const created = await createUser(server.db, {
@@ -35,7 +38,13 @@ test.beforeAll(async () => {
     confirmed: true,
   });
   if (!created.ok) throw new Error("usuário de teste");
-  who.formula = { id: created.userId, email: "relatorio-formula@b1.example.com", fullName: FORMULA_NAME, password: "", token: (await createSession(server.db, created.userId)).token };
+  who.formula = {
+    id: created.userId,
+    email: "relatorio-formula@b1.example.com",
+    fullName: FORMULA_NAME,
+    password: "",
+    token: (await createSession(server.db, created.userId)).token,
+  };
   // The líder confirms /sobre-b1 through the portal's own endpoint.
   const confirmed = await fetch(server.url + "/api/leitura/confirmacoes", {
     method: "POST",
@@ -83,7 +92,10 @@ test("an admin reads the totals, filters, opens a person's pending pages and dow
   await expect(people.getByRole("listitem")).toHaveText("Sobre a B1 — versão 2 (nunca confirmou)");
 
   // The CSV has the filtered people, the formula name kept as text.
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Baixar CSV", exact: true }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Baixar CSV", exact: true }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/^leitura-sobre-b1-v2-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = fs.readFileSync((await download.path())!, "utf8");
   expect(csv.split("\r\n").filter(Boolean)).toEqual([
@@ -97,7 +109,10 @@ test("an admin reads the totals, filters, opens a person's pending pages and dow
   await expect(people.getByRole("row")).toHaveCount(4);
   await expect(people).not.toContainText(who.lider!.email);
   const [all] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Baixar CSV", exact: true }).click()]);
-  const lines = fs.readFileSync((await all.path())!, "utf8").split("\r\n").filter(Boolean);
+  const lines = fs
+    .readFileSync((await all.path())!, "utf8")
+    .split("\r\n")
+    .filter(Boolean);
   expect(lines).toHaveLength(4);
   expect(lines.join("\n")).not.toContain(who.lider!.email);
   await page.context().close();
@@ -108,11 +123,18 @@ for (const scheme of ["light", "dark"] as const) {
     const page = await pageAs(browser, who.admin!, scheme);
     await page.goto("/leitura/relatorio");
     const people = page.getByRole("table", { name: "Pessoas que devem ler Sobre a B1" });
-    await people.getByRole("button", { name: /Ver pendências/ }).first().click();
+    await people
+      .getByRole("button", { name: /Ver pendências/ })
+      .first()
+      .click();
     await expect(people.getByRole("listitem").first().or(people.getByText("Nenhuma leitura pendente")).first()).toBeVisible();
     const axe = new AxeBuilder({ page });
-    const results = await (scheme === "light" ? axe.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]) : axe.withRules(["color-contrast"])).analyze();
-    expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+    const results = await (
+      scheme === "light" ? axe.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]) : axe.withRules(["color-contrast"])
+    ).analyze();
+    expect(
+      results.violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`),
+    ).toEqual([]);
     await page.context().close();
   });
 }

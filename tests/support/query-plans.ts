@@ -62,4 +62,3 @@ export async function planOf(db: Db, statement: Sent): Promise<string[]> {
   const result = await pgPool(db)!.query<{ "QUERY PLAN": string }>(`explain ${statement.sql}`, statement.params);
   return result.rows.map((row) => row["QUERY PLAN"]);
 }
-

@@ -211,15 +211,19 @@ export const readingNewsVisits = sqliteTable("reading_news_visits", {
  * before the mail goes out. The insert is the claim: a second run or instance that finds the row
  * sends nothing, and a row left without `sent_at` by a crash is never retried (at most once).
  */
-export const readingDigestSends = sqliteTable("reading_digest_sends", {
-  userId: text("user_id")
-    .notNull()
-    .references(() => users.id, { onDelete: "cascade" }),
-  week: text("week").notNull(),
-  claimedAt: integer("claimed_at", { mode: "number" }).notNull(),
-  /** When the mail server took the message; null while sending, or if the run stopped before it did. */
-  sentAt: integer("sent_at", { mode: "number" }),
-}, (table) => [primaryKey({ columns: [table.userId, table.week] })]);
+export const readingDigestSends = sqliteTable(
+  "reading_digest_sends",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    week: text("week").notNull(),
+    claimedAt: integer("claimed_at", { mode: "number" }).notNull(),
+    /** When the mail server took the message; null while sending, or if the run stopped before it did. */
+    sentAt: integer("sent_at", { mode: "number" }),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.week] })],
+);
 
 /** Corporate sign-ins under way: one row per redirect to the identity provider, deleted when its callback arrives. */
 export const oidcSignInAttempts = sqliteTable(

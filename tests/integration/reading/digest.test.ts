@@ -89,7 +89,8 @@ beforeAll(async () => {
   await db.update(users).set({ deactivatedAt: Date.now() }).where(eq(users.id, who.gone.id));
   // The admin has read everything: no reminder.
   const admin = { userId: who.admin!.id, email: who.admin!.email, name: "", roles: ["admin"], grantedPaths: new Set<string>() };
-  for (const page of [ABOUT, COMMITTEE]) expect((await confirmReading(db, admin, { pagePath: page.path, version: page.version }, {})).ok).toBe(true);
+  for (const page of [ABOUT, COMMITTEE])
+    expect((await confirmReading(db, admin, { pagePath: page.path, version: page.version }, {})).ok).toBe(true);
 }, 60_000);
 
 afterAll(async () => {
@@ -139,7 +140,9 @@ describe("the weekly reminder", () => {
   }, 60_000);
 
   it("sends one mail per person when two runs (two instances) go at once", async () => {
-    const people = await Promise.all(Array.from({ length: 30 }, (_, index) => createTestUser(db, ["visualizador"], `resumo-duplo-${index}`)));
+    const people = await Promise.all(
+      Array.from({ length: 30 }, (_, index) => createTestUser(db, ["visualizador"], `resumo-duplo-${index}`)),
+    );
     const runs = await Promise.all([runDigest(), runDigest()]);
     for (const run of runs) expect(run.code, run.output).toBe(0);
     const sent = runs.map((run) => Number(/: (\d+) enviados/.exec(run.output)![1]));
@@ -148,7 +151,9 @@ describe("the weekly reminder", () => {
   }, 90_000);
 
   it("resumes after a run killed mid-batch, without sending anyone a second mail", async () => {
-    const people = await Promise.all(Array.from({ length: 8 }, (_, index) => createTestUser(db, ["visualizador"], `resumo-reinicio-${index}`)));
+    const people = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => createTestUser(db, ["visualizador"], `resumo-reinicio-${index}`)),
+    );
     const before = received.length;
     acceptDelayMs = 300;
     const killed = await runDigest((child) => {

@@ -67,11 +67,18 @@ beforeAll(async () => {
     confirmed: true,
   });
   if (!formula.ok) throw new Error("usuário de teste");
-  who.formula = { id: formula.userId, email: "rel-formula@b1.example.com", password: "", fullName: "", token: (await createSession(server.db, formula.userId)).token };
+  who.formula = {
+    id: formula.userId,
+    email: "rel-formula@b1.example.com",
+    password: "",
+    fullName: "",
+    token: (await createSession(server.db, formula.userId)).token,
+  };
   const gone = await createTestUser(server.db, ["visualizador"], "rel-desativado");
   await server.db.update(users).set({ deactivatedAt: Date.now() }).where(eq(users.id, gone.id));
   who.gone = gone;
-  for (let index = 0; index < CROWD; index++) crowd.push(await createTestUser(server.db, ["visualizador"], `rel-multidao-${String(index).padStart(2, "0")}`));
+  for (let index = 0; index < CROWD; index++)
+    crowd.push(await createTestUser(server.db, ["visualizador"], `rel-multidao-${String(index).padStart(2, "0")}`));
 }, 120_000);
 afterAll(async () => {
   await server?.stop();

@@ -86,8 +86,10 @@ describe("reading report query plans at size", () => {
 
   const scenarios: Record<string, (db: Db) => Promise<unknown>> = {
     "primeira página": (db) => readingReport(db, ADMIN, {}, "UTC"),
-    "filtrada: página, perfil e pendentes": (db) => readingReport(db, ADMIN, { pagina: "/sobre-b1", perfil: "visualizador", situacao: "pendente" }, "UTC"),
-    "filtrada: confirmadas de uma versão antiga": (db) => readingReport(db, ADMIN, { pagina: "/sobre-b1", versao: 1, situacao: "confirmada" }, "UTC"),
+    "filtrada: página, perfil e pendentes": (db) =>
+      readingReport(db, ADMIN, { pagina: "/sobre-b1", perfil: "visualizador", situacao: "pendente" }, "UTC"),
+    "filtrada: confirmadas de uma versão antiga": (db) =>
+      readingReport(db, ADMIN, { pagina: "/sobre-b1", versao: 1, situacao: "confirmada" }, "UTC"),
     "busca por nome": (db) => readingReport(db, ADMIN, { busca: "pessoa 12345" }, "UTC"),
   };
   for (const [name, scenario] of Object.entries(scenarios)) {

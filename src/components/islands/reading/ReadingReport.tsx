@@ -137,7 +137,10 @@ export default function ReadingReport() {
           </table>
         </div>
       )}
-      <form onSubmit={apply} className="mb-4 grid gap-3 rounded-xl border border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-5 dark:border-slate-700">
+      <form
+        onSubmit={apply}
+        className="mb-4 grid gap-3 rounded-xl border border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-5 dark:border-slate-700"
+      >
         <label className="text-sm">
           <span className="mb-1 block font-medium">Página</span>
           <select name="pagina" className={inputClass} value={filters.pagina || selected?.pagina || ""} onChange={set("pagina")}>
@@ -210,9 +213,8 @@ export default function ReadingReport() {
       </p>
       {selected && selected.perfis.length > 0 && (
         <p className="mb-3 text-sm text-slate-700 dark:text-slate-200">
-          Por perfil:{" "}
-          {selected.perfis.map((role) => `${role.rotulo} ${role.confirmadas} de ${role.publico}`).join(" · ")}. Totais contados em{" "}
-          {formatDateTime(selected.calculadoEm, report!.fuso)}.
+          Por perfil: {selected.perfis.map((role) => `${role.rotulo} ${role.confirmadas} de ${role.publico}`).join(" · ")}. Totais contados
+          em {formatDateTime(selected.calculadoEm, report!.fuso)}.
         </p>
       )}
       {selected && (

@@ -73,10 +73,16 @@ export function holdsRole(roleId: number): SQL {
 }
 
 /** The principal the gate would build for each person (the session lookup's rule), keyed by id. */
-export async function principalsOf(db: Db, people: readonly { id: string; email: string; fullName: string }[]): Promise<Map<string, Principal>> {
+export async function principalsOf(
+  db: Db,
+  people: readonly { id: string; email: string; fullName: string }[],
+): Promise<Map<string, Principal>> {
   const ids = people.map((person) => person.id);
   const principals = new Map<string, Principal>(
-    people.map((person) => [person.id, { userId: person.id, email: person.email, name: person.fullName, roles: [], grantedPaths: new Set() }]),
+    people.map((person) => [
+      person.id,
+      { userId: person.id, email: person.email, name: person.fullName, roles: [], grantedPaths: new Set() },
+    ]),
   );
   if (!ids.length) return principals;
   const held = await db

@@ -14,7 +14,15 @@ interface LocalDay {
 
 function localDay(ms: number, timeZone: string): LocalDay {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "numeric", day: "numeric", hour: "numeric", hourCycle: "h23", weekday: "short" })
+    new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      hourCycle: "h23",
+      weekday: "short",
+    })
       .formatToParts(new Date(ms))
       .map((part) => [part.type, part.value]),
   );

@@ -10,7 +10,12 @@ const CHUNK = 1000;
 const HEADER = ["Página", "Título", "Versão", "Nome", "E-mail", "Perfis", "Situação", "Versão confirmada", "Confirmada em"];
 
 /** One person's line; every cell goes through csvCell (a name like `=HYPERLINK(…)` stays text). */
-export function reportCsvLine(query: PeopleQuery, person: ReportPerson, formatDateTime: (ms: number) => string, separator: CsvSeparator): string {
+export function reportCsvLine(
+  query: PeopleQuery,
+  person: ReportPerson,
+  formatDateTime: (ms: number) => string,
+  separator: CsvSeparator,
+): string {
   return csvLine(
     [
       query.page.path,

@@ -10,12 +10,27 @@ import { readingConfirmations, users } from "../../../../db/schema/index.ts";
 import { roleLabel } from "../../admin/role-labels.ts";
 import { decideAccess, findRoute, type Principal } from "../../routes.ts";
 import { readingStatusOf } from "../../reading/pending.ts";
-import { REPORT_PAGE_SIZE, type PersonReading, type ReadingReport, type ReadingReportFilter, type ReportPerson } from "../../reading/report.ts";
+import {
+  REPORT_PAGE_SIZE,
+  type PersonReading,
+  type ReadingReport,
+  type ReadingReportFilter,
+  type ReportPerson,
+} from "../../reading/report.ts";
 import type { RequiredPage } from "../../reading/required-page.ts";
 import { normalizeForSearch } from "../../search/text.ts";
 import { userTextMatches } from "../data/dialect.ts";
 import type { Db } from "../data/db.ts";
-import { activeAccount, confirmedCondition, holdsRole, loadAccessData, mustReadCondition, principalsOf, roleNamesOf, type AccessData } from "./audience.ts";
+import {
+  activeAccount,
+  confirmedCondition,
+  holdsRole,
+  loadAccessData,
+  mustReadCondition,
+  principalsOf,
+  roleNamesOf,
+  type AccessData,
+} from "./audience.ts";
 import { confirmationsOf } from "./confirmations.ts";
 import { readingManifest } from "./manifest.ts";
 import { tallies } from "./tallies.ts";
@@ -45,7 +60,8 @@ export async function resolveReportFilter(db: Db, viewer: Principal, filter: Rea
   const visible = reportPagesFor(viewer);
   const access = await loadAccessData(db);
   const page = filter.pagina === undefined ? visible[0] : visible.find((candidate) => candidate.path === filter.pagina);
-  if (!page) return filter.pagina === undefined ? { ok: true, query: null, access } : { ok: false, error: "Página não encontrada no relatório." };
+  if (!page)
+    return filter.pagina === undefined ? { ok: true, query: null, access } : { ok: false, error: "Página não encontrada no relatório." };
   const version = filter.versao ?? page.version;
   if (version > page.version) return { ok: false, error: `Esta página está na versão ${page.version}.` };
   const conditions: SQL[] = [mustReadCondition(page, access)];
@@ -97,7 +113,11 @@ export async function readPeople(db: Db, query: PeopleQuery, after: string | und
 }
 
 /** Totals never counted before and not ready within FIRST_WAIT_MS: the browser asks again. */
-const COUNTING = { ok: false, status: 503, error: "Calculando os totais do relatório pela primeira vez. Aguarde alguns segundos…" } as const;
+const COUNTING = {
+  ok: false,
+  status: 503,
+  error: "Calculando os totais do relatório pela primeira vez. Aguarde alguns segundos…",
+} as const;
 
 /** The report as `viewer` sees it: totals of every page they may open, and one page of people. */
 export async function readingReport(
@@ -116,7 +136,8 @@ export async function readingReport(
   );
   if (!current) return COUNTING;
   const perfis = access.roles.map((role) => ({ nome: role.name, rotulo: roleLabel(role.name) }));
-  if (!query) return { ok: true, report: { paginas: current, selecionada: null, versoes: [], perfis, pessoas: [], proximo: null, fuso: timeZone } };
+  if (!query)
+    return { ok: true, report: { paginas: current, selecionada: null, versoes: [], perfis, pessoas: [], proximo: null, fuso: timeZone } };
   const older = query.version === query.page.version ? null : await tallies(db, [{ page: query.page, version: query.version }]);
   if (query.version !== query.page.version && !older) return COUNTING;
   const [selecionada] = older ?? current.filter((tally) => tally.pagina === query.page.path);

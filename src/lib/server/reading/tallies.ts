@@ -135,7 +135,9 @@ export async function tallies(
   }
   let access: Promise<AccessData> | undefined;
   const count = (page: RequiredPage, version: number, entry: Entry) => {
-    const counting = onPostgres ? (access ??= loadAccessData(db)).then((data) => countTally(db, page, version, data)) : countOnWorker(page, version);
+    const counting = onPostgres
+      ? (access ??= loadAccessData(db)).then((data) => countTally(db, page, version, data))
+      : countOnWorker(page, version);
     entry.counting ??= counting
       .then((tally) => {
         entry.tally = tally;
