@@ -16,7 +16,7 @@ import type { RequiredPage } from "../../../src/lib/reading/required-page";
 import { closeDatabase, type Db } from "../../../src/lib/server/data/db";
 import { loadAccessData } from "../../../src/lib/server/reading/audience";
 import { personReading, readingReport } from "../../../src/lib/server/reading/report";
-import { countTally } from "../../../src/lib/server/reading/tallies";
+import { countTally, tallies } from "../../../src/lib/server/reading/tallies";
 import { planOf, statementsOf, type Sent } from "../../support/query-plans";
 import { openOwnTestDatabase } from "../../support/users";
 
@@ -111,5 +111,13 @@ describe("reading report query plans at size", () => {
     const access = await loadAccessData(db);
     const offending = await offendingPlans(db, () => countTally(db, pages[0]!, pages[0]!.version, access), true);
     expect(offending, offending.join("\n\n")).toEqual([]);
+  });
+
+  it("answers 'come back' while totals never counted take longer than the wait, then has them", async () => {
+    const older = { page: pages[3]!, version: 1 };
+    expect(pages[3]!.version).toBe(2);
+    expect(await tallies(db, [older], Date.now(), 0)).toBeNull();
+    const counted = await tallies(db, [older], Date.now(), 30_000);
+    expect(counted).toEqual([expect.objectContaining({ pagina: pages[3]!.path, versao: 1, versaoAtual: 2, publico: PEOPLE })]);
   });
 });

@@ -10,7 +10,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { and, count, eq, sql } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import { userRoles, users } from "../../../../db/schema/index.ts";
 import { roleLabel } from "../../admin/role-labels.ts";
 import { percentOf, type PageTally } from "../../reading/report.ts";
@@ -91,7 +91,7 @@ export async function countTally(db: Db, page: RequiredPage, version: number, ac
     .select({ roleId: userRoles.roleId, n: count(), confirmed: confirmedCount })
     .from(userRoles)
     .innerJoin(users, eq(users.id, userRoles.userId))
-    .where(and(readers))
+    .where(readers)
     .groupBy(userRoles.roleId);
   const publico = Number(all?.n ?? 0);
   const confirmadas = Number(all?.confirmed ?? 0);
@@ -135,10 +135,11 @@ export async function tallies(
   }
   let access: Promise<AccessData> | undefined;
   const count = (page: RequiredPage, version: number, entry: Entry) => {
+    if (entry.counting) return entry.counting;
     const counting = onPostgres
       ? (access ??= loadAccessData(db)).then((data) => countTally(db, page, version, data))
       : countOnWorker(page, version);
-    entry.counting ??= counting
+    entry.counting = counting
       .then((tally) => {
         entry.tally = tally;
         entry.stale = false;
