@@ -201,7 +201,7 @@ export async function benchReading(options: ReadingBenchOptions): Promise<void> 
     }
     const cold = performance.now() - coldStart;
     log(
-      `relatório, primeira vez (totais das ${pages.length} páginas contados na thread de leitura): ${(cold / 1000).toFixed(1)} s até a primeira resposta completa, ${asked} pedidos · carga média ${loadAverage()}`,
+      `relatório, primeira vez (conta os totais das ${pages.length} páginas em segundo plano): ${(cold / 1000).toFixed(1)} s até a primeira resposta completa, ${asked} pedidos · carga média ${loadAverage()}`,
     );
     const first = (await (await fetch(report, { headers: { cookie: adminCookie } })).json()) as { proximo: string };
     const filtered = `${report}?pagina=${encodeURIComponent("/leitura-bench-7")}&perfil=lider&situacao=pendente`;
