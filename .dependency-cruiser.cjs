@@ -11,7 +11,7 @@ const SERVER_DOMAINS = {
   content: ["config", "platform"],
   audit: ["data", "config", "platform"],
   trail: ["data", "config", "platform"],
-  reading: ["audit", "data", "config", "platform"],
+  reading: ["audit", "mail", "data", "config", "platform"],
   throttle: ["audit", "data", "config", "platform"],
   sessions: ["audit", "data", "config", "platform"],
   auth: ["throttle", "sessions", "audit", "mail", "http", "data", "config", "platform"],

@@ -31,6 +31,7 @@ export const {
   trailProgress,
   readingConfirmations,
   readingNewsVisits,
+  readingDigestSends,
   oidcSignInAttempts,
   rateLimits,
   twoFactorSecrets,

@@ -10,7 +10,9 @@
  * --scale 100k (the scale scenarios alone at 100,000 users, 10,000,000 audit rows and 50,000
  * sessions; with DATABASE_URL=postgres://… in the environment, on that empty PostgreSQL database,
  * or with --seeded on one seed:scale already filled), --export-seconds <s> (stop reading the CSV
- * export after that long: RSS growth over part of it).
+ * export after that long: RSS growth over part of it),
+ * --reading (alone: the required-reading report and pending count at 100,000 people × 50 pages,
+ * --people / --pages / --samples to change the sizes; see reading.ts).
  * Over 200 lines because it is one script: set-up, the scenarios in order, and one report; the
  * page-cost, scale, soak and profile scenarios live in their own files.
  */
@@ -35,6 +37,7 @@ import { benchPageCost, DEFAULT_ROUNDS, pageCostTargets, type PageCostFigures } 
 import { gateNodeFlags, loadAverage, serverCore, startServer } from "./process.ts";
 import { benchSoak, type SoakFigures } from "./soak.ts";
 import { profileGate, type Frame } from "./profile.ts";
+import { benchReading } from "./reading.ts";
 
 const args = process.argv.slice(2);
 const duration = Number(args[args.indexOf("--duration") + 1]) || 10;
@@ -438,7 +441,12 @@ async function benchLb() {
   }
 }
 
-(args.includes("--lb") ? benchLb() : main()).catch((error: unknown) => {
+/** `--reading`: reading.ts alone, on SQLite or on DATABASE_URL's PostgreSQL. */
+function benchReadingAtScale() {
+  return benchReading({ people: option("--people", 100_000), pages: option("--pages", 50), samples: option("--samples", 100), pgTarget });
+}
+
+(args.includes("--lb") ? benchLb() : args.includes("--reading") ? benchReadingAtScale() : main()).catch((error: unknown) => {
   console.error(`Erro: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

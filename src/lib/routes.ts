@@ -54,6 +54,7 @@ export const STATIC_ROUTES: readonly RouteRule[] = [
   { path: "/dois-fatores", name: "Verificação do Login", access: PUBLIC },
   { path: "/conta/dois-fatores", name: "Verificação em Duas Etapas", access: SIGNED_IN },
   { path: "/conta/sessoes", name: "Minhas Sessões", access: SIGNED_IN },
+  { path: "/conta/notificacoes", name: "Notificações por E-mail", access: SIGNED_IN },
   { path: "/leitura", name: "Pendências de Leitura", access: SIGNED_IN },
   { path: "/novidades", name: "Novidades", access: SIGNED_IN, more: "Novidades" },
   {
@@ -101,6 +102,11 @@ export const STATIC_ROUTES: readonly RouteRule[] = [
     access: { kind: "roles", roles: ["admin", "security"], grantable: true },
   },
   {
+    path: "/leitura/relatorio",
+    name: "Relatório de Leitura",
+    access: { kind: "roles", roles: ["admin", "lider"], grantable: true },
+  },
+  {
     path: "/admin-panel",
     name: "Painel Administrativo",
     access: { kind: "roles", roles: ["admin"], grantable: false },
@@ -142,6 +148,7 @@ export const API_RULES: readonly ApiRule[] = [
   { prefix: "/api/auth", page: "/auth" },
   { prefix: "/api/conta", page: "/conta/dois-fatores" },
   { prefix: "/api/leitura", page: "/leitura" },
+  { prefix: "/api/leitura/relatorio", page: "/leitura/relatorio" },
   { prefix: "/api/novidades", page: "/novidades" },
 ];
 

@@ -61,7 +61,12 @@ const gate = createGate({
   observeSessionCheck: metrics.observeSessionCheck,
 });
 
-await scheduleMaintenance(db, cfg.auditRetentionDays, cfg.auditRetentionIntervalMs);
+await scheduleMaintenance(
+  db,
+  cfg.auditRetentionDays,
+  cfg.auditRetentionIntervalMs,
+  cfg.readingDigest ? { publicUrl: cfg.publicUrl, timeZone: cfg.tzDisplay } : null,
+);
 
 const checkReadiness = createReadinessCheck({
   database: engine === "sqlite" ? { engine, path: cfg.databasePath } : { engine, db },

@@ -6,6 +6,8 @@ import {
 } from "../lib/server/auth/pending-accounts.ts";
 import type { Db } from "../lib/server/data/db.ts";
 import { pruneRateLimits } from "../lib/server/throttle/rate-limit.ts";
+import { sendReadingDigests } from "../lib/server/reading/digest.ts";
+import { digestDue, isoWeekOf } from "../lib/server/reading/digest-week.ts";
 
 interface Repeating {
   /** Settles when the first pass has run. */
@@ -13,8 +15,11 @@ interface Repeating {
   stop: () => void;
 }
 
-/** Runs `task` now and then every `intervalMs`, one pass at a time; a failed pass is logged; the timer never keeps the process alive. */
-function repeat(intervalMs: number, failure: string, task: () => Promise<void>): Repeating {
+/**
+ * Runs `task` now (or after `firstDelayMs`) and then every `intervalMs`, one pass at a time; a failed
+ * pass is logged; the timer never keeps the process alive.
+ */
+function repeat(intervalMs: number, failure: string, task: () => Promise<void>, firstDelayMs = 0): Repeating {
   let running = false;
   const run = async () => {
     if (running) return;
@@ -27,10 +32,21 @@ function repeat(intervalMs: number, failure: string, task: () => Promise<void>):
       running = false;
     }
   };
-  const first = run();
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  return { first, stop: () => clearInterval(timer) };
+  let timer: NodeJS.Timeout | undefined;
+  const first = firstDelayMs ? Promise.resolve() : run();
+  const delay = setTimeout(() => {
+    if (firstDelayMs) void run();
+    timer = setInterval(run, intervalMs);
+    timer.unref();
+  }, firstDelayMs || intervalMs);
+  delay.unref();
+  return {
+    first,
+    stop: () => {
+      clearTimeout(delay);
+      clearInterval(timer);
+    },
+  };
 }
 
 /**
@@ -42,6 +58,7 @@ export async function scheduleMaintenance(
   db: Db,
   retentionDays: number | null | undefined,
   intervalMs: number,
+  digest: ReadingDigestSchedule | null = null,
 ): Promise<{ stop: () => void }> {
   const pruning = repeat(intervalMs, "[manutenção] falha ao remover registros antigos", async () => {
     if (retentionDays) {
@@ -54,11 +71,44 @@ export async function scheduleMaintenance(
     const purged = await purgeExpiredPendingAccounts(db);
     if (purged) console.log(`Cadastros: ${purged} contas não confirmadas em ${PENDING_ACCOUNT_MAX_AGE_DAYS} dias removidas`);
   });
+  const reminding = digest ? scheduleReadingDigest(db, digest) : null;
   await purging.first;
   return {
     stop: () => {
       pruning.stop();
       purging.stop();
+      reminding?.stop();
     },
   };
+}
+
+export interface ReadingDigestSchedule {
+  publicUrl: string;
+  timeZone: string;
+}
+
+const DIGEST_INTERVAL_MS = 60 * 60 * 1000;
+/** The first pass waits this long after start: a restart loop or a short-lived test server sends nothing. */
+const DIGEST_FIRST_DELAY_MS = 5 * 60 * 1000;
+
+/**
+ * The weekly required-reading reminder: a pass every hour from Monday 09:00 (display time zone)
+ * sends what this week still owes; once a pass ends with nothing failed, this process rests until
+ * the next week (people confirmed mid-week get theirs the week after).
+ */
+function scheduleReadingDigest(db: Db, schedule: ReadingDigestSchedule): Repeating {
+  let doneWeek = "";
+  return repeat(
+    DIGEST_INTERVAL_MS,
+    "[leitura] falha no lembrete semanal",
+    async () => {
+      const now = Date.now();
+      const week = isoWeekOf(now, schedule.timeZone);
+      if (week === doneWeek || !digestDue(now, schedule.timeZone)) return;
+      const run = await sendReadingDigests(db, { week, publicUrl: schedule.publicUrl });
+      if (run.sent || run.failed) console.log(`Leitura: lembrete semanal ${week}: ${run.sent} enviados, ${run.failed} falhas`);
+      if (!run.failed) doneWeek = week;
+    },
+    DIGEST_FIRST_DELAY_MS,
+  );
 }

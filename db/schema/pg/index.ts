@@ -26,6 +26,7 @@ export const users = pgTable(
     externalId: text("external_id"),
     deactivatedAt: millis("deactivated_at"),
     directoryResource: text("directory_resource"),
+    readingDigestOptOut: boolean("reading_digest_opt_out").notNull().default(false),
   },
   (table) => [
     uniqueIndex("users_email_unique").on(table.email),
@@ -34,6 +35,8 @@ export const users = pgTable(
     index("users_pending_created_idx").on(table.emailConfirmedAt, table.createdAt),
     // The admin list's order (oldest first): a page is an index range, not a sort of every user.
     index("users_created_idx").on(table.createdAt, table.id),
+    // The reading report's list walks people in e-mail order and skips inactive accounts without reading their rows.
+    index("users_email_active_idx").on(table.email, table.id, table.emailConfirmedAt, table.deactivatedAt),
   ],
 );
 
@@ -166,7 +169,7 @@ export const readingConfirmations = pgTable(
   },
   (table) => [
     primaryKey({ columns: [table.userId, table.pagePath, table.version] }),
-    index("reading_confirmations_page_idx").on(table.pagePath, table.version),
+    index("reading_confirmations_page_idx").on(table.pagePath, table.version, table.userId),
   ],
 );
 
@@ -176,6 +179,19 @@ export const readingNewsVisits = pgTable("reading_news_visits", {
     .references(() => users.id, { onDelete: "cascade" }),
   seenAt: millis("seen_at").notNull(),
 });
+
+export const readingDigestSends = pgTable(
+  "reading_digest_sends",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    week: text("week").notNull(),
+    claimedAt: millis("claimed_at").notNull(),
+    sentAt: millis("sent_at"),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.week] })],
+);
 
 export const oidcSignInAttempts = pgTable(
   "oidc_sign_in_attempts",

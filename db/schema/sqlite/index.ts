@@ -32,6 +32,8 @@ export const users = sqliteTable(
     deactivatedAt: integer("deactivated_at", { mode: "number" }),
     /** JSON of the last User resource the directory sent (name parts, e-mails, extensions), echoed back as SCIM asks. */
     directoryResource: text("directory_resource"),
+    /** Set when the person unticked the weekly required-reading reminder in their account. */
+    readingDigestOptOut: integer("reading_digest_opt_out", { mode: "boolean" }).notNull().default(false),
   },
   (table) => [
     uniqueIndex("users_email_unique").on(table.email),
@@ -40,6 +42,8 @@ export const users = sqliteTable(
     index("users_pending_created_idx").on(table.emailConfirmedAt, table.createdAt),
     // The admin list's order (oldest first): a page is an index range, not a sort of every user.
     index("users_created_idx").on(table.createdAt, table.id),
+    // The reading report's list walks people in e-mail order and skips inactive accounts without reading their rows.
+    index("users_email_active_idx").on(table.email, table.id, table.emailConfirmedAt, table.deactivatedAt),
   ],
 );
 
@@ -191,8 +195,8 @@ export const readingConfirmations = sqliteTable(
   },
   (table) => [
     primaryKey({ columns: [table.userId, table.pagePath, table.version] }),
-    // The report counts per page and version.
-    index("reading_confirmations_page_idx").on(table.pagePath, table.version),
+    // The report counts per page and version, reading the people from the index alone.
+    index("reading_confirmations_page_idx").on(table.pagePath, table.version, table.userId),
   ],
 );
 
@@ -203,6 +207,25 @@ export const readingNewsVisits = sqliteTable("reading_news_visits", {
     .references(() => users.id, { onDelete: "cascade" }),
   seenAt: integer("seen_at", { mode: "number" }).notNull(),
 });
+
+/**
+ * The weekly required-reading reminder: one row per person and ISO week (`2026-W48`), inserted
+ * before the mail goes out. The insert is the claim: a second run or instance that finds the row
+ * sends nothing, and a row left without `sent_at` by a crash is never retried (at most once).
+ */
+export const readingDigestSends = sqliteTable(
+  "reading_digest_sends",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    week: text("week").notNull(),
+    claimedAt: integer("claimed_at", { mode: "number" }).notNull(),
+    /** When the mail server took the message; null while sending, or if the run stopped before it did. */
+    sentAt: integer("sent_at", { mode: "number" }),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.week] })],
+);
 
 /** Corporate sign-ins under way: one row per redirect to the identity provider, deleted when its callback arrives. */
 export const oidcSignInAttempts = sqliteTable(

@@ -40,6 +40,8 @@ export const AUDIT_ACTION_LABELS = {
   admin_sessions_ended: "Sessões Encerradas pelo Admin",
   // Required reading
   reading_confirmed: "Leitura Confirmada",
+  reading_digest_sent: "Lembrete de Leitura Enviado",
+  reading_digest_opt_out: "Lembrete de Leitura: Preferência",
   // Provisioning by the company directory (SCIM)
   scim_user_created: "Diretório: Usuário Criado",
   scim_user_updated: "Diretório: Usuário Atualizado",

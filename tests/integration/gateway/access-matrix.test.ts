@@ -15,6 +15,7 @@ const SIGNED_IN = [
   "/acesso-negado",
   "/conta/dois-fatores",
   "/conta/sessoes",
+  "/conta/notificacoes",
   "/leitura",
   "/novidades",
   "/home-metodologia",
@@ -36,6 +37,7 @@ const SIGNED_IN = [
 const GATED: Record<string, Persona[]> = {
   "/comite-ia": ["lider", "admin", "custom"],
   "/audit-logs": ["admin", "security"],
+  "/leitura/relatorio": ["lider", "admin"],
   "/admin-panel": ["admin"],
 };
 

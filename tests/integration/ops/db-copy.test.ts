@@ -43,7 +43,14 @@ function fillSource(source: BetterSQLite3Database<typeof sqliteSchema>) {
     .run();
   source
     .insert(s.users)
-    .values({ id: "u2", email: "ze@b1.example.com", fullName: "Zé Ção", passwordHash: "$argon2id$y", emailConfirmedAt: null })
+    .values({
+      id: "u2",
+      email: "ze@b1.example.com",
+      fullName: "Zé Ção",
+      passwordHash: "$argon2id$y",
+      emailConfirmedAt: null,
+      readingDigestOptOut: true,
+    })
     .run();
   const custom = source.insert(s.roles).values({ name: "auditoria-externa", description: "Só leitura", isSystem: false }).returning().get();
   source
@@ -102,6 +109,7 @@ function fillSource(source: BetterSQLite3Database<typeof sqliteSchema>) {
   source.insert(s.healthProbe).values({ id: 1, probedAt: CONFIRMED_AT }).run();
   source.insert(s.readingConfirmations).values({ userId: "u1", pagePath: "/comite-ia", version: 2, confirmedAt: CONFIRMED_AT }).run();
   source.insert(s.readingNewsVisits).values({ userId: "u1", seenAt: CONFIRMED_AT }).run();
+  source.insert(s.readingDigestSends).values({ userId: "u1", week: "2026-W48", claimedAt: CONFIRMED_AT, sentAt: CONFIRMED_AT }).run();
   source.insert(s.directoryGroups).values({ id: "g1", displayName: "Líderes", externalId: "obj-1", updatedAt: CONFIRMED_AT }).run();
   source.insert(s.directoryGroupMembers).values({ groupId: "g1", userId: "u2" }).run();
   source

@@ -9,7 +9,7 @@ import { auditLogs, readingConfirmations } from "../../../db/schema/index";
 import { closeDatabase } from "../../../src/lib/server/data/db";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
-import { distWithRequiredPages, requiredPage } from "./fixture";
+import { distWithRequiredPages, requiredPage } from "../../support/reading-dist";
 
 const ABOUT = requiredPage("/sobre-b1", "Sobre a B1", 2);
 const COMMITTEE = requiredPage("/comite-ia", "Comitê de IA", 1, ["lider", "admin"]);

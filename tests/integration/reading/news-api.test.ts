@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { NewsItem } from "../../../src/lib/reading/news";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
-import { distWithRequiredPages } from "./fixture";
+import { distWithRequiredPages } from "../../support/reading-dist";
 
 const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
 /** 45 changes, newest first; every third one is on /comite-ia (lider and admin only). */

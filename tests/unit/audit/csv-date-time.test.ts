@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatDateTime } from "../../../src/lib/admin/labels";
-import { csvDateTimeFormatter } from "../../../src/lib/server/audit/csv-date-time";
+import { csvDateTimeFormatter } from "../../../src/lib/server/platform/csv-date-time";
 
 // Zones with daylight saving (São Paulo until 2019, Lisbon), half-hour offsets (Kolkata, St. John's)
 // and a half-hour daylight-saving shift (Lord Howe).

@@ -84,6 +84,18 @@ export default function AdminPanel({ info, system }: { info?: ReactNode; system?
               Abrir Logs de Auditoria
             </a>
           </div>
+          <div className="rounded-xl border border-slate-200 p-5 dark:border-slate-700">
+            <h2 className="mb-2 font-semibold">Relatório de Leitura</h2>
+            <p className="mb-3 text-sm text-slate-600 dark:text-slate-300">
+              Quem confirmou cada página de leitura obrigatória, por perfil e por pessoa, com CSV.
+            </p>
+            <a
+              href="/leitura/relatorio"
+              className="font-semibold text-brand-700 underline underline-offset-4 hover:text-brand-800 dark:text-sky-300"
+            >
+              Abrir Relatório de Leitura
+            </a>
+          </div>
         </TabPanel>
         <TabPanel>
           <Suspense fallback={tabFallback}>

@@ -52,6 +52,8 @@ export interface Config {
   auditChainKey: Buffer | null;
   /** Provisioning by the company directory (SCIM 2.0); null when SCIM_TOKEN is unset. */
   scim: ScimSettings | null;
+  /** `READING_DIGEST=false` stops the server's weekly required-reading reminder (`npm run reading:digest` still sends). */
+  readingDigest: boolean;
 }
 
 function positiveInteger(name: string, value: string | undefined): number | null {
@@ -140,6 +142,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditIpMask: env.AUDIT_IP_MASK === "1" || env.AUDIT_IP_MASK === "true",
     auditChainKey: key32("AUDIT_CHAIN_KEY", env.AUDIT_CHAIN_KEY),
     scim: readScimSettings(env),
+    readingDigest: !["0", "false", "off"].includes((env.READING_DIGEST ?? "").trim().toLowerCase()),
   };
 }
 

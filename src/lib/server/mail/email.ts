@@ -147,3 +147,25 @@ export function twoFactorResetMail(to: string, accountUrl: string): Mail {
     url: accountUrl,
   });
 }
+
+/** The weekly reminder: the pages still to confirm (only pages the person may open), with a link to /leitura. */
+export function readingDigestMail(
+  to: string,
+  pending: readonly { title: string; version: number; summary: string }[],
+  readingUrl: string,
+  settingsUrl: string,
+): Mail {
+  const count = pending.length === 1 ? "1 leitura obrigatória pendente" : `${pending.length} leituras obrigatórias pendentes`;
+  return buildLinkMail({
+    to,
+    subject: `Você tem ${count} no B1 Method Hub`,
+    greeting: GREETING,
+    lines: [
+      `Você tem ${count}. Abra cada página e, ao final, clique em 'Li e entendi':`,
+      ...pending.map((item) => `• ${item.title} (versão ${item.version}): ${item.summary}`),
+      `Este lembrete chega uma vez por semana enquanto houver leitura pendente. Para não recebê-lo mais, desmarque a opção em Notificações por e-mail: ${settingsUrl}`,
+    ],
+    action: "Ver minhas leituras",
+    url: readingUrl,
+  });
+}

@@ -10,6 +10,7 @@ import { writeAuditLog, type RequestMeta } from "../audit/audit.ts";
 import type { Db } from "../data/db.ts";
 import { requiredPage } from "./manifest.ts";
 import { forgetReadingStatus } from "./status.ts";
+import { markTalliesStale } from "./tallies.ts";
 
 export type ConfirmResult =
   { ok: true; version: number; confirmedAt: number; recorded: boolean } | { ok: false; status: 404 | 409; error: string };
@@ -52,6 +53,7 @@ export async function confirmReading(
     return { recorded: true, confirmedAt };
   });
   forgetReadingStatus(principal.userId);
+  if (outcome.recorded) markTalliesStale();
   return { ok: true, version: page.version, ...outcome };
 }
 

@@ -109,6 +109,11 @@ export const FLOWS = {
     perClient: [{ name: "reading:ip", scope: "network", limit: { max: 600, windowMs: 15 * MINUTE }, counts: "attempts" }],
     perAccount: [{ name: "reading:account", scope: "account", limit: { max: 60, windowMs: 15 * MINUTE }, counts: "attempts" }],
   },
+  "reading-digest-setting": {
+    actionType: "reading_digest_opt_out",
+    perClient: [{ name: "reading-digest:ip", scope: "network", limit: { max: 300, windowMs: 15 * MINUTE }, counts: "attempts" }],
+    perAccount: [{ name: "reading-digest:account", scope: "account", limit: { max: 30, windowMs: 15 * MINUTE }, counts: "attempts" }],
+  },
 } as const satisfies Record<string, Flow>;
 
 export type ThrottledFlow = keyof typeof FLOWS;

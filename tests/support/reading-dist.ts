@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { NewsItem } from "../../../src/lib/reading/news";
-import type { ReadingManifest, RequiredPage } from "../../../src/lib/reading/required-page";
+import type { NewsItem } from "../../src/lib/reading/news";
+import type { ReadingManifest, RequiredPage } from "../../src/lib/reading/required-page";
 
 /** A required page as a build would publish it, at `version` with one summary per version. */
 export function requiredPage(pagePath: string, title: string, version: number, roles?: RequiredPage["roles"]): RequiredPage {

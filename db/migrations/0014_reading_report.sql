@@ -1,0 +1,1 @@
+CREATE INDEX `users_email_active_idx` ON `users` (`email`,`id`,`email_confirmed_at`,`deactivated_at`);
