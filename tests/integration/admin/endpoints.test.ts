@@ -245,7 +245,7 @@ describe("roles", () => {
       pages: { path: string; kind: string }[];
     };
     expect(data.roles.slice(0, 4).every((r) => r.isSystem)).toBe(true);
-    expect(data.roles.find((r) => r.name === "lider")?.lockedPages).toEqual(["/comite-ia"]);
+    expect(data.roles.find((r) => r.name === "lider")?.lockedPages).toEqual(["/comite-ia", "/leitura/relatorio"]);
     expect(data.pages.find((p) => p.path === "/comite-ia")?.kind).toBe("grantable");
     expect(data.pages.some((p) => p.path === "/admin-panel" || p.path === "/")).toBe(false);
   });
