@@ -21,6 +21,13 @@ const FALLBACK_RELOAD_MS = 600;
  * ms; one still reading is saved by Astro's own write 500 ms later, as without this).
  */
 const FLUSH_MS = 60;
+/**
+ * When Astro's content module is loaded again after a save, once more: about one `astro dev` start in
+ * seven here kept serving a YAML page's old text for good although Astro's store on disk had the new one.
+ */
+const RELOAD_STORE_AGAIN_MS = 1200;
+/** Astro's virtual module of the content store, as its dev environments name it. */
+const DATA_STORE_MODULE = "\0astro:data-layer-content";
 /** The longest Vite's reload for a saved content file is held waiting for Astro's store to be written. */
 const HOLD_MS = 200;
 /** How long after a file's last change event it is compared with what it was then (written again: Astro is told again). */
@@ -47,6 +54,18 @@ function overlayPayload(root: string, problems: readonly Problem[]) {
     __isEnhancedAstroErrorPayload: true,
     b1Content: true,
   };
+}
+
+/** What Astro does when it writes its content store: the store module and the route cache are loaded again. */
+function reloadContentStore(server: ViteDevServer): void {
+  for (const environment of Object.values(server.environments)) {
+    if (!isRunnableDevEnvironment(environment)) continue;
+    const module = environment.moduleGraph.getModuleById(DATA_STORE_MODULE);
+    if (module) environment.moduleGraph.invalidateModule(module, undefined, Date.now(), true);
+    const evaluated = environment.runner.evaluatedModules.getModuleById(DATA_STORE_MODULE);
+    if (evaluated) environment.runner.evaluatedModules.invalidateModule(evaluated);
+    environment.hot.send("astro:content-changed", {});
+  }
 }
 
 /** Marks a module and everything that imports it (in the server-side runners too) to be run again. */
@@ -218,6 +237,7 @@ export function showContentProblemsInDev({
   };
   const repeats = new Map<string, NodeJS.Timeout>();
   let flushing: NodeJS.Timeout | undefined;
+  let reloadingStore: NodeJS.Timeout | undefined;
   let releasing: NodeJS.Timeout | undefined;
   /** Sends the reload Vite asked for while a save was being stored, unless the store's own reload went out. */
   function releaseReload(): void {
@@ -261,6 +281,8 @@ export function showContentProblemsInDev({
     flushing = setTimeout(flushStore, FLUSH_MS);
     clearTimeout(releasing);
     releasing = setTimeout(releaseReload, HOLD_MS);
+    clearTimeout(reloadingStore);
+    reloadingStore = setTimeout(() => reloadContentStore(server), RELOAD_STORE_AGAIN_MS);
     clearTimeout(settle);
     if (event === "change" && fs.statSync(file, { throwIfNoEntry: false })?.size === 0) settle = setTimeout(check, SETTLE_MS);
     else check();
