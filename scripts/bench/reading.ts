@@ -188,7 +188,7 @@ export async function benchReading(options: ReadingBenchOptions): Promise<void> 
     );
     const base = gate.match[1]!;
     const report = `${base}/api/leitura/relatorio`;
-    // The first request starts counting the totals; until they are ready it answers 503 + Retry-After.
+    // The server starts counting the totals when it starts; until they are ready the report answers 503 + Retry-After.
     const coldStart = performance.now();
     let asked = 0;
     for (;;) {
@@ -201,7 +201,7 @@ export async function benchReading(options: ReadingBenchOptions): Promise<void> 
     }
     const cold = performance.now() - coldStart;
     log(
-      `relatório, primeira vez (conta os totais das ${pages.length} páginas em segundo plano): ${(cold / 1000).toFixed(1)} s até a primeira resposta completa, ${asked} pedidos · carga média ${loadAverage()}`,
+      `relatório, primeira vez (os totais das ${pages.length} páginas são contados em segundo plano desde o início do servidor): ${(cold / 1000).toFixed(1)} s até a primeira resposta completa, ${asked} pedidos · carga média ${loadAverage()}`,
     );
     const first = (await (await fetch(report, { headers: { cookie: adminCookie } })).json()) as { proximo: string };
     const filtered = `${report}?pagina=${encodeURIComponent("/leitura-bench-7")}&perfil=lider&situacao=pendente`;

@@ -16,6 +16,7 @@ import { removePidFile, writePidFile } from "../lib/server/platform/server-pid.t
 import { loadAssets, loadPages } from "../lib/server/content/static-files.ts";
 import { loadSearchBundles } from "../lib/server/content/search-files.ts";
 import { loadDownloads } from "../lib/server/content/download-files.ts";
+import { startCountingTallies } from "../lib/server/reading/tallies.ts";
 import { applySignInMethods } from "../lib/auth/sign-in-methods.ts";
 import { createConnectionKeeper } from "./connections.ts";
 import { createGate, type AppHandler } from "./gate.ts";
@@ -67,6 +68,9 @@ await scheduleMaintenance(
   cfg.auditRetentionIntervalMs,
   cfg.readingDigest ? { publicUrl: cfg.publicUrl, timeZone: cfg.tzDisplay } : null,
 );
+
+// The required-reading report's totals are counted now (seconds at 100,000 people), not at its first visit.
+startCountingTallies(db);
 
 const checkReadiness = createReadinessCheck({
   database: engine === "sqlite" ? { engine, path: cfg.databasePath } : { engine, db },

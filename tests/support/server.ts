@@ -20,7 +20,8 @@ export interface RunningServer {
   output: () => string;
   /** Resolves with the exit code (or signal name) once the process has ended. */
   exited: Promise<number | string>;
-  stop: () => Promise<void>;
+  /** Ends the server (SIGTERM) and closes the test's handle; the data folder is removed unless `keepData` (a restart follows). */
+  stop: (options?: { keepData?: boolean }) => Promise<void>;
 }
 
 export interface StartOptions {
@@ -93,12 +94,12 @@ export async function startBuiltServer(env: Record<string, string | undefined> =
     dataDir,
     output: () => log,
     exited,
-    stop: async () => {
+    stop: async ({ keepData = false } = {}) => {
       stopping = true;
       child.kill("SIGTERM");
       await exited;
       await closeDatabase(db);
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

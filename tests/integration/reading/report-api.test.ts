@@ -20,6 +20,8 @@ const ABOUT = requiredPage("/sobre-b1", "Sobre a B1", 2);
 const COMMITTEE = requiredPage("/comite-ia", "Comitê de IA", 1, ["lider", "admin"]);
 const CROWD = 53;
 let server: RunningServer;
+let firstAskedAt = 0;
+let firstCountedAt = 0;
 let dist: string;
 const who: Record<string, TestUser> = {};
 const crowd: TestUser[] = [];
@@ -79,6 +81,14 @@ beforeAll(async () => {
   who.gone = gone;
   for (let index = 0; index < CROWD; index++)
     crowd.push(await createTestUser(server.db, ["visualizador"], `rel-multidao-${String(index).padStart(2, "0")}`));
+  // The totals are counted when the server starts and kept up to five minutes (or until a
+  // confirmation): the server that counts them starts once the people above exist.
+  await server.stop({ keepData: true });
+  server = await startBuiltServer({ B1_DIST_DIR: dist }, { dataDir: server.dataDir });
+  // The first request comes a little later: its totals were counted before it arrived.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  firstAskedAt = Date.now();
+  firstCountedAt = (await report(who.admin!)).selecionada!.calculadoEm;
 }, 120_000);
 afterAll(async () => {
   await server?.stop();
@@ -116,6 +126,11 @@ describe("what each viewer sees", () => {
       ["lider", 1],
     ]);
     expect(JSON.stringify(seen)).not.toContain(who.gone!.email);
+  });
+
+  it("answers from totals counted when the server started, before anyone asked", () => {
+    expect(firstCountedAt).toBeGreaterThan(0);
+    expect(firstCountedAt).toBeLessThan(firstAskedAt);
   });
 
   it("never shows a viewer a page they may not open: not in the totals, not as a filter, not in a person's list", async () => {

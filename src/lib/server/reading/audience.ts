@@ -44,21 +44,45 @@ const holdsOneOf = (ids: readonly number[]): SQL =>
 /** An account that may sign in. */
 export const activeAccount: SQL = and(isNotNull(users.emailConfirmedAt), isNull(users.deactivatedAt))!;
 
-/** The people who must read `page`, as a condition on `users` (nobody when the route is unknown). */
-export function mustReadCondition(page: RequiredPageSource, access: AccessData): SQL {
+/**
+ * Who must read `page`, as role ids: an active account holding one of `opening` (null: every signed-in
+ * person may open the page) and one of `asked` (null: the page asks everyone who may open it); null
+ * when the route is unknown (nobody). Pages with equal audiences are counted together.
+ */
+export interface Audience {
+  opening: number[] | null;
+  asked: number[] | null;
+}
+
+export function audienceOf(page: RequiredPageSource, access: AccessData): Audience | null {
   const route = findRoute(page.path);
-  if (!route) return sql`1 = 0`;
-  const conditions: SQL[] = [activeAccount];
+  if (!route) return null;
+  let opening: number[] | null = null;
   if (route.access.kind === "roles") {
     const allowed = route.access.roles as readonly string[];
-    const opening = access.roles.filter((role) => role.isSystem && allowed.includes(role.name)).map((role) => role.id);
+    opening = access.roles.filter((role) => role.isSystem && allowed.includes(role.name)).map((role) => role.id);
     if (route.access.grantable) opening.push(...(access.grants.get(page.path) ?? []));
-    conditions.push(holdsOneOf(opening));
+    opening.sort((a, b) => a - b);
   }
+  let asked: number[] | null = null;
   if (page.roles) {
     const wanted = page.roles as readonly string[];
-    conditions.push(holdsOneOf(access.roles.filter((role) => role.isSystem && wanted.includes(role.name)).map((role) => role.id)));
+    asked = access.roles.filter((role) => role.isSystem && wanted.includes(role.name)).map((role) => role.id);
   }
+  return { opening, asked };
+}
+
+/** The people who must read `page`, as a condition on `users` (nobody when the route is unknown). */
+export function mustReadCondition(page: RequiredPageSource, access: AccessData): SQL {
+  return audienceCondition(audienceOf(page, access));
+}
+
+/** The condition on `users` of an audience (audienceOf). */
+export function audienceCondition(audience: Audience | null): SQL {
+  if (!audience) return sql`1 = 0`;
+  const conditions: SQL[] = [activeAccount];
+  if (audience.opening) conditions.push(holdsOneOf(audience.opening));
+  if (audience.asked) conditions.push(holdsOneOf(audience.asked));
   return and(...conditions)!;
 }
 

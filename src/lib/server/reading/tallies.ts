@@ -1,37 +1,34 @@
 /**
  * The report's totals per required page and version: how many must read it and how many
- * confirmed, overall and per role. Counting reads every reader of every page (100,000 people ×
- * 50 pages is seconds), so totals are kept in memory per build and refreshed in the background
- * once older than TALLY_TTL_MS or after a confirmation: a request is answered from memory (a
- * stale total is shown with its time); with none yet, it waits at most FIRST_WAIT_MS and is then
- * told to come back. On SQLite the counting runs on a worker thread (reading-worker.ts), never on
- * the thread that serves requests. The list of people is never cached.
+ * confirmed, overall and per role. Every page of the build is counted in one pass: pages with the
+ * same audience (audience.ts) share their queries — the audience once, then each reader's newest
+ * confirmed version of each page, grouped — so any version's total is a sum (confirmed v or newer).
+ * That reads every confirmation once (seconds at 100,000 people × 50 pages), so the counts are
+ * kept in memory per build, started when the server starts, and refreshed in the background once
+ * older than TALLY_TTL_MS or after a confirmation: a request is answered from memory (a stale
+ * total is shown with its time); with none yet, it waits at most FIRST_WAIT_MS and is then told to
+ * come back. On SQLite the counting runs on a worker thread (reading-worker.ts), never on the
+ * thread that serves requests. The list of people is never cached.
+ *
+ * The gate and the Astro server are two bundles with two copies of this module: the counts live
+ * on globalThis (like the database handle), so the count the gate starts is the one the report reads.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { count, eq, sql } from "drizzle-orm";
-import { userRoles, users } from "../../../../db/schema/index.ts";
-import { roleLabel } from "../../admin/role-labels.ts";
-import { percentOf, type PageTally } from "../../reading/report.ts";
+import type { PageTally } from "../../reading/report.ts";
 import type { RequiredPage } from "../../reading/required-page.ts";
 import type { Db } from "../data/db.ts";
-import { confirmedCondition, loadAccessData, mustReadCondition, type AccessData } from "./audience.ts";
+import { loadAccessData } from "./audience.ts";
 import { config } from "../config/config.ts";
 import { onPostgres } from "../data/dialect.ts";
+import { logger } from "../platform/logger.ts";
 import { readingManifest } from "./manifest.ts";
+import { countTallies, tallyOf, type TallyCounts, type TallyReply, type TallyRequest } from "./tally-count.ts";
 
 const TALLY_TTL_MS = 5 * 60_000;
 /** How long a request waits for totals never counted before answering "come back shortly". */
 export const FIRST_WAIT_MS = 5_000;
-
-export interface TallyRequest {
-  id: number;
-  pagePath: string;
-  version: number;
-}
-
-export type TallyReply = { id: number; ok: true; tally: PageTally } | { id: number; ok: false; message: string };
 
 /** The bundled worker next to the gate, or its source when running unbuilt (tests, dev). */
 function workerFile(): string {
@@ -39,88 +36,89 @@ function workerFile(): string {
   return fs.existsSync(built) ? built : path.resolve("src/server/reading-worker.ts");
 }
 
-let worker: Worker | undefined;
-const waiting = new Map<number, { resolve: (tally: PageTally) => void; reject: (error: Error) => void }>();
-let nextId = 1;
+interface TallyState {
+  buildId: string;
+  counts?: TallyCounts;
+  /** The count under way, shared by every request that arrives meanwhile. */
+  counting?: Promise<TallyCounts>;
+  /** A confirmation arrived since the counts were taken. */
+  stale: boolean;
+  worker?: Worker;
+  waiting: Map<number, { resolve: (counts: TallyCounts) => void; reject: (error: Error) => void }>;
+  nextId: number;
+}
 
-function failWaiting(error: Error): void {
-  for (const waiter of waiting.values()) waiter.reject(error);
-  waiting.clear();
-  worker = undefined;
+const SHARED = Symbol.for("b1.reading.tallies");
+type Shared = { [SHARED]?: TallyState };
+
+function state(): TallyState {
+  const holder = globalThis as Shared;
+  return (holder[SHARED] ??= { buildId: "", stale: false, waiting: new Map(), nextId: 1 });
 }
 
 /** Counts on the worker thread (started on first use, kept, never keeping the process alive). */
-function countOnWorker(page: RequiredPage, version: number): Promise<PageTally> {
-  if (!worker) {
-    worker = new Worker(workerFile(), { workerData: { databasePath: config().databasePath } });
+function countOnWorker(): Promise<TallyCounts> {
+  const shared = state();
+  if (!shared.worker) {
+    const worker = new Worker(workerFile(), { workerData: { databasePath: config().databasePath } });
+    const failWaiting = (error: Error) => {
+      for (const waiter of shared.waiting.values()) waiter.reject(error);
+      shared.waiting.clear();
+      if (shared.worker === worker) shared.worker = undefined;
+    };
     worker.unref();
     worker.on("message", (reply: TallyReply) => {
-      const waiter = waiting.get(reply.id);
-      waiting.delete(reply.id);
-      if (reply.ok) waiter?.resolve(reply.tally);
+      const waiter = shared.waiting.get(reply.id);
+      shared.waiting.delete(reply.id);
+      if (reply.ok) waiter?.resolve(reply.counts);
       else waiter?.reject(new Error(reply.message));
     });
     worker.on("error", failWaiting);
     worker.on("exit", () => failWaiting(new Error("contador do relatório de leitura encerrado")));
+    shared.worker = worker;
   }
-  const id = nextId++;
-  const started = worker;
+  const id = shared.nextId++;
+  const worker = shared.worker;
   return new Promise((resolve, reject) => {
-    waiting.set(id, { resolve, reject });
-    started.postMessage({ id, pagePath: page.path, version } satisfies TallyRequest);
+    shared.waiting.set(id, { resolve, reject });
+    worker.postMessage({ id } satisfies TallyRequest);
   });
 }
 
-interface Entry {
-  tally?: PageTally;
-  /** The count under way, shared by the requests that arrive meanwhile. */
-  counting?: Promise<PageTally>;
-  stale: boolean;
+/** The counts of this build, counting them (once at a time) when missing, stale or old. */
+function refresh(db: Db, now: number): TallyState {
+  const shared = state();
+  const { buildId, pages } = readingManifest();
+  if (shared.buildId !== buildId) Object.assign(shared, { buildId, counts: undefined, counting: undefined, stale: false });
+  const due = !shared.counts || shared.stale || now - shared.counts.countedAt > TALLY_TTL_MS;
+  if (due && !shared.counting && pages.length) {
+    shared.stale = false;
+    const counting = (onPostgres ? loadAccessData(db).then((access) => countTallies(db, pages, access)) : countOnWorker()).then(
+      (counts) => {
+        if (shared.buildId === buildId) shared.counts = counts;
+        return counts;
+      },
+    );
+    shared.counting = counting;
+    // A failed count is told to the requests waiting for it and logged; the next request counts again.
+    void counting
+      .catch((error: unknown) => logger().warn({ err: error }, "relatório de leitura: a contagem dos totais falhou"))
+      .finally(() => {
+        if (shared.counting === counting) shared.counting = undefined;
+      });
+  }
+  return shared;
 }
 
-const entries = new Map<string, Entry>();
-let cachedBuild = "";
-
-/** Counts one page and version now (a few grouped queries over the page's readers). */
-export async function countTally(db: Db, page: RequiredPage, version: number, access: AccessData, now = Date.now()): Promise<PageTally> {
-  const readers = mustReadCondition(page, access);
-  const confirmed = confirmedCondition(page.path, version);
-  const confirmedCount = sql<number>`sum(case when ${confirmed} then 1 else 0 end)`;
-  const [all] = await db.select({ n: count(), confirmed: confirmedCount }).from(users).where(readers);
-  const byRole = await db
-    .select({ roleId: userRoles.roleId, n: count(), confirmed: confirmedCount })
-    .from(userRoles)
-    .innerJoin(users, eq(users.id, userRoles.userId))
-    .where(readers)
-    .groupBy(userRoles.roleId);
-  const publico = Number(all?.n ?? 0);
-  const confirmadas = Number(all?.confirmed ?? 0);
-  const roleName = new Map(access.roles.map((role) => [role.id, role.name]));
-  return {
-    pagina: page.path,
-    titulo: page.title,
-    versao: version,
-    versaoAtual: page.version,
-    publico,
-    confirmadas,
-    pendentes: publico - confirmadas,
-    percentual: percentOf(confirmadas, publico),
-    perfis: byRole
-      .map((row) => ({
-        perfil: roleName.get(row.roleId) ?? String(row.roleId),
-        rotulo: roleLabel(roleName.get(row.roleId) ?? ""),
-        publico: Number(row.n),
-        confirmadas: Number(row.confirmed ?? 0),
-      }))
-      .sort((a, b) => a.rotulo.localeCompare(b.rotulo, "pt-BR")),
-    calculadoEm: now,
-  };
+/** Starts counting this build's totals (server start), so the report's first visit finds them. */
+export function startCountingTallies(db: Db): void {
+  refresh(db, Date.now());
 }
 
 /**
- * The tallies of `wanted` (page and version pairs), from memory when there; the stale ones are
- * counted again in the background, the missing ones now. Null when some were never counted and
- * the count did not end within `firstWaitMs` (it goes on: ask again shortly).
+ * The tallies of `wanted` (page and version pairs), from memory when there; old or stale counts
+ * are counted again in the background. Null when the pages were never counted and the count did
+ * not end within `firstWaitMs` (it goes on: ask again shortly).
  */
 export async function tallies(
   db: Db,
@@ -128,46 +126,22 @@ export async function tallies(
   now = Date.now(),
   firstWaitMs = FIRST_WAIT_MS,
 ): Promise<PageTally[] | null> {
-  const { buildId } = readingManifest();
-  if (buildId !== cachedBuild) {
-    entries.clear();
-    cachedBuild = buildId;
-  }
-  let access: Promise<AccessData> | undefined;
-  const count = (page: RequiredPage, version: number, entry: Entry) => {
-    if (entry.counting) return entry.counting;
-    const counting = onPostgres
-      ? (access ??= loadAccessData(db)).then((data) => countTally(db, page, version, data))
-      : countOnWorker(page, version);
-    entry.counting = counting
-      .then((tally) => {
-        entry.tally = tally;
-        entry.stale = false;
-        return tally;
-      })
-      .finally(() => (entry.counting = undefined));
-    return entry.counting;
-  };
-  const missing: Promise<PageTally>[] = [];
-  for (const { page, version } of wanted) {
-    const key = `${page.path}|${version}`;
-    let entry = entries.get(key);
-    if (!entry) entries.set(key, (entry = { stale: true }));
-    if (!entry.tally) missing.push(count(page, version, entry));
-    else if (entry.stale || now - entry.tally.calculadoEm > TALLY_TTL_MS) void count(page, version, entry).catch(() => undefined);
-  }
-  if (missing.length) {
+  const shared = refresh(db, now);
+  let counts = shared.counts;
+  if (!counts) {
+    if (!shared.counting) return wanted.map(({ page, version }) => tallyOf({ countedAt: now, roles: [], pages: {} }, page, version));
     let timer: NodeJS.Timeout | undefined;
-    const ready = await Promise.race([
-      Promise.all(missing).then(() => true),
-      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), firstWaitMs))),
-    ]).finally(() => clearTimeout(timer));
-    if (!ready) return null;
+    counts =
+      (await Promise.race([
+        shared.counting,
+        new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), firstWaitMs))),
+      ]).finally(() => clearTimeout(timer))) ?? undefined;
+    if (!counts) return null;
   }
-  return wanted.map(({ page, version }) => entries.get(`${page.path}|${version}`)!.tally!);
+  return wanted.map(({ page, version }) => tallyOf(counts, page, version));
 }
 
 /** A confirmation changes the totals: they are counted again at the next request (this process). */
 export function markTalliesStale(): void {
-  for (const entry of entries.values()) entry.stale = true;
+  state().stale = true;
 }
