@@ -16,7 +16,7 @@ import type { RequiredPage } from "../../../src/lib/reading/required-page";
 import { closeDatabase, type Db } from "../../../src/lib/server/data/db";
 import { audienceOf, loadAccessData } from "../../../src/lib/server/reading/audience";
 import { personReading, readingReport } from "../../../src/lib/server/reading/report";
-import { tallies } from "../../../src/lib/server/reading/tallies";
+import { markTalliesStale, tallies } from "../../../src/lib/server/reading/tallies";
 import { countTallies } from "../../../src/lib/server/reading/tally-count";
 import { planOf, statementsOf, type Sent } from "../../support/query-plans";
 import { openOwnTestDatabase } from "../../support/users";
@@ -126,5 +126,26 @@ describe("reading report query plans at size", () => {
     expect(await tallies(db, [older], Date.now(), 0)).toBeNull();
     const counted = await tallies(db, [older], Date.now(), 30_000);
     expect(counted).toEqual([expect.objectContaining({ pagina: pages[3]!.path, versao: 1, versaoAtual: 2, publico: PEOPLE })]);
+  });
+
+  it("after a confirmation, counts again only once the last count rested twice its own duration", async () => {
+    const wanted = [{ page: pages[0]!, version: pages[0]!.version }];
+    expect(await tallies(db, wanted, Date.now(), 30_000)).not.toBeNull();
+    const shared = (globalThis as Record<symbol, unknown>)[Symbol.for("b1.reading.tallies")] as {
+      counting?: Promise<unknown>;
+      counts: { countedAt: number };
+      lastEndedAt: number;
+      lastTookMs: number;
+    };
+    await shared.counting;
+    const before = shared.counts.countedAt;
+    expect(shared.lastTookMs).toBeGreaterThan(0);
+    markTalliesStale();
+    await tallies(db, wanted, shared.lastEndedAt + shared.lastTookMs);
+    expect(shared.counting).toBeUndefined();
+    await tallies(db, wanted, shared.lastEndedAt + 2 * shared.lastTookMs);
+    expect(shared.counting).toBeDefined();
+    await shared.counting;
+    expect(shared.counts.countedAt).toBeGreaterThan(before);
   });
 });

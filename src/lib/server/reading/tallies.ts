@@ -5,7 +5,9 @@
  * confirmed version of each page, grouped — so any version's total is a sum (confirmed v or newer).
  * That reads every confirmation once (seconds at 100,000 people × 50 pages), so the counts are
  * kept in memory per build, started when the server starts, and refreshed in the background once
- * older than TALLY_TTL_MS or after a confirmation: a request is answered from memory (a stale
+ * older than TALLY_TTL_MS or after a confirmation (once the last count rested twice its own
+ * duration, so a stream of confirmations keeps the counting busy a third of the time at most): a
+ * request is answered from memory (a stale
  * total is shown with its time); with none yet, it waits at most FIRST_WAIT_MS and is then told to
  * come back. On SQLite the counting runs on a worker thread (reading-worker.ts), never on the
  * thread that serves requests. The list of people is never cached.
@@ -43,6 +45,9 @@ interface TallyState {
   counting?: Promise<TallyCounts>;
   /** A confirmation arrived since the counts were taken. */
   stale: boolean;
+  /** When the last count ended and how long it took (a count after a confirmation waits twice that). */
+  lastEndedAt: number;
+  lastTookMs: number;
   worker?: Worker;
   waiting: Map<number, { resolve: (counts: TallyCounts) => void; reject: (error: Error) => void }>;
   nextId: number;
@@ -53,7 +58,7 @@ type Shared = { [SHARED]?: TallyState };
 
 function state(): TallyState {
   const holder = globalThis as Shared;
-  return (holder[SHARED] ??= { buildId: "", stale: false, waiting: new Map(), nextId: 1 });
+  return (holder[SHARED] ??= { buildId: "", stale: false, lastEndedAt: 0, lastTookMs: 0, waiting: new Map(), nextId: 1 });
 }
 
 /** Counts on the worker thread (started on first use, kept, never keeping the process alive). */
@@ -90,12 +95,17 @@ function refresh(db: Db, now: number): TallyState {
   const shared = state();
   const { buildId, pages } = readingManifest();
   if (shared.buildId !== buildId) Object.assign(shared, { buildId, counts: undefined, counting: undefined, stale: false });
-  const due = !shared.counts || shared.stale || now - shared.counts.countedAt > TALLY_TTL_MS;
+  // Confirmations arriving all the time recount at most a third of the time (a count is seconds at 100,000 people).
+  const rested = now - shared.lastEndedAt >= 2 * shared.lastTookMs;
+  const due = !shared.counts || (shared.stale && rested) || now - shared.counts.countedAt > TALLY_TTL_MS;
   if (due && !shared.counting && pages.length) {
     shared.stale = false;
+    const started = Date.now();
     const counting = (onPostgres ? loadAccessData(db).then((access) => countTallies(db, pages, access)) : countOnWorker()).then(
       (counts) => {
         if (shared.buildId === buildId) shared.counts = counts;
+        shared.lastEndedAt = Date.now();
+        shared.lastTookMs = shared.lastEndedAt - started;
         return counts;
       },
     );
