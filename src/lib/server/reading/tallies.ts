@@ -103,10 +103,12 @@ function refresh(db: Db, now: number): TallyState {
     const started = Date.now();
     const counting = (onPostgres ? loadAccessData(db).then((access) => countTallies(db, pages, access)) : countOnWorker()).then(
       (counts) => {
-        if (shared.buildId === buildId) shared.counts = counts;
+        // The time shown is when the count was asked for: what it read is at least that new.
+        const asked = { ...counts, countedAt: started };
+        if (shared.buildId === buildId) shared.counts = asked;
         shared.lastEndedAt = Date.now();
         shared.lastTookMs = shared.lastEndedAt - started;
-        return counts;
+        return asked;
       },
     );
     shared.counting = counting;
