@@ -2,7 +2,7 @@
 /**
  * Reproduction loop for "astro dev keeps serving a YAML page's old text after a save" (tool, not a test).
  *
- *   node scripts/dev/repro-yaml-stale.mjs [starts=10] [--port=4531] [--project=DIR] [--wait=15000] [--label=x]
+ *   node scripts/dev/repro-yaml-stale.mjs [starts=10] [--port=4531] [--project=DIR] [--wait=15000] [--interval=100] [--label=x]
  *
  * Copies the project like tests/support/project-copy.ts (or reuses --project), builds it once (as the
  * acceptance test does, so `astro dev` starts from the build's .astro/), then per start: restores the
@@ -22,6 +22,8 @@ const starts = Number(args.starts ?? 10);
 const port = Number(args.port ?? 4531);
 const waitMs = Number(args.wait ?? 15_000);
 const label = args.label ?? "run";
+/** Time between two requests while waiting for a wording; a short one keeps a request in flight when the store is written. */
+const intervalMs = Number(args.interval ?? 100);
 const LEFT_OUT = new Set(["node_modules", "dist", ".git", "data", "test-results", "playwright-report", "artifacts", "bench-results", ".astro", ".node"]);
 const ORIGINAL = "O que é a Metodologia B1?";
 const WORDINGS = ["O que é, afinal, a Metodologia B1?", "O que é, enfim, a Metodologia B1?", "O que é, de fato, a Metodologia B1?"];
@@ -99,7 +101,7 @@ for (let run = 1; run <= starts; run++) {
         const saved = Date.now();
         stamp(`--- save ${index + 1}: ${wording}\n`);
         fs.writeFileSync(faqFile, original.replace(ORIGINAL, wording));
-        const seen = await poll(wording, waitMs, 100);
+        const seen = await poll(wording, waitMs, intervalMs);
         if (seen) {
           outcome.seenMs.push(seen - saved);
           continue;
