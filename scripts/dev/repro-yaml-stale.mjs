@@ -2,12 +2,13 @@
 /**
  * Reproduction loop for "astro dev keeps serving a YAML page's old text after a save" (tool, not a test).
  *
- *   node scripts/dev/repro-yaml-stale.mjs [starts=10] [--port=4531] [--project=DIR] [--wait=15000] [--interval=100] [--label=x]
+ *   node scripts/dev/repro-yaml-stale.mjs [starts=10] [--port=4531] [--project=DIR] [--wait=15000] [--interval=100] [--parallel=1] [--saves=3] [--keep-code] [--label=x]
  *
  * Copies the project like tests/support/project-copy.ts (or reuses --project), builds it once (as the
  * acceptance test does, so `astro dev` starts from the build's .astro/), then per start: restores the
  * build's .astro/ and content/faq.yaml, starts `astro dev`, waits for /faq, saves content/faq.yaml three
- * times with a new wording each and polls /faq up to --wait ms for each. On a miss it records whether
+ * (--saves, up to 5) times with a new wording each (--keep-code: a reused copy keeps its own scripts/ and src/, e.g. an older
+ * version to compare with) and polls /faq up to --wait ms for each. On a miss it records whether
  * .astro/data-store.json already has the new wording and keeps the dev server's log.
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -24,12 +25,33 @@ const waitMs = Number(args.wait ?? 15_000);
 const label = args.label ?? "run";
 /** Time between two requests while waiting for a wording; a short one keeps a request in flight when the store is written. */
 const intervalMs = Number(args.interval ?? 100);
-const LEFT_OUT = new Set(["node_modules", "dist", ".git", "data", "test-results", "playwright-report", "artifacts", "bench-results", ".astro", ".node"]);
+/** How many requests are under way at a time while waiting (the acceptance test uses 3). */
+const parallel = Number(args.parallel ?? 1);
+const LEFT_OUT = new Set([
+  "node_modules",
+  "dist",
+  ".git",
+  "data",
+  "test-results",
+  "playwright-report",
+  "artifacts",
+  "bench-results",
+  ".astro",
+  ".node",
+]);
 const ORIGINAL = "O que é a Metodologia B1?";
-const WORDINGS = ["O que é, afinal, a Metodologia B1?", "O que é, enfim, a Metodologia B1?", "O que é, de fato, a Metodologia B1?"];
+const WORDINGS = [
+  "O que é, afinal, a Metodologia B1?",
+  "O que é, enfim, a Metodologia B1?",
+  "O que é, de fato, a Metodologia B1?",
+  "O que é, na prática, a Metodologia B1?",
+  "O que é, em resumo, a Metodologia B1?",
+].slice(0, Number(args.saves ?? 3));
 
 const env = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => key !== "NODE_ENV" && key !== "TEST" && !key.startsWith("VITEST") && !key.startsWith("PLAYWRIGHT")),
+  Object.entries(process.env).filter(
+    ([key]) => key !== "NODE_ENV" && key !== "TEST" && !key.startsWith("VITEST") && !key.startsWith("PLAYWRIGHT"),
+  ),
 );
 Object.assign(env, { FORCE_COLOR: "0", NO_COLOR: "1" });
 
@@ -39,7 +61,7 @@ if (!project) {
   for (const entry of fs.readdirSync(".")) if (!LEFT_OUT.has(entry)) fs.cpSync(entry, path.join(project, entry), { recursive: true });
   fs.symlinkSync(path.resolve("node_modules"), path.join(project, "node_modules"), "dir");
   console.log(`copy: ${project}`);
-} else {
+} else if (!args["keep-code"]) {
   // Reused copy: our code is taken again from this checkout (the fix under test), the build's .astro stays.
   for (const dir of ["scripts", "src"]) fs.cpSync(dir, path.join(project, dir), { recursive: true });
 }
@@ -63,14 +85,20 @@ const fetchFaq = async () => {
     return "";
   }
 };
-async function poll(text, timeout, interval) {
+/** When `text` was first asked for and seen (undefined: not within `timeout`), asked by `parallel` requesters. */
+async function poll(text, timeout, interval, parallel = 1) {
   const until = Date.now() + timeout;
-  for (;;) {
-    const started = Date.now();
-    if ((await fetchFaq()).includes(text)) return started;
-    if (Date.now() > until) return undefined;
-    await sleep(interval);
-  }
+  let seen;
+  const ask = async () => {
+    while (seen === undefined) {
+      const started = Date.now();
+      if ((await fetchFaq()).includes(text)) seen ??= started;
+      else if (Date.now() > until) return;
+      else await sleep(interval);
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, ask));
+  return seen;
 }
 
 const logDir = path.join(os.tmpdir(), `b1-stale-logs-${label}`);
@@ -101,7 +129,7 @@ for (let run = 1; run <= starts; run++) {
         const saved = Date.now();
         stamp(`--- save ${index + 1}: ${wording}\n`);
         fs.writeFileSync(faqFile, original.replace(ORIGINAL, wording));
-        const seen = await poll(wording, waitMs, intervalMs);
+        const seen = await poll(wording, waitMs, intervalMs, parallel);
         if (seen) {
           outcome.seenMs.push(seen - saved);
           continue;
@@ -131,4 +159,9 @@ for (let run = 1; run <= starts; run++) {
 }
 const missed = results.filter((result) => result.misses.length).length;
 const failed = results.filter((result) => result.error).length;
-console.log(`${label}: ${missed} of ${results.length - failed} starts kept old text (${failed} did not start); load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+console.log(
+  `${label}: ${missed} of ${results.length - failed} starts kept old text (${failed} did not start); load ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}`,
+);
