@@ -17,7 +17,11 @@ import os from "node:os";
 import path from "node:path";
 
 const args = Object.fromEntries(
-  process.argv.slice(2).map((arg, index) => (arg.startsWith("--") ? arg.slice(2).split("=") : index === 0 ? ["starts", arg] : [arg, true])),
+  process.argv
+    .slice(2)
+    .map((arg, index) =>
+      arg.startsWith("--") ? [...arg.slice(2).split("="), true].slice(0, 2) : index === 0 ? ["starts", arg] : [arg, true],
+    ),
 );
 const starts = Number(args.starts ?? 10);
 const port = Number(args.port ?? 4531);
