@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { isRunnableDevEnvironment, type ViteDevServer } from "vite";
+import { isRunnableDevEnvironment, type RunnableDevEnvironment, type ViteDevServer } from "vite";
 import type { AstroIntegrationLogger } from "astro";
 import type { ContentPageEntry } from "../../src/lib/content-manifest.ts";
 import { checkContent, formatProblem, type Problem } from "./check.ts";
@@ -21,19 +21,22 @@ const FALLBACK_RELOAD_MS = 600;
  * ms; one still reading is saved by Astro's own write 500 ms later, as without this).
  */
 const FLUSH_MS = 60;
-/**
- * When Astro's content module is loaded again after a save, once more: about one `astro dev` start in
- * seven here kept serving a YAML page's old text for good although Astro's store on disk had the new one.
- */
-const RELOAD_STORE_AGAIN_MS = 1200;
 /** Astro's virtual module of the content store, as its dev environments name it. */
 const DATA_STORE_MODULE = "\0astro:data-layer-content";
+/** What Astro sends to its server environments once it has invalidated its store module (store written). */
+const CONTENT_CHANGED = "astro:content-changed";
 /** The longest Vite's reload for a saved content file is held waiting for Astro's store to be written. */
 const HOLD_MS = 200;
 /** How long after a file's last change event it is compared with what it was then (written again: Astro is told again). */
 const REPEAT_MS = 150;
 /** How long a new page's menu entry waits for Astro to list the page among the modules it can render. */
 const RENDER_LIST_WAIT_MS = 10_000;
+/**
+ * How often a waiting menu entry asks Astro again to write its store: a file added under content/ makes
+ * Astro reload its content config, and `refreshContent` skips its write meanwhile (the menu then waited
+ * for Astro's own write, 500 ms after the last change: 590–1360 ms from save to menu here, 290–420 ms without).
+ */
+const REFLUSH_MS = 100;
 
 const escapeHtml = (text: string) =>
   text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
@@ -56,15 +59,46 @@ function overlayPayload(root: string, problems: readonly Problem[]) {
   };
 }
 
-/** What Astro does when it writes its content store: the store module and the route cache are loaded again. */
-function reloadContentStore(server: ViteDevServer): void {
+/**
+ * Astro, on each write of its content store, invalidates the store module and (through Vite) everything
+ * importing it in the server's module graph, but in the module runner only the store module itself: the
+ * runner learns that `astro/dist/content/data-store.js` (which keeps the loaded store in its
+ * `globalDataStore` singleton), `runtime.js`, `astro:content` and the pages must run again only by
+ * finding their transform results gone on the server. Astro's dev CSS module of a page
+ * (`vite-plugin-css`, `ensureModulesLoaded`) transforms those same modules again on the server, outside
+ * the runner: when a request in flight loads it between the write and the runner's next look at the page,
+ * the runner is told "cached" and serves the old store for good (4 of 10 dev starts here, polling every
+ * 100 ms). So here the runner forgets, at the same moment, every module the server forgot.
+ */
+function rerunStoreImporters(server: ViteDevServer): void {
   for (const environment of Object.values(server.environments)) {
     if (!isRunnableDevEnvironment(environment)) continue;
-    const module = environment.moduleGraph.getModuleById(DATA_STORE_MODULE);
-    if (module) environment.moduleGraph.invalidateModule(module, undefined, Date.now(), true);
-    const evaluated = environment.runner.evaluatedModules.getModuleById(DATA_STORE_MODULE);
-    if (evaluated) environment.runner.evaluatedModules.invalidateModule(evaluated);
-    environment.hot.send("astro:content-changed", {});
+    const hot = environment.hot;
+    const send = hot.send.bind(hot) as (...args: unknown[]) => void;
+    hot.send = ((...args: unknown[]) => {
+      if (args[0] === CONTENT_CHANGED) forgetStoreImporters(environment);
+      return send(...args);
+    }) as typeof hot.send;
+  }
+}
+
+function forgetStoreImporters(environment: RunnableDevEnvironment): void {
+  const store = environment.moduleGraph.getModuleById(DATA_STORE_MODULE);
+  if (!store) return;
+  // Not as a hot update (as Astro does): a load of the store module already under way, which may have
+  // read the old file, must not be kept as its result.
+  environment.moduleGraph.invalidateModule(store, undefined, undefined, false);
+  const evaluated = environment.runner.evaluatedModules;
+  const pending = [store];
+  const seen = new Set(pending);
+  for (let node = pending.pop(); node; node = pending.pop()) {
+    const runnerNode = node.id ? evaluated.getModuleById(node.id) : undefined;
+    if (runnerNode) evaluated.invalidateModule(runnerNode);
+    for (const importer of node.importers) {
+      if (seen.has(importer)) continue;
+      seen.add(importer);
+      pending.push(importer);
+    }
   }
 }
 
@@ -121,6 +155,8 @@ export function showContentProblemsInDev({
   /** A save's text is on its way into Astro's store; `reloadHeld`: Vite asked for a reload meanwhile. */
   let storing = false;
   let reloadHeld = false;
+
+  rerunStoreImporters(server);
 
   // While the content has problems they are the error to show: Astro's own (an unknown component
   // failing the render, a frontmatter its loader cannot parse) would only repeat one of them in English,
@@ -202,6 +238,7 @@ export function showContentProblemsInDev({
       return pages.every((page) => listed.includes(JSON.stringify(page.file)));
     });
   let publishing: NodeJS.Timeout | undefined;
+  let lastReflush = 0;
 
   /**
    * The menu (the manifest the route table reads) changes only once Astro can render every page in
@@ -213,6 +250,11 @@ export function showContentProblemsInDev({
     clearTimeout(publishing);
     const ready = listedForRender(pages);
     if (!ready && Date.now() - since < RENDER_LIST_WAIT_MS) {
+      const now = Date.now();
+      if (now - since >= FLUSH_MS + REFLUSH_MS && now - lastReflush >= REFLUSH_MS) {
+        lastReflush = now;
+        flushContentStore()?.catch((error: Error) => logger.warn(error.message));
+      }
       publishing = setTimeout(() => publishPages(pages, since, true), SETTLE_MS);
       return;
     }
@@ -237,7 +279,6 @@ export function showContentProblemsInDev({
   };
   const repeats = new Map<string, NodeJS.Timeout>();
   let flushing: NodeJS.Timeout | undefined;
-  let reloadingStore: NodeJS.Timeout | undefined;
   let releasing: NodeJS.Timeout | undefined;
   /** Sends the reload Vite asked for while a save was being stored, unless the store's own reload went out. */
   function releaseReload(): void {
@@ -281,8 +322,6 @@ export function showContentProblemsInDev({
     flushing = setTimeout(flushStore, FLUSH_MS);
     clearTimeout(releasing);
     releasing = setTimeout(releaseReload, HOLD_MS);
-    clearTimeout(reloadingStore);
-    reloadingStore = setTimeout(() => reloadContentStore(server), RELOAD_STORE_AGAIN_MS);
     clearTimeout(settle);
     if (event === "change" && fs.statSync(file, { throwIfNoEntry: false })?.size === 0) settle = setTimeout(check, SETTLE_MS);
     else check();
