@@ -13,12 +13,14 @@ export const SESSION_CACHE_MAX = 10_000;
  */
 export function createSessionValidator(db: Db) {
   const changes = changeCounter(db);
-  let seen: string | number | undefined;
+  let seen: number | undefined;
   const cache = new Map<string, SessionEntry>();
   return async function validate(token: string, now = Date.now()): Promise<ValidatedSession | null> {
     const parsed = parseToken(token);
     if (!parsed) return null;
-    const version = await changes();
+    // Synchronous on SQLite: no promise to wait for when nothing changed.
+    let version = changes();
+    if (typeof version !== "number") version = await version;
     if (version !== seen) {
       cache.clear();
       seen = version;
