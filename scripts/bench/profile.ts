@@ -100,6 +100,9 @@ export async function profileGate(options: ProfileOptions): Promise<Frame[]> {
   if (!file) throw new Error("o gate não gravou o perfil de CPU");
   // Kept next to the results, for a closer look (Chrome DevTools, speedscope).
   fs.mkdirSync("bench-results", { recursive: true });
-  fs.copyFileSync(path.join(options.dir, file), path.join("bench-results", `gate-${new Date().toISOString().replace(/[:.]/g, "-")}.cpuprofile`));
+  fs.copyFileSync(
+    path.join(options.dir, file),
+    path.join("bench-results", `gate-${new Date().toISOString().replace(/[:.]/g, "-")}.cpuprofile`),
+  );
   return topFrames(path.join(options.dir, file), from, to);
 }

@@ -39,7 +39,11 @@ export function createMetrics({ db, pages }: MetricsOptions): Metrics {
   const registers = [registry];
 
   // The two per-request metrics: plain arrays (light-histogram.ts), one series per class and status.
-  const duration = new LightHistogram("b1_http_request_duration_seconds", "Duração das requisições, por classe de rota e status.", REQUEST_BUCKETS);
+  const duration = new LightHistogram(
+    "b1_http_request_duration_seconds",
+    "Duração das requisições, por classe de rota e status.",
+    REQUEST_BUCKETS,
+  );
   registerLight(registry, duration.counter("b1_http_requests_total", "Requisições respondidas, por classe de rota e status."));
   registerLight(registry, duration);
   const signIns = new client.Counter({

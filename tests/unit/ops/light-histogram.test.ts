@@ -23,7 +23,12 @@ const OBSERVED: [string, string, number][] = [
 describe("the light histogram", () => {
   it("exposes the same text as prom-client's Histogram and Counter for the same observations", async () => {
     const reference = new client.Registry();
-    const counter = new client.Counter({ name: "x_requests_total", help: "Requisições.", labelNames: ["route_class", "status"], registers: [reference] });
+    const counter = new client.Counter({
+      name: "x_requests_total",
+      help: "Requisições.",
+      labelNames: ["route_class", "status"],
+      registers: [reference],
+    });
     const histogram = new client.Histogram({
       name: "x_duration_seconds",
       help: "Duração.",
