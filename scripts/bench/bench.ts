@@ -65,6 +65,9 @@ const optionalNumber = (name: string, fallback: number) => {
 const soakSeconds = optionalNumber("--soak", 600);
 const soakIdleSeconds = option("--soak-idle", 120);
 const profileSeconds = optionalNumber("--profile", 10);
+/** `--profile-page <path>` (default /faq) and `--profile-br` (brotli instead of identity): what the profiled gate serves. */
+const profilePage = args.includes("--profile-page") ? (args[args.indexOf("--profile-page") + 1] ?? "/faq") : "/faq";
+const profileEncoding = args.includes("--profile-br") ? "br" : "identity";
 const scaleSizes = {
   users: option("--users", (scalePreset ?? FULL_SCALE).users),
   audit: option("--audit-rows", (scalePreset ?? FULL_SCALE).audit),
@@ -239,13 +242,15 @@ async function main() {
         });
     let profile: Frame[] | null = null;
     if (profileSeconds !== null) {
-      log(`perfil de CPU do gate (node --cpu-prof), GET /faq conectado por ${profileSeconds} s …`);
+      log(`perfil de CPU do gate (node --cpu-prof), GET ${profilePage} conectado (${profileEncoding}) por ${profileSeconds} s …`);
       profile = await profileGate({
         env: gateEnv,
         nodeFlags,
         port: await freePort(),
         cookie,
         seconds: profileSeconds,
+        page: profilePage,
+        encoding: profileEncoding,
         dir: path.join(dataDir, "cpu-profile"),
       });
     }
@@ -327,7 +332,7 @@ async function main() {
       );
     }
     if (profile) {
-      console.log("\nPerfil de CPU do gate (GET /faq conectado): funções com mais tempo próprio");
+      console.log(`\nPerfil de CPU do gate (GET ${profilePage} conectado, ${profileEncoding}): funções com mais tempo próprio`);
       console.table(profile.map((f) => ({ função: f.function, "% da CPU": f.selfPercent, onde: f.where })));
     }
     if (soak) printSoak(soak);

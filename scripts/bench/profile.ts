@@ -1,6 +1,6 @@
 /**
- * `npm run bench -- --profile`: a gate of its own started with `node --cpu-prof`, loaded with the
- * signed-in /faq page alone (identity, 50 connections), stopped with SIGTERM; prints the functions
+ * `npm run bench -- --profile`: a gate of its own started with `node --cpu-prof`, loaded with one
+ * signed-in page alone (/faq identity unless --profile-page / --profile-br say otherwise, 50 connections), stopped with SIGTERM; prints the functions
  * that took the most CPU themselves (self time), so a change to the hot path can be judged by
  * where the time went, not only by how much.
  */
@@ -73,6 +73,9 @@ export interface ProfileOptions {
   cookie: string;
   seconds: number;
   dir: string;
+  /** The page loaded (/faq by default) and whether the client asks for brotli. */
+  page?: string;
+  encoding?: "identity" | "br";
 }
 
 export async function profileGate(options: ProfileOptions): Promise<Frame[]> {
@@ -83,15 +86,23 @@ export async function profileGate(options: ProfileOptions): Promise<Frame[]> {
     { ...options.env, PORT: String(options.port), PUBLIC_URL: `http://127.0.0.1:${options.port}` },
     /no ar em (http:\/\/[^\s]+)/,
   );
-  const url = `${gate.match[1]}/faq`;
+  const url = `${gate.match[1]}${options.page ?? "/faq"}`;
+  const headers: Record<string, string> = { cookie: options.cookie };
+  if (options.encoding === "br") headers["accept-encoding"] = "gzip, deflate, br, zstd";
   const microseconds = () => Number(process.hrtime.bigint() / 1000n);
   const from = microseconds();
-  await runClient("scripts/bench/cost-client.mjs", [url, JSON.stringify({ cookie: options.cookie }), "50", String(options.seconds)]);
+  await runClient("scripts/bench/cost-client.mjs", [url, JSON.stringify(headers), "50", String(options.seconds)]);
   const to = microseconds();
   const exited = new Promise((resolve) => gate.child.once("exit", resolve));
   gate.child.kill("SIGTERM");
   await exited;
   const file = fs.readdirSync(options.dir).find((name) => name.endsWith(".cpuprofile"));
   if (!file) throw new Error("o gate não gravou o perfil de CPU");
+  // Kept next to the results, for a closer look (Chrome DevTools, speedscope).
+  fs.mkdirSync("bench-results", { recursive: true });
+  fs.copyFileSync(
+    path.join(options.dir, file),
+    path.join("bench-results", `gate-${new Date().toISOString().replace(/[:.]/g, "-")}.cpuprofile`),
+  );
   return topFrames(path.join(options.dir, file), from, to);
 }

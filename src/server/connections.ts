@@ -5,6 +5,8 @@ import type { Socket } from "node:net";
 /** A connection idle this long when the server stops may be closed: a busy client sends sooner. */
 const IDLE_CLOSE_GRACE_MS = 1_000;
 const SWEEP_INTERVAL_MS = 100;
+/** Where a response keeps its connection's state. */
+const STATE = Symbol("b1.connectionState");
 
 interface ConnectionState {
   /** Requests received and not yet answered (a pipelining client sends several at once). */
@@ -31,17 +33,23 @@ export function createConnectionKeeper(listener: RequestListener) {
   const states = new Map<Socket, ConnectionState>();
   let closing = false;
 
-  function start(state: ConnectionState, req: IncomingMessage, res: ServerResponse) {
+  /** One function for every response (`this`), its connection's state kept on it: no closure per request. */
+  function onAnswered(this: ServerResponse & { [STATE]?: ConnectionState }) {
+    const state = this[STATE]!;
+    state.current = null;
+    state.idleSince = Date.now();
+    const next = state.waiting.shift();
+    // A connection that ended takes its unanswered requests with it.
+    if (next && !next.req.socket.destroyed) start(state, next.req, next.res);
+    else state.waiting.length = 0;
+  }
+
+  function start(state: ConnectionState, req: IncomingMessage, res: ServerResponse & { [STATE]?: ConnectionState }) {
     state.current = res;
     if (closing) res.setHeader("Connection", "close");
-    res.once("close", () => {
-      state.current = null;
-      state.idleSince = Date.now();
-      const next = state.waiting.shift();
-      // A connection that ended takes its unanswered requests with it.
-      if (next && !next.req.socket.destroyed) start(state, next.req, next.res);
-      else state.waiting.length = 0;
-    });
+    res[STATE] = state;
+    // A response closes once.
+    res.on("close", onAnswered);
     listener(req, res);
   }
 

@@ -9,7 +9,7 @@ import type { Db } from "../lib/server/data/db.ts";
 import { writeAuditLog } from "../lib/server/audit/audit.ts";
 import { decidingRoles } from "../lib/server/admin/access-matrix.ts";
 import type { ValidatedSession } from "../lib/server/sessions/session.ts";
-import { createSessionValidator } from "../lib/server/sessions/cache.ts";
+import { createSessionValidator, type Validation } from "../lib/server/sessions/cache.ts";
 import { deleteSessionCookieHeader, readSessionCookie, sessionCookieHeader } from "../lib/server/sessions/cookie.ts";
 import type { Asset, PageTemplate } from "../lib/server/content/static-files.ts";
 import type { SearchFiles } from "../lib/server/content/search-files.ts";
@@ -68,16 +68,28 @@ const isSearchPath = (path: string) => path === "/pagefind" || path.startsWith("
 const isAdapterPath = (path: string) =>
   path === "/api" || path.startsWith("/api/") || path.startsWith("/_actions/") || path.startsWith("/_server-islands/");
 
-/** The validator, timed when someone listens (for the metrics), untouched otherwise. */
-function timedSessionCheck<T>(validate: (token: string) => Promise<T>, observe?: (seconds: number) => void): (token: string) => Promise<T> {
+const secondsSince = (started: number) => (performance.now() - started) / 1000;
+
+/** A check that had to wait (a lookup, a renewal): timed once it settles, successful or not. */
+function observeWhenSettled(pending: Promise<ValidatedSession | null>, started: number, observe: (seconds: number) => void) {
+  return pending.finally(() => observe(secondsSince(started)));
+}
+
+/** The validator, timed when someone listens (for the metrics), untouched otherwise; no promise added when it answered without one. */
+function timedSessionCheck(validate: (token: string) => Validation, observe?: (seconds: number) => void): (token: string) => Validation {
   if (!observe) return validate;
-  return async (token) => {
+  return (token) => {
     const started = performance.now();
+    let result: Validation;
     try {
-      return await validate(token);
-    } finally {
-      observe((performance.now() - started) / 1000);
+      result = validate(token);
+    } catch (error) {
+      observe(secondsSince(started));
+      throw error;
     }
+    if (result instanceof Promise) return observeWhenSettled(result, started, observe);
+    observe(secondsSince(started));
+    return result;
   };
 }
 
@@ -155,7 +167,9 @@ export function createGate(options: GateOptions) {
     const { token, conflict } = readSessionCookie(req.headers.cookie, secureCookies);
     // Two session cookies (one planted by a sibling subdomain): signed out, and ours is cleared.
     if (conflict) res.setHeader("Set-Cookie", deleteSessionCookieHeader(secureCookies));
-    const auth = token ? await validateSession(token) : null;
+    let auth = token ? validateSession(token) : null;
+    // A cached session answers at once; a lookup or a renewal is waited for.
+    if (auth instanceof Promise) auth = await auth;
     const principal = auth?.principal ?? null;
     if (context && principal) context.userId = principal.userId;
     const renewedCookie = auth?.session.renewed ? sessionCookieHeader(token!, auth.session.expiresAt, secureCookies) : undefined;

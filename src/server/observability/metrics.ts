@@ -4,6 +4,7 @@ import { sessions } from "../../../db/schema/index.ts";
 import type { Db } from "../../lib/server/data/db.ts";
 import type { PageTemplate } from "../../lib/server/content/static-files.ts";
 import type { RouteClass } from "./route-class.ts";
+import { LightHistogram, registerLight, type Series } from "./light-histogram.ts";
 
 export type SignInOutcome = "success" | "failure" | "blocked";
 
@@ -37,19 +38,14 @@ export function createMetrics({ db, pages }: MetricsOptions): Metrics {
   client.collectDefaultMetrics({ register: registry });
   const registers = [registry];
 
-  const requests = new client.Counter({
-    name: "b1_http_requests_total",
-    help: "Requisições respondidas, por classe de rota e status.",
-    labelNames: ["route_class", "status"] as const,
-    registers,
-  });
-  const duration = new client.Histogram({
-    name: "b1_http_request_duration_seconds",
-    help: "Duração das requisições, por classe de rota e status.",
-    labelNames: ["route_class", "status"] as const,
-    buckets: REQUEST_BUCKETS,
-    registers,
-  });
+  // The two per-request metrics: plain arrays (light-histogram.ts), one series per class and status.
+  const duration = new LightHistogram(
+    "b1_http_request_duration_seconds",
+    "Duração das requisições, por classe de rota e status.",
+    REQUEST_BUCKETS,
+  );
+  registerLight(registry, duration.counter("b1_http_requests_total", "Requisições respondidas, por classe de rota e status."));
+  registerLight(registry, duration);
   const signIns = new client.Counter({
     name: "b1_sign_in_attempts_total",
     help: "Tentativas de login por resultado (success, failure, blocked).",
@@ -57,12 +53,13 @@ export function createMetrics({ db, pages }: MetricsOptions): Metrics {
     registers,
   });
   for (const outcome of ["success", "failure", "blocked"] as const) signIns.inc({ outcome }, 0);
-  const sessionCheck = new client.Histogram({
-    name: "b1_session_check_duration_seconds",
-    help: "Tempo da verificação de sessão do gate (consulta ao banco incluída).",
-    buckets: SESSION_CHECK_BUCKETS,
-    registers,
-  });
+  const sessionCheck = new LightHistogram(
+    "b1_session_check_duration_seconds",
+    "Tempo da verificação de sessão do gate (consulta ao banco incluída).",
+    SESSION_CHECK_BUCKETS,
+  );
+  registerLight(registry, sessionCheck);
+  const sessionCheckSeries = sessionCheck.series();
 
   new client.Gauge({
     name: "b1_active_sessions",
@@ -84,29 +81,27 @@ export function createMetrics({ db, pages }: MetricsOptions): Metrics {
     },
   });
 
-  // One labels object per class and status, made on first use, instead of one per request.
-  const labelSets = new Map<RouteClass, Map<number, { route_class: RouteClass; status: string }>>();
-  function labelsOf(routeClass: RouteClass, status: number) {
-    let byStatus = labelSets.get(routeClass);
-    if (!byStatus) labelSets.set(routeClass, (byStatus = new Map()));
-    let labels = byStatus.get(status);
-    if (!labels) byStatus.set(status, (labels = { route_class: routeClass, status: String(status) }));
-    return labels;
+  // One series per class and status, made on first use.
+  const seriesSets = new Map<RouteClass, Map<number, Series>>();
+  function seriesOf(routeClass: RouteClass, status: number): Series {
+    let byStatus = seriesSets.get(routeClass);
+    if (!byStatus) seriesSets.set(routeClass, (byStatus = new Map()));
+    let series = byStatus.get(status);
+    if (!series) byStatus.set(status, (series = duration.series({ route_class: routeClass, status: String(status) })));
+    return series;
   }
 
   return {
     registry,
     observeRequest(routeClass, status, seconds) {
-      const labels = labelsOf(routeClass, status);
-      requests.inc(labels);
-      duration.observe(labels, seconds);
+      duration.observe(seriesOf(routeClass, status), seconds);
     },
     observeSignIn(status) {
       const outcome = signInOutcomeOf(status);
       if (outcome) signIns.inc({ outcome });
     },
     observeSessionCheck(seconds) {
-      sessionCheck.observe(seconds);
+      sessionCheck.observe(sessionCheckSeries, seconds);
     },
   };
 }

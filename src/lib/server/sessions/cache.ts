@@ -5,35 +5,54 @@ import { checkSession, isExpired, lookupSession, parseToken, type SessionEntry, 
 /** Sessions the gate keeps in memory at most (a few KB each): beyond it the cache starts over, so memory stays flat at any number of users. */
 export const SESSION_CACHE_MAX = 10_000;
 
+/** What the gate's validator answers: without a promise when the cache held the session and nothing had to be written. */
+export type Validation = ValidatedSession | null | Promise<ValidatedSession | null>;
+
 /**
  * The gate's validator: same rules as validateSessionToken, but the looked-up session is kept
  * in memory until the change counter moves, so a role, permission or session change by the app,
  * the admin panel, the CLI or another instance is seen on the very next request while unchanged
- * data costs one tiny read.
+ * data costs one tiny read (on SQLite, a read of the -shm file's header; see change-counter.ts).
  */
 export function createSessionValidator(db: Db) {
   const changes = changeCounter(db);
-  let seen: string | number | undefined;
+  let seen: number | undefined;
   const cache = new Map<string, SessionEntry>();
-  return async function validate(token: string, now = Date.now()): Promise<ValidatedSession | null> {
-    const parsed = parseToken(token);
-    if (!parsed) return null;
-    const version = await changes();
+
+  function afterCheck(entry: SessionEntry, id: string, secret: string, now: number, result: ValidatedSession | null) {
+    if (result) entry.verifiedSecret ??= Buffer.from(secret);
+    else if (isExpired(entry.row, now)) cache.delete(id);
+    return result;
+  }
+
+  async function lookupAndCheck(id: string, secret: string, now: number): Promise<ValidatedSession | null> {
+    const entry = await lookupSession(db, id);
+    if (!entry) return null;
+    if (cache.size >= SESSION_CACHE_MAX) cache.clear();
+    cache.set(id, entry);
+    return afterCheck(entry, id, secret, now, await checkSession(db, entry, id, secret, now));
+  }
+
+  function withVersion(version: number, id: string, secret: string, now: number): Validation {
     if (version !== seen) {
       cache.clear();
       seen = version;
     }
-    const [id, secret] = parsed;
-    let entry = cache.get(id);
-    if (!entry) {
-      entry = await lookupSession(db, id);
-      if (!entry) return null;
-      if (cache.size >= SESSION_CACHE_MAX) cache.clear();
-      cache.set(id, entry);
-    }
-    const result = await checkSession(db, entry, id, secret, now);
-    if (result) entry.verifiedSecret ??= Buffer.from(secret);
-    else if (isExpired(entry.row, now)) cache.delete(id);
-    return result;
+    const entry = cache.get(id);
+    if (!entry) return lookupAndCheck(id, secret, now);
+    const result = checkSession(db, entry, id, secret, now);
+    return result instanceof Promise
+      ? result.then((settled) => afterCheck(entry, id, secret, now, settled))
+      : afterCheck(entry, id, secret, now, result);
+  }
+
+  return function validate(token: string, now = Date.now()): Validation {
+    const parsed = parseToken(token);
+    if (!parsed) return null;
+    // Synchronous on SQLite: nothing to wait for when the session is cached and nothing changed.
+    const version = changes();
+    return typeof version === "number"
+      ? withVersion(version, parsed[0], parsed[1], now)
+      : version.then((settled) => withVersion(settled, parsed[0], parsed[1], now));
   };
 }

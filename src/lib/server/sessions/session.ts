@@ -195,23 +195,31 @@ function weakerThanAccount(row: LookupRow): boolean {
   return row.authMethod === "password" && row.twoFactorEnrolled && config().twoFactor.key !== null;
 }
 
-/** The checks shared by both validators: secret, inactivity and absolute expiry, strength, hourly renewal. */
-export async function checkSession(db: Db, entry: SessionEntry, id: string, secret: string, now: number): Promise<ValidatedSession | null> {
+/**
+ * The checks shared by both validators: secret, inactivity and absolute expiry, strength, hourly
+ * renewal. Answers without a promise when no write is needed (the cached gate's usual request).
+ */
+export function checkSession(
+  db: Db,
+  entry: SessionEntry,
+  id: string,
+  secret: string,
+  now: number,
+): ValidatedSession | null | Promise<ValidatedSession | null> {
   if (!secretMatches(entry, secret)) return null;
   const { row } = entry;
-  if (isExpired(row, now) || weakerThanAccount(row)) {
-    await invalidateSession(db, id);
-    return null;
-  }
-  let renewed = false;
-  if (now - row.lastVerifiedAt >= ACTIVITY_CHECK_INTERVAL_MS) {
-    row.lastVerifiedAt = now;
-    // Sliding, but never past the absolute lifetime (the cookie's Max-Age follows).
-    row.expiresAt = Math.min(now + INACTIVITY_TIMEOUT_MS, row.createdAt + config().sessionMaxLifetimeMs);
-    await db.update(sessions).set({ lastVerifiedAt: now, expiresAt: row.expiresAt }).where(eq(sessions.id, id));
-    renewed = true;
-  }
-  return { session: { id, expiresAt: row.expiresAt, authMethod: row.authMethod, renewed }, principal: entry.principal };
+  if (isExpired(row, now) || weakerThanAccount(row)) return invalidateSession(db, id).then(() => null);
+  if (now - row.lastVerifiedAt >= ACTIVITY_CHECK_INTERVAL_MS) return renewSession(db, entry, id, now);
+  return { session: { id, expiresAt: row.expiresAt, authMethod: row.authMethod, renewed: false }, principal: entry.principal };
+}
+
+async function renewSession(db: Db, entry: SessionEntry, id: string, now: number): Promise<ValidatedSession> {
+  const { row } = entry;
+  row.lastVerifiedAt = now;
+  // Sliding, but never past the absolute lifetime (the cookie's Max-Age follows).
+  row.expiresAt = Math.min(now + INACTIVITY_TIMEOUT_MS, row.createdAt + config().sessionMaxLifetimeMs);
+  await db.update(sessions).set({ lastVerifiedAt: now, expiresAt: row.expiresAt }).where(eq(sessions.id, id));
+  return { session: { id, expiresAt: row.expiresAt, authMethod: row.authMethod, renewed: true }, principal: entry.principal };
 }
 
 /** Reads a session by id (one indexed statement), or undefined when unknown. */

@@ -1,0 +1,175 @@
+/**
+ * The change counter behind the gate's session cache: it must move on every commit that may touch a
+ * session, user or role — by this connection, by another connection, by another process (the CLI),
+ * across a WAL checkpoint and restart — and stay put when nothing was written (else the cache is no
+ * cache). On SQLite it reads the WAL-index header from the `-shm` file; PostgreSQL reads its row.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { users } from "../../../db/schema/index";
+import { changeCounter } from "../../../src/lib/server/data/change-counter";
+import { closeDatabase, connectDatabase, sqliteClient, type Db } from "../../../src/lib/server/data/db";
+import { createSession, invalidateUserSessions } from "../../../src/lib/server/sessions/session";
+import { createSessionValidator } from "../../../src/lib/server/sessions/cache";
+import { onPostgres } from "../../support/pg";
+import { createTestUser, openOwnTestDatabase } from "../../support/users";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-change-counter-"));
+let db: Db;
+let other: Db;
+let target: string;
+beforeAll(async () => {
+  ({ db, target } = await openOwnTestDatabase(path.join(dir, "db.sqlite")));
+  other = connectDatabase(target);
+});
+afterAll(async () => {
+  await closeDatabase(other);
+  await closeDatabase(db);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const read = async (counter: () => number | Promise<number>) => await counter();
+
+/** SQLite's counter, which must answer at once (the gate checks a cached session without a promise). */
+function syncCounter(target: Db): () => number {
+  const counter = changeCounter(target);
+  return () => {
+    const value = counter();
+    if (typeof value !== "number") throw new Error("o contador do SQLite devia responder sem promise");
+    return value;
+  };
+}
+
+describe("the change counter (both engines)", () => {
+  it("stays put while nothing is written and moves on a commit by this or another connection", async () => {
+    const counter = changeCounter(db);
+    const user = await createTestUser(db, ["visualizador"]);
+    const start = await read(counter);
+    expect(await read(counter)).toBe(start);
+    await db.select().from(users).where(eq(users.id, user.id));
+    expect(await read(counter)).toBe(start);
+    await other.update(users).set({ fullName: "Outro Nome" }).where(eq(users.id, user.id));
+    const afterOther = await read(counter);
+    expect(afterOther).not.toBe(start);
+    expect(await read(counter)).toBe(afterOther);
+    await db.update(users).set({ fullName: "Mais Um Nome" }).where(eq(users.id, user.id));
+    expect(await read(counter)).not.toBe(afterOther);
+  });
+
+  it("a session ended by another connection is refused by the cached validator on the next call", async () => {
+    const validate = createSessionValidator(db);
+    const user = await createTestUser(db, ["visualizador"]);
+    const { token } = await createSession(db, user.id);
+    expect(await validate(token)).not.toBeNull();
+    expect(await validate(token)).not.toBeNull();
+    await invalidateUserSessions(other, user.id);
+    expect(await validate(token)).toBeNull();
+  });
+});
+
+describe.skipIf(onPostgres)("the change counter on SQLite's WAL index", () => {
+  const sqlite = () => sqliteClient(db)!;
+
+  it("follows commits, as the -shm header does: this connection's write counts once committed", () => {
+    const counter = syncCounter(db);
+    const raw = sqlite();
+    // Prepared before BEGIN: db.ts refuses to prepare on a connection inside a transaction not its own.
+    const touch = raw.prepare("update users set full_name = full_name");
+    const before = counter();
+    raw.exec("BEGIN IMMEDIATE");
+    try {
+      touch.run();
+      // total_changes() would already have moved here; the WAL-index header moves at COMMIT.
+      expect(counter()).toBe(before);
+      raw.exec("COMMIT");
+    } finally {
+      if (raw.inTransaction) raw.exec("ROLLBACK");
+    }
+    expect(counter()).not.toBe(before);
+    expect(fs.existsSync(`${target}-shm`)).toBe(true);
+  });
+
+  /** Frames in the WAL (the header's mxFrame), from a PASSIVE checkpoint, which leaves the header as it is. */
+  const walFrames = () => (sqliteClient(other)!.pragma("wal_checkpoint(PASSIVE)") as { log: number }[])[0]!.log;
+
+  for (const mode of ["PASSIVE", "TRUNCATE"] as const) {
+    it(`moves on a commit that restarts the WAL after a ${mode} checkpoint, at the same frame count as before`, async () => {
+      const validate = createSessionValidator(db);
+      const counter = syncCounter(db);
+      const user = await createTestUser(db, ["visualizador"]);
+      const [first, second] = [await createSession(db, user.id), await createSession(db, user.id)];
+      const raw = sqliteClient(other)!;
+      const end = raw.prepare("delete from sessions where id = ?");
+      // The same write before and after the checkpoint: a WAL that starts over reaches the same frame count.
+      expect((raw.pragma(`wal_checkpoint(${mode})`) as { busy: number }[])[0]!.busy).toBe(0);
+      end.run(first.token.split(".")[0]);
+      const afterFirst = counter();
+      const framesBefore = walFrames();
+      expect(counter()).toBe(afterFirst);
+      expect(await validate(second.token)).not.toBeNull();
+      expect(counter()).toBe(afterFirst);
+      const checkpoint = raw.pragma(`wal_checkpoint(${mode})`) as { busy: number; checkpointed: number; log: number }[];
+      expect(checkpoint[0]).toMatchObject({ busy: 0 });
+      // A checkpoint changes no row: PASSIVE leaves the header alone (TRUNCATE rewrites it, a harmless move).
+      if (mode === "PASSIVE") expect(counter()).toBe(afterFirst);
+      const afterCheckpoint = counter();
+      end.run(second.token.split(".")[0]);
+      expect(counter()).not.toBe(afterCheckpoint);
+      expect(walFrames()).toBe(framesBefore);
+      expect(await validate(second.token)).toBeNull();
+    });
+  }
+
+  it("moves on a commit by another process (the CLI's own connection)", async () => {
+    const validate = createSessionValidator(db);
+    const user = await createTestUser(db, ["visualizador"]);
+    const { token } = await createSession(db, user.id);
+    expect(await validate(token)).not.toBeNull();
+    const script = `const Database = require("better-sqlite3"); const db = new Database(process.argv[1]); db.pragma("busy_timeout = 5000"); db.prepare("delete from sessions where user_id = ?").run(process.argv[2]); db.close();`;
+    const child = spawnSync(process.execPath, ["-e", script, target, user.id], { encoding: "utf8" });
+    expect(child.stderr).toBe("");
+    expect(child.status).toBe(0);
+    expect(await validate(token)).toBeNull();
+  });
+
+  it("falls back to data_version and total_changes where there is no -shm file (an in-memory database)", async () => {
+    const memory = connectDatabase(":memory:");
+    try {
+      const raw = sqliteClient(memory)!;
+      raw.exec("create table t (x integer)");
+      const counter = syncCounter(memory);
+      const start = counter();
+      expect(counter()).toBe(start);
+      raw.prepare("insert into t values (1)").run();
+      expect(counter()).not.toBe(start);
+    } finally {
+      await closeDatabase(memory);
+    }
+  });
+
+  it("keeps one descriptor per -shm file however many counters read it", () => {
+    const count = () => fs.readdirSync("/proc/self/fd").length;
+    syncCounter(db);
+    const before = count();
+    for (let index = 0; index < 20; index++) syncCounter(db)();
+    expect(count()).toBe(before);
+  });
+
+  it("a raw better-sqlite3 connection elsewhere sees its commits too (the header is the file's, not the connection's)", () => {
+    const counter = syncCounter(db);
+    const start = counter();
+    const plain = new Database(target);
+    try {
+      plain.pragma("busy_timeout = 5000");
+      plain.prepare("update users set full_name = full_name").run();
+    } finally {
+      plain.close();
+    }
+    expect(counter()).not.toBe(start);
+  });
+});
