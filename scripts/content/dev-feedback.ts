@@ -25,8 +25,12 @@ const FLUSH_MS = 60;
 const DATA_STORE_MODULE = "\0astro:data-layer-content";
 /** What Astro sends to its server environments once it has invalidated its store module (store written). */
 const CONTENT_CHANGED = "astro:content-changed";
-/** The longest Vite's reload for a saved content file is held waiting for Astro's store to be written. */
-const HOLD_MS = 200;
+/**
+ * The longest Vite's reload for a saved content file is held waiting for Astro's store to be written
+ * (written ~15–30 ms after FLUSH_MS here; a save that leaves the store as it was writes nothing, and
+ * its reload waited the whole hold).
+ */
+const HOLD_MS = 120;
 /** How long after a file's last change event it is compared with what it was then (written again: Astro is told again). */
 const REPEAT_MS = 150;
 /** How long a new page's menu entry waits for Astro to list the page among the modules it can render. */
@@ -165,6 +169,12 @@ export function showContentProblemsInDev({
   client.send = ((...args: unknown[]) => {
     const payload = args[0] as { type?: string; b1Content?: boolean } | undefined;
     if (problems.length && payload?.type === "error" && !payload.b1Content) return send(overlayPayload(root, problems));
+    // Right after a fix, Astro may still report the error of a render made with the broken text: the
+    // page is reloaded once the store is written instead (a lasting error comes back on that render).
+    if (storing && payload?.type === "error" && !payload.b1Content) {
+      reloadHeld = true;
+      return;
+    }
     if (payload?.type === "full-reload") {
       if (problems.length) return;
       // Vite's own reload for a saved content file comes before Astro has stored its new text: the page
