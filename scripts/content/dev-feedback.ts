@@ -35,12 +35,6 @@ const HOLD_MS = 120;
 const REPEAT_MS = 150;
 /** How long a new page's menu entry waits for Astro to list the page among the modules it can render. */
 const RENDER_LIST_WAIT_MS = 10_000;
-/**
- * How often a waiting menu entry asks Astro again to write its store: a file added under content/ makes
- * Astro reload its content config, and `refreshContent` skips its write meanwhile (the menu then waited
- * for Astro's own write, 500 ms after the last change: 590–1360 ms from save to menu here, 290–420 ms without).
- */
-const REFLUSH_MS = 100;
 
 const escapeHtml = (text: string) =>
   text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
@@ -248,7 +242,6 @@ export function showContentProblemsInDev({
       return pages.every((page) => listed.includes(JSON.stringify(page.file)));
     });
   let publishing: NodeJS.Timeout | undefined;
-  let lastReflush = 0;
 
   /**
    * The menu (the manifest the route table reads) changes only once Astro can render every page in
@@ -260,11 +253,6 @@ export function showContentProblemsInDev({
     clearTimeout(publishing);
     const ready = listedForRender(pages);
     if (!ready && Date.now() - since < RENDER_LIST_WAIT_MS) {
-      const now = Date.now();
-      if (now - since >= FLUSH_MS + REFLUSH_MS && now - lastReflush >= REFLUSH_MS) {
-        lastReflush = now;
-        flushContentStore()?.catch((error: Error) => logger.warn(error.message));
-      }
       publishing = setTimeout(() => publishPages(pages, since, true), SETTLE_MS);
       return;
     }
