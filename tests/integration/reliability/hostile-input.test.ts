@@ -151,6 +151,16 @@ describe("hostile input never gets a 5xx, always a Portuguese 4xx, and changes n
     );
   });
 
+  it("a NUL byte in the audit filters is a Portuguese 400 (PostgreSQL refuses it in text: it was a 500)", async () => {
+    for (const search of ["action=%00", "user=%00", "action=login%00x", "user=a%00b"])
+      for (const path of ["/api/audit-logs", "/api/audit-logs/export.csv"]) {
+        await expectRefusedCleanly("GET", `${path}?${search}`, undefined, true);
+        const response = await fetch(`${server.url}${path}?${search}`, { headers: { cookie: `b1_session=${admin.token}` } });
+        expect(response.status, `${path}?${search}`).toBe(400);
+        expect(((await response.json()) as { error: string }).error).toMatch(/caractere/i);
+      }
+  });
+
   it("GET endpoints with random query strings", { timeout: 120_000 }, async () => {
     const paths = [
       "/api/audit-logs",

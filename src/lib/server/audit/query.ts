@@ -16,12 +16,19 @@ const dateBoundField = z
   .refine((value) => isDateBound(value), DATE_MESSAGE)
   .optional();
 
+/** Free text of a filter: PostgreSQL refuses a NUL character in text (a 500 before), SQLite would search for it. */
+const filterText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((value) => !value.includes("\u0000"), "Filtro inválido: caractere não permitido.");
+
 /** Filters of the audit viewer (query string), all optional. */
 export const auditFilterSchema = z.object({
-  action: z.string().max(60).optional(),
+  action: filterText(60).optional(),
   result: z.enum(["success", "failure", "blocked"]).optional(),
   /** Substring of the user's e-mail or name. */
-  user: z.string().max(120).optional(),
+  user: filterText(120).optional(),
   /** Inclusive bounds: yyyy-mm-dd or a datetime, read in TZ_DISPLAY unless it carries an offset. */
   from: dateBoundField,
   to: dateBoundField,
