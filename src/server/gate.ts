@@ -191,6 +191,9 @@ export function createGate(options: GateOptions) {
       }
       // The adapter routes on the raw URL: any spelling that normalises to something else is refused.
       if (rawPath.replace(/(.)\/$/, "$1") !== path || !PLAIN_API_PATH.test(path)) return json(res, 404, { error: "Não encontrado" });
+      // A NUL character in the query string: PostgreSQL refuses it in text (every free-text filter
+      // answered 500), SQLite would search for it; no filter of ours ever means it.
+      if (query.includes("%00")) return json(res, 400, { error: "Endereço inválido: caractere não permitido." });
       const rule = findApiRule(path);
       const route = rule ? findRoute(rule.page) : undefined;
       if (!route) return json(res, 404, { error: "Não encontrado" });

@@ -151,9 +151,16 @@ describe("hostile input never gets a 5xx, always a Portuguese 4xx, and changes n
     );
   });
 
-  it("a NUL byte in the audit filters is a Portuguese 400 (PostgreSQL refuses it in text: it was a 500)", async () => {
-    for (const search of ["action=%00", "user=%00", "action=login%00x", "user=a%00b"])
-      for (const path of ["/api/audit-logs", "/api/audit-logs/export.csv"]) {
+  it("a NUL byte in an API query string is a Portuguese 400 (PostgreSQL refuses it in text: it was a 500)", async () => {
+    const cases: [string, string[]][] = [
+      ["/api/audit-logs", ["action=%00", "user=%00", "action=login%00x", "user=a%00b"]],
+      ["/api/audit-logs/export.csv", ["action=%00", "user=a%00b"]],
+      ["/api/admin/users", ["q=%00", "q=a%00b"]],
+      ["/api/leitura/relatorio", ["busca=%00", "apos=a%00b"]],
+      ["/api/leitura/relatorio/export.csv", ["busca=a%00b"]],
+    ];
+    for (const [path, searches] of cases)
+      for (const search of searches) {
         await expectRefusedCleanly("GET", `${path}?${search}`, undefined, true);
         const response = await fetch(`${server.url}${path}?${search}`, { headers: { cookie: `b1_session=${admin.token}` } });
         expect(response.status, `${path}?${search}`).toBe(400);
