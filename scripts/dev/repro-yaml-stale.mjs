@@ -4,7 +4,7 @@
  *
  *   node scripts/dev/repro-yaml-stale.mjs [starts=10] [--port=4531] [--project=DIR] [--wait=15000] [--interval=100] [--parallel=1] [--saves=3] [--keep-code] [--label=x]
  *
- * Copies the project like tests/support/project-copy.ts (or reuses --project), builds it once (as the
+ * Copies the project with tests/support/project-copy.ts (or reuses --project), builds it once (as the
  * acceptance test does, so `astro dev` starts from the build's .astro/), then per start: restores the
  * build's .astro/ and content/faq.yaml, starts `astro dev`, waits for /faq, saves content/faq.yaml three
  * (--saves, up to 5) times with a new wording each (--keep-code: a reused copy keeps its own scripts/ and src/, e.g. an older
@@ -15,6 +15,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { cleanEnv, copyProject } from "../../tests/support/project-copy.ts";
 
 const args = Object.fromEntries(
   process.argv
@@ -31,18 +32,6 @@ const label = args.label ?? "run";
 const intervalMs = Number(args.interval ?? 100);
 /** How many requests are under way at a time while waiting (the acceptance test uses 3). */
 const parallel = Number(args.parallel ?? 1);
-const LEFT_OUT = new Set([
-  "node_modules",
-  "dist",
-  ".git",
-  "data",
-  "test-results",
-  "playwright-report",
-  "artifacts",
-  "bench-results",
-  ".astro",
-  ".node",
-]);
 const ORIGINAL = "O que é a Metodologia B1?";
 const WORDINGS = [
   "O que é, afinal, a Metodologia B1?",
@@ -52,18 +41,11 @@ const WORDINGS = [
   "O que é, em resumo, a Metodologia B1?",
 ].slice(0, Number(args.saves ?? 3));
 
-const env = Object.fromEntries(
-  Object.entries(process.env).filter(
-    ([key]) => key !== "NODE_ENV" && key !== "TEST" && !key.startsWith("VITEST") && !key.startsWith("PLAYWRIGHT"),
-  ),
-);
-Object.assign(env, { FORCE_COLOR: "0", NO_COLOR: "1" });
+const env = cleanEnv();
 
 let project = args.project;
 if (!project) {
-  project = fs.mkdtempSync(path.join(os.tmpdir(), "b1-stale-"));
-  for (const entry of fs.readdirSync(".")) if (!LEFT_OUT.has(entry)) fs.cpSync(entry, path.join(project, entry), { recursive: true });
-  fs.symlinkSync(path.resolve("node_modules"), path.join(project, "node_modules"), "dir");
+  project = copyProject("b1-stale-");
   console.log(`copy: ${project}`);
 } else if (!args["keep-code"]) {
   // Reused copy: our code is taken again from this checkout (the fix under test), the build's .astro stays.
