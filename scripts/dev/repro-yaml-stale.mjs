@@ -4,7 +4,7 @@
  *
  *   node scripts/dev/repro-yaml-stale.mjs [starts=10] [--port=4531] [--project=DIR] [--wait=15000] [--interval=100] [--parallel=1] [--saves=3] [--keep-code] [--label=x]
  *
- * Copies the project with tests/support/project-copy.ts (or reuses --project), builds it once (as the
+ * Copies the project with ./project-copy.ts (or reuses --project), builds it once (as the
  * acceptance test does, so `astro dev` starts from the build's .astro/), then per start: restores the
  * build's .astro/ and content/faq.yaml, starts `astro dev`, waits for /faq, saves content/faq.yaml three
  * (--saves, up to 5) times with a new wording each (--keep-code: a reused copy keeps its own scripts/ and src/, e.g. an older
@@ -15,7 +15,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { cleanEnv, copyProject } from "../../tests/support/project-copy.ts";
+import { cleanEnv, copyProject } from "./project-copy.ts";
 
 const args = Object.fromEntries(
   process.argv

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { cleanEnv, copyProject } from "../support/project-copy";
+import { cleanEnv, copyProject } from "../../scripts/dev/project-copy";
 
 const port = Number(process.env.E2E_DEV_PORT ?? Number(process.env.E2E_PORT ?? 4399) + 1);
 const origin = `http://127.0.0.1:${port}`;

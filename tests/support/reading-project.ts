@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { cleanEnv, copyProject } from "./project-copy";
+import { cleanEnv, copyProject } from "../../scripts/dev/project-copy";
 
 /**
  * A copy of the project in its own git repository, where a test writes content, commits it as an

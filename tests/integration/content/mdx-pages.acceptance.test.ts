@@ -11,7 +11,7 @@ import net from "node:net";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cleanEnv, copyProject } from "../../support/project-copy";
+import { cleanEnv, copyProject } from "../../../scripts/dev/project-copy";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
 
