@@ -23,7 +23,7 @@ import {
   TWO_FACTOR_REQUIRED_MESSAGE,
 } from "../lib/auth/two-factor-policy.ts";
 import { isAcceptedOrigin, originRefusalMessage } from "../lib/server/http/origin.ts";
-import { MAX_BODY_BYTES, TOO_LARGE_MESSAGE } from "../lib/server/http/http.ts";
+import { MAX_BODY_BYTES, NUL_QUERY_MESSAGE, TOO_LARGE_MESSAGE } from "../lib/server/http/http.ts";
 import { securityHeaders } from "./security-headers.ts";
 import { closeAfterAnswer, cutIdleBody, declaresTooLarge, limitRequestBody } from "./body-limit.ts";
 import { createResponders } from "./responses.ts";
@@ -193,7 +193,7 @@ export function createGate(options: GateOptions) {
       if (rawPath.replace(/(.)\/$/, "$1") !== path || !PLAIN_API_PATH.test(path)) return json(res, 404, { error: "Não encontrado" });
       // A NUL character in the query string: PostgreSQL refuses it in text (every free-text filter
       // answered 500), SQLite would search for it; no filter of ours ever means it.
-      if (query.includes("%00")) return json(res, 400, { error: "Endereço inválido: caractere não permitido." });
+      if (query.includes("%00")) return json(res, 400, { error: NUL_QUERY_MESSAGE });
       const rule = findApiRule(path);
       const route = rule ? findRoute(rule.page) : undefined;
       if (!route) return json(res, 404, { error: "Não encontrado" });

@@ -11,7 +11,7 @@ import type { ScimSettings } from "../lib/server/config/scim.ts";
 import { isAcceptedScimToken } from "../lib/server/provisioning/bearer-token.ts";
 import { answerScimRequest } from "../lib/server/provisioning/router.ts";
 import { SCIM_CONTENT_TYPE, scimError, type ScimAnswer } from "../lib/server/provisioning/protocol.ts";
-import { MAX_BODY_BYTES } from "../lib/server/http/http.ts";
+import { hasNulCharacter, MAX_BODY_BYTES, NUL_BODY_MESSAGE, NUL_QUERY_MESSAGE } from "../lib/server/http/http.ts";
 
 export const SCIM_PREFIX = "/scim/v2";
 
@@ -19,7 +19,7 @@ export const isScimPath = (path: string) => path === SCIM_PREFIX || path.startsW
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH"]);
 
-/** The body as JSON; null when too large or not JSON (the answer says which). */
+/** The body as JSON; refused when too large, not JSON or carrying a NUL character (the answer says which). */
 async function readJsonBody(req: IncomingMessage): Promise<{ ok: true; body: unknown } | { ok: false; answer: ScimAnswer }> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -28,11 +28,16 @@ async function readJsonBody(req: IncomingMessage): Promise<{ ok: true; body: unk
     if (size > MAX_BODY_BYTES) return { ok: false, answer: scimError(413, "Corpo da requisição grande demais.") };
     chunks.push(chunk);
   }
+  const text = Buffer.concat(chunks).toString("utf8");
+  let body: unknown;
   try {
-    return { ok: true, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) };
+    body = JSON.parse(text);
   } catch {
     return { ok: false, answer: scimError(400, "Corpo inválido: JSON mal formado.", "invalidSyntax") };
   }
+  // PostgreSQL refuses NUL in text; no attribute of a person or group has a use for it.
+  if (hasNulCharacter(text, body)) return { ok: false, answer: scimError(400, NUL_BODY_MESSAGE, "invalidValue") };
+  return { ok: true, body };
 }
 
 export interface ScimEdge {
@@ -67,6 +72,7 @@ export async function handleScimRequest(edge: ScimEdge, req: IncomingMessage, re
     if (WRITE_METHODS.has(method)) res.setHeader("Connection", "close");
     return send(res, edge, scimError(401, "Token de acesso ausente ou inválido."), { "WWW-Authenticate": 'Bearer realm="scim"' });
   }
+  if (query.includes("%00")) return send(res, edge, scimError(400, NUL_QUERY_MESSAGE));
   let body: unknown = null;
   if (WRITE_METHODS.has(method)) {
     const read = await readJsonBody(req);

@@ -101,6 +101,45 @@ describe("SCIM guards", () => {
     expect(await raw.json()).toMatchObject({ scimType: "invalidSyntax" });
   });
 
+  it("a NUL character in a filter, an id or any string of a body is a 400 SCIM error and writes nothing (PostgreSQL refuses it in text)", async () => {
+    const created = await scim(server, "POST", "/Users", { schemas: [USER], userName: "nul-scim@b1.example.com", externalId: "nul-1" });
+    const group = await scim(server, "POST", "/Groups", { displayName: "grupo-nul" });
+    const before = await counts();
+    const tries = [
+      await scim(server, "GET", `/Users?filter=${encodeURIComponent('userName eq "a\u0000b@b1.example.com"')}`),
+      await scim(server, "GET", `/Users?filter=${encodeURIComponent('externalId eq "nul\u0000"')}`),
+      await scim(server, "GET", `/Groups?filter=${encodeURIComponent('displayName eq "g\u0000"')}`),
+      await scim(server, "POST", "/Users", { schemas: [USER], userName: "nova\u0000@b1.example.com" }),
+      await scim(server, "POST", "/Users", { schemas: [USER], userName: "nova@b1.example.com", externalId: "x\u0000" }),
+      await scim(server, "POST", "/Users", { schemas: [USER], userName: "nova@b1.example.com", name: { formatted: "Nova\u0000" } }),
+      await scim(server, "POST", "/Groups", { displayName: "grupo\u0000" }),
+      await scim(server, "PUT", `/Users/${created.body!.id}`, { schemas: [USER], userName: "nul-scim@b1.example.com", displayName: "N\u0000" }),
+      await scim(server, "PATCH", `/Users/${created.body!.id}`, {
+        schemas: [PATCH],
+        Operations: [{ op: "replace", path: "externalId", value: "outro\u0000" }],
+      }),
+      await scim(server, "PATCH", `/Groups/${group.body!.id}`, {
+        schemas: [PATCH],
+        Operations: [{ op: "add", path: "members", value: [{ value: `${created.body!.id}\u0000` }] }],
+      }),
+      await scim(server, "PATCH", `/Groups/${group.body!.id}`, {
+        schemas: [PATCH],
+        Operations: [{ op: "replace", path: "displayName", value: "novo\u0000" }],
+      }),
+    ];
+    // A NUL in the path never reaches the service: the gate's unroutable-path answer.
+    for (const [method, path] of [["GET", "/Users/a%00b"], ["GET", "/Groups/a%00b"], ["DELETE", "/Users/a%00b"]]) {
+      const response = await fetch(`${server.url}/scim/v2${path}`, { method, headers: { authorization: `Bearer ${SCIM_TOKEN}` } });
+      expect(response.status, `${method} ${path}`).toBe(404);
+    }
+    for (const response of tries) {
+      expect(response.status, JSON.stringify(response.body)).toBe(400);
+      expect(response.body).toMatchObject({ schemas: ["urn:ietf:params:scim:api:messages:2.0:Error"], status: "400" });
+      expect(response.body!.detail).toMatch(/caractere/i);
+    }
+    expect(await counts()).toEqual(before);
+  });
+
   it("parallel creates of the same person: exactly one 201, the rest 409", async () => {
     const body = { schemas: [USER], userName: "paralelo@b1.example.com", externalId: "paralelo-1", active: true };
     const answers = await Promise.all(Array.from({ length: 8 }, () => scim(server, "POST", "/Users", body)));

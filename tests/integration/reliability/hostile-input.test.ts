@@ -83,6 +83,24 @@ const query = fc
   })
   .map((params) => new URLSearchParams(params).toString());
 
+/** The template as JSON once per string in it (values, array items, keys), with a NUL character inside that string. */
+function withNulInEachString(template: unknown): string[] {
+  const variants: string[] = [];
+  const visit = (value: unknown, rebuild: (replacement: unknown) => unknown) => {
+    if (typeof value === "string") variants.push(JSON.stringify(rebuild(`${value.slice(0, 2)}\u0000${value.slice(2)}`)));
+    else if (Array.isArray(value))
+      value.forEach((item, index) => visit(item, (replacement) => rebuild(value.map((old, i) => (i === index ? replacement : old)))));
+    else if (value && typeof value === "object")
+      for (const [key, item] of Object.entries(value)) {
+        const others = Object.entries(value).filter(([other]) => other !== key);
+        visit(item, (replacement) => rebuild(Object.fromEntries([...others, [key, replacement]])));
+        variants.push(JSON.stringify(rebuild(Object.fromEntries([...others, [`${key}\u0000`, item]]))));
+      }
+  };
+  visit(template, (replacement) => replacement);
+  return variants;
+}
+
 const ENGLISH = /\b(Invalid|Expected|Required|received|must|Too (big|small)|Unexpected|Unrecognized|Internal)\b/;
 
 async function expectRefusedCleanly(method: string, path: string, payload: string | undefined, signedIn: boolean) {
@@ -165,6 +183,38 @@ describe("hostile input never gets a 5xx, always a Portuguese 4xx, and changes n
         const response = await fetch(`${server.url}${path}?${search}`, { headers: { cookie: `b1_session=${admin.token}` } });
         expect(response.status, `${path}?${search}`).toBe(400);
         expect(((await response.json()) as { error: string }).error).toMatch(/caractere/i);
+      }
+  });
+
+  it("a NUL character inside any string of a JSON body is a Portuguese 400 and changes nothing (PostgreSQL refuses it in text)", async () => {
+    const user = await createTestUser(server.db, ["visualizador"], "nul-alvo");
+    const [role] = await server.db.insert(roles).values({ name: "perfil-nul", description: "" }).returning();
+    /** A valid body per endpoint; each string in it (values, array items and keys) gets a NUL in turn. */
+    const templates: [string, string, Record<string, unknown>][] = [
+      ["POST", "/api/auth/sign-in", { email: "pessoa@b1.example.com", password: "senha-bem-longa-1" }],
+      ["POST", "/api/auth/sign-up", { email: "nova@b1.example.com", password: "senha-bem-longa-1", fullName: "Nova Pessoa" }],
+      ["POST", "/api/auth/reset-request", { email: "pessoa@b1.example.com" }],
+      ["POST", "/api/auth/resend-link", { email: "pessoa@b1.example.com" }],
+      ["POST", "/api/auth/update-password", { token: "abcdef", password: "senha-bem-longa-1" }],
+      ["POST", "/api/auth/confirm", { token: "abcdef" }],
+      ["POST", "/api/auth/two-factor", { code: "123456" }],
+      ["PUT", "/api/trail", { completed: ["ideacao"], answers: { ideacao: { "0": "resposta" } }, projectName: "Projeto", updatedAt: 1 }],
+      ["POST", "/api/admin/users", { email: "outra@b1.example.com", fullName: "Outra Pessoa", password: "senha-bem-longa-1", roles: ["visualizador"] }],
+      ["PUT", `/api/admin/users/${user.id}`, { fullName: "Nome Novo", roles: ["visualizador"] }],
+      ["POST", "/api/admin/roles", { name: "perfil novo", description: "texto", pages: ["/valores"] }],
+      ["PUT", `/api/admin/roles/${role!.id}`, { name: "perfil novo", description: "texto", pages: ["/valores"] }],
+      ["POST", "/api/leitura/confirmacoes", { pagina: "/valores", versao: 1 }],
+    ];
+    for (const [method, path, template] of templates)
+      for (const payload of withNulInEachString(template)) {
+        await expectRefusedCleanly(method, path, payload, true);
+        const response = await fetch(server.url + path, {
+          method,
+          headers: { "content-type": "application/json", origin: server.url, cookie: `b1_session=${admin.token}` },
+          body: payload,
+        });
+        expect(response.status, `${method} ${path} ${payload}`).toBe(400);
+        expect(((await response.json()) as { error: string }).error, `${method} ${path} ${payload}`).toMatch(/caractere/i);
       }
   });
 

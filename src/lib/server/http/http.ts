@@ -45,11 +45,30 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** Why a body or query with a NUL character is refused (PostgreSQL refuses NUL in text; nothing of ours means it). */
+export const NUL_BODY_MESSAGE = "Requisição inválida: caractere não permitido.";
+export const NUL_QUERY_MESSAGE = "Endereço inválido: caractere não permitido.";
+
+/**
+ * Whether a parsed JSON value has a NUL character in any string or key. JSON text can only carry
+ * one as the escape `\u0000`, so text without that escape is not walked.
+ */
+export function hasNulCharacter(text: string, value: unknown): boolean {
+  if (!text.includes("\\u0000")) return false;
+  const walk = (item: unknown): boolean => {
+    if (typeof item === "string") return item.includes("\u0000");
+    if (Array.isArray(item)) return item.some(walk);
+    if (item && typeof item === "object") return Object.entries(item).some(([key, inner]) => key.includes("\u0000") || walk(inner));
+    return false;
+  };
+  return walk(value);
+}
+
 export type Parsed<T> = { ok: true; data: T } | { ok: false; response: Response };
 
 /**
  * Reads and validates a JSON body. Bad input becomes a 400 with the first Portuguese message
- * and the per-field messages, so nothing downstream runs.
+ * and the per-field messages, so nothing downstream runs; a NUL character anywhere is refused first.
  */
 export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<Parsed<z.infer<S>>> {
   const text = await readBodyText(request);
@@ -60,6 +79,7 @@ export async function parseJsonBody<S extends z.ZodType>(request: Request, schem
   } catch {
     return { ok: false, response: jsonResponse(400, { error: "Requisição inválida: JSON malformado" }) };
   }
+  if (hasNulCharacter(text, raw)) return { ok: false, response: jsonResponse(400, { error: NUL_BODY_MESSAGE }) };
   const result = schema.safeParse(raw);
   if (!result.success) {
     const fields: Record<string, string> = {};
