@@ -113,7 +113,11 @@ describe("SCIM guards", () => {
       await scim(server, "POST", "/Users", { schemas: [USER], userName: "nova@b1.example.com", externalId: "x\u0000" }),
       await scim(server, "POST", "/Users", { schemas: [USER], userName: "nova@b1.example.com", name: { formatted: "Nova\u0000" } }),
       await scim(server, "POST", "/Groups", { displayName: "grupo\u0000" }),
-      await scim(server, "PUT", `/Users/${created.body!.id}`, { schemas: [USER], userName: "nul-scim@b1.example.com", displayName: "N\u0000" }),
+      await scim(server, "PUT", `/Users/${created.body!.id}`, {
+        schemas: [USER],
+        userName: "nul-scim@b1.example.com",
+        displayName: "N\u0000",
+      }),
       await scim(server, "PATCH", `/Users/${created.body!.id}`, {
         schemas: [PATCH],
         Operations: [{ op: "replace", path: "externalId", value: "outro\u0000" }],
@@ -128,7 +132,11 @@ describe("SCIM guards", () => {
       }),
     ];
     // A NUL in the path never reaches the service: the gate's unroutable-path answer.
-    for (const [method, path] of [["GET", "/Users/a%00b"], ["GET", "/Groups/a%00b"], ["DELETE", "/Users/a%00b"]]) {
+    for (const [method, path] of [
+      ["GET", "/Users/a%00b"],
+      ["GET", "/Groups/a%00b"],
+      ["DELETE", "/Users/a%00b"],
+    ]) {
       const response = await fetch(`${server.url}/scim/v2${path}`, { method, headers: { authorization: `Bearer ${SCIM_TOKEN}` } });
       expect(response.status, `${method} ${path}`).toBe(404);
     }

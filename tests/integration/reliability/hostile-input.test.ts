@@ -199,7 +199,11 @@ describe("hostile input never gets a 5xx, always a Portuguese 4xx, and changes n
       ["POST", "/api/auth/confirm", { token: "abcdef" }],
       ["POST", "/api/auth/two-factor", { code: "123456" }],
       ["PUT", "/api/trail", { completed: ["ideacao"], answers: { ideacao: { "0": "resposta" } }, projectName: "Projeto", updatedAt: 1 }],
-      ["POST", "/api/admin/users", { email: "outra@b1.example.com", fullName: "Outra Pessoa", password: "senha-bem-longa-1", roles: ["visualizador"] }],
+      [
+        "POST",
+        "/api/admin/users",
+        { email: "outra@b1.example.com", fullName: "Outra Pessoa", password: "senha-bem-longa-1", roles: ["visualizador"] },
+      ],
       ["PUT", `/api/admin/users/${user.id}`, { fullName: "Nome Novo", roles: ["visualizador"] }],
       ["POST", "/api/admin/roles", { name: "perfil novo", description: "texto", pages: ["/valores"] }],
       ["PUT", `/api/admin/roles/${role!.id}`, { name: "perfil novo", description: "texto", pages: ["/valores"] }],
