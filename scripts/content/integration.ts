@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
+import { createRunnableDevEnvironment, type Plugin } from "vite";
 import { CONTENT_MANIFEST_FILE, type ContentPageEntry } from "../../src/lib/content-manifest.ts";
 import { DOWNLOADS_DIR, DOWNLOADS_DIST_DIR, DOWNLOADS_MANIFEST_FILE, type DownloadEntry } from "../../src/lib/content/downloads.ts";
 import { NEWS_MANIFEST_FILE, type NewsManifest } from "../../src/lib/reading/news.ts";
@@ -20,6 +21,28 @@ import { readingHistory } from "./reading-history.ts";
 
 /** The name of no loader: `refreshContent` with it runs none and only saves the store. */
 const NO_LOADER = "b1-nenhum-loader";
+
+/**
+ * `astro dev` renders pages in Vite's module runners, which by default turn on Node's source maps: Node
+ * then parses the inline source map of every module the runner evaluates, ~40 ms of each render after a
+ * save (the runner evaluates the store's importers again). The runners map an error's stack themselves
+ * instead, when one is read ("prepareStackTrace"): the same file:line, paid only on an error.
+ */
+function lazyServerSourceMaps(): Plugin {
+  return {
+    name: "b1-lazy-server-source-maps",
+    apply: "serve",
+    configEnvironment(name, options) {
+      if (name === "client" || options.dev?.createEnvironment) return;
+      return {
+        dev: {
+          createEnvironment: (environmentName, config) =>
+            createRunnableDevEnvironment(environmentName, config, { runnerOptions: { sourcemapInterceptor: "prepareStackTrace" } }),
+        },
+      };
+    },
+  };
+}
 
 function writeManifest(outDir: string, pages: readonly ContentPageEntry[]): void {
   fs.mkdirSync(outDir, { recursive: true });
@@ -67,7 +90,10 @@ export function contentPages(): AstroIntegration {
         const { pages, downloads } = check;
         const reading = readingHistory(root, check.required);
         const problems = [...check.problems, ...reading.problems];
-        if (command === "dev") devStart = { root, outDir, check };
+        if (command === "dev") {
+          devStart = { root, outDir, check };
+          updateConfig({ vite: { plugins: [lazyServerSourceMaps()] } });
+        }
         if (problems.length) {
           const report = problems.map(formatProblem).join("\n");
           if (command === "build") throw new Error(`Conteúdo com problemas (rode npm run content:check):\n${report}`);
