@@ -10,17 +10,32 @@ import { isRunnableDevEnvironment, type RunnableDevEnvironment, type ViteDevServ
 import type { AstroIntegrationLogger } from "astro";
 import type { ContentPageEntry } from "../../src/lib/content-manifest.ts";
 import { checkContent, formatProblem, type Problem } from "./check.ts";
+import { onContentStoreChange, type ChangedStore } from "./store-changes.ts";
 
-/** How long a file seen empty is given to be filled before it is checked. */
+/** How long a file seen empty is given to be filled before it is checked (and how often a new page's listing is looked for). */
 const SETTLE_MS = 50;
+/** How often a file seen empty is looked at again: it is checked once it has the same size twice. */
+const FILLED_POLL_MS = 5;
 
 /** How long a fix waits for Astro's own reload before reloading the page itself. */
 const FALLBACK_RELOAD_MS = 600;
 /**
- * How long after a save Astro's content store is written: its loaders have read the file by then (a few
- * ms; one still reading is saved by Astro's own write 500 ms later, as without this).
+ * How long after a loader's last change to Astro's content store the store is written: a loader storing
+ * a file's entries one by one (a YAML list) has stored them all by then.
  */
-const FLUSH_MS = 60;
+const STORED_SETTLE_MS = 5;
+/**
+ * How long after a save's check Astro's content store is written when no loader has changed it by then
+ * (the same text saved again, or a fix back to the stored text); its loader reads the file in ~10 ms
+ * here. A loader later than this still has its change written at once (LATE_STORE_MS).
+ */
+const FLUSH_MS = 30;
+/**
+ * How long after a file's change a change to the store is still that save's, written at once. Only
+ * for changed files: an added or deleted one makes Astro reload its content config and sync every
+ * collection, and a write in the middle of that sync left a new page's menu entry waiting for good.
+ */
+const LATE_STORE_MS = 2_000;
 /** Astro's virtual module of the content store, as its dev environments name it. */
 const DATA_STORE_MODULE = "\0astro:data-layer-content";
 /** What Astro sends to its server environments once it has invalidated its store module (store written). */
@@ -35,6 +50,13 @@ const HOLD_MS = 120;
 const REPEAT_MS = 150;
 /** How long a new page's menu entry waits for Astro to list the page among the modules it can render. */
 const RENDER_LIST_WAIT_MS = 10_000;
+
+/** B1_DEV_TRACE=1: each step of a save, in ms after its file event, in the dev server's log. */
+const TRACE = Boolean(process.env.B1_DEV_TRACE);
+let traceStart = 0;
+const trace = (step: string) => {
+  if (TRACE) console.log(`[b1-dev-trace] +${(performance.now() - traceStart).toFixed(1)} ms ${step}`);
+};
 
 const escapeHtml = (text: string) =>
   text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
@@ -150,18 +172,41 @@ export function showContentProblemsInDev({
   let manifest = JSON.stringify(initialPages);
   let shown = "";
   let fallbackReload: NodeJS.Timeout | undefined;
-  /** A save's text is on its way into Astro's store; `reloadHeld`: Vite asked for a reload meanwhile. */
+  /**
+   * A save's text is on its way into Astro's store (`storing`) or its check waits for the file to be
+   * filled (`checkPending`); `reloadHeld`: the page needs a reload once both are over (Vite or Astro asked
+   * for one meanwhile, or the save fixed the problems the page was showing).
+   */
   let storing = false;
+  let checkPending = false;
+  /** False while a re-announced change is stored: Vite's reload for it would only load the page twice. */
+  let viteReloadNeeded = true;
   let reloadHeld = false;
 
   rerunStoreImporters(server);
+  if (TRACE)
+    server.middlewares.use((req, res, next) => {
+      if (!req.headers.accept?.includes("text/html")) return next();
+      trace(`request ${req.url}`);
+      res.on("finish", () => trace(`answered ${req.url}`));
+      next();
+    });
 
   // While the content has problems they are the error to show: Astro's own (an unknown component
   // failing the render, a frontmatter its loader cannot parse) would only repeat one of them in English,
   // and its reloads (the collections changed) would only hide the overlay until the page comes back.
   const send = client.send.bind(client) as (payload: unknown) => void;
   client.send = ((...args: unknown[]) => {
-    const payload = args[0] as { type?: string; b1Content?: boolean } | undefined;
+    const payload = args[0] as { type?: string; path?: string; b1Content?: boolean } | undefined;
+    if (payload?.type === "full-reload")
+      trace(
+        `full-reload ${payload.path ?? ""}${checkPending ? " (check pending)" : problems.length ? " (dropped: problems)" : storing ? " (storing)" : ""}`,
+      );
+    // Until the saved file could be checked, nothing Astro or Vite says about it is shown.
+    if (checkPending && (payload?.type === "error" || payload?.type === "full-reload") && !payload.b1Content) {
+      if (payload.type === "error" || payload.path === "*" || viteReloadNeeded) reloadHeld = true;
+      return;
+    }
     if (problems.length && payload?.type === "error" && !payload.b1Content) return send(overlayPayload(root, problems));
     // Right after a fix, Astro may still report the error of a render made with the broken text: the
     // page is reloaded once the store is written instead (a lasting error comes back on that render).
@@ -173,11 +218,13 @@ export function showContentProblemsInDev({
       if (problems.length) return;
       // Vite's own reload for a saved content file comes before Astro has stored its new text: the page
       // would load the old text, then again. It is held until the store is written (see flushStore).
-      if (storing && (payload as { path?: string }).path !== "*") {
+      if (storing && payload.path !== "*") {
+        // A change re-announced for Astro's loader: its new text reaches the page by the store's reload.
+        if (!viteReloadNeeded) return;
         reloadHeld = true;
         return;
       }
-      if (storing) reloadHeld = false; // the store's reload is the one the page needed
+      reloadHeld = false; // the store's reload is the one the page needed
       clearTimeout(fallbackReload);
     }
     return send(...(args as [unknown]));
@@ -187,13 +234,25 @@ export function showContentProblemsInDev({
     if (problems.length) socket.send(overlayPayload(root, problems) as never);
   });
 
+  /** Sends the reload held for the page once its save is stored and checked, unless problems stand. */
+  function sendHeldReload(): void {
+    if (!reloadHeld || storing || checkPending) return;
+    reloadHeld = false;
+    if (problems.length) return;
+    trace("held reload sent");
+    clearTimeout(fallbackReload);
+    send({ type: "full-reload", path: "*" });
+  }
+
   function check(): void {
+    checkPending = false;
     try {
       report();
     } catch (error) {
       // A check that cannot run (a file vanished mid-save) must not stop the dev server; the next save checks again.
       logger.warn(`Verificação do conteúdo não rodou: ${(error as Error).message}`);
     }
+    sendHeldReload();
   }
 
   function report(): void {
@@ -208,6 +267,7 @@ export function showContentProblemsInDev({
     const hadProblems = problems.length > 0;
     problems = result.problems;
     const took = Math.round(performance.now() - started);
+    trace(`checked (${took} ms, ${problems.length} problem(s))`);
     const text = problems.map(formatProblem).join("\n");
     if (problems.length) {
       // A save can come as several events: the same problems are reported once.
@@ -218,6 +278,9 @@ export function showContentProblemsInDev({
     } else if (hadProblems || pagesChanged) {
       shown = "";
       if (hadProblems) logger.info(`Conteúdo corrigido (${took} ms).`);
+      // The page under the overlay needs a reload even when the fix leaves the store as it was (the
+      // broken text never reached it): sent once the store is written, unless Astro's reload went out.
+      if (hadProblems) reloadHeld = true;
       // Astro reloads the page once its collections have the new text; reloading now would show the old
       // one first. This reload is for a change outside the collections (a file in content/arquivos/).
       clearTimeout(fallbackReload);
@@ -277,17 +340,15 @@ export function showContentProblemsInDev({
   };
   const repeats = new Map<string, NodeJS.Timeout>();
   let flushing: NodeJS.Timeout | undefined;
+  let lastSaveAt = -Infinity;
   let releasing: NodeJS.Timeout | undefined;
-  /** Sends the reload Vite asked for while a save was being stored, unless the store's own reload went out. */
+  /** The save is stored (or its store write did not come in time): a reload held for it may go out. */
   function releaseReload(): void {
     clearTimeout(releasing);
     if (!storing) return;
+    trace("release");
     storing = false;
-    if (reloadHeld && !problems.length) {
-      clearTimeout(fallbackReload);
-      send({ type: "full-reload", path: "*" });
-    }
-    reloadHeld = false;
+    sendHeldReload();
   }
   /** Writes Astro's store now (its reload follows when the text changed), then releases a held reload. */
   function flushStore(): void {
@@ -297,6 +358,24 @@ export function showContentProblemsInDev({
     flushed.catch((error: Error) => logger.warn(error.message)).finally(releaseReload);
   }
 
+  /** Writes the store a loader just changed for a save (Astro's reload follows), then releases a held reload. */
+  function writeStoredText(store: ChangedStore): void {
+    trace("store write");
+    store
+      .writeToDisk()
+      .catch((error: Error) => logger.warn(error.message))
+      .finally(releaseReload);
+  }
+  // A save's text is written out as soon as its loader has stored it, not after FLUSH_MS.
+  onContentStoreChange((store) => {
+    if (performance.now() - lastSaveAt > LATE_STORE_MS) return;
+    trace("store changed");
+    clearTimeout(flushing);
+    flushing = setTimeout(() => writeStoredText(store), STORED_SETTLE_MS);
+  });
+
+  /** Set while this file re-announces a change: Vite's own reload for it is not needed (see onFileEvent). */
+  let reannouncing = false;
   function repeatIfWrittenAgain(file: string): void {
     clearTimeout(repeats.get(file));
     const seen = version(file);
@@ -304,9 +383,22 @@ export function showContentProblemsInDev({
       file,
       setTimeout(() => {
         repeats.delete(file);
-        if (version(file) !== seen) server.watcher.emit("change", file);
+        if (version(file) === seen) return;
+        reannouncing = true;
+        try {
+          server.watcher.emit("change", file);
+        } finally {
+          reannouncing = false;
+        }
       }, REPEAT_MS),
     );
+  }
+
+  /** Checks a file seen empty once it is filled (the same size at two looks), at most SETTLE_MS after the save. */
+  function checkWhenFilled(file: string, since = performance.now(), lastSize = 0): void {
+    const size = fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+    if ((size > 0 && size === lastSize) || performance.now() - since >= SETTLE_MS) return check();
+    settle = setTimeout(() => checkWhenFilled(file, since, size), FILLED_POLL_MS);
   }
 
   // Heard before Vite's own listeners: a save's problems are known before Vite asks the browser to reload
@@ -314,15 +406,22 @@ export function showContentProblemsInDev({
   const onFileEvent = (event: "add" | "change" | "unlink") => (file: string) => {
     if (path.resolve(file) === renderModules) return invalidateWithImporters(server, renderModules);
     if (!path.resolve(file).startsWith(contentDir)) return;
+    if (!storing) traceStart = performance.now();
+    trace(`${event} ${path.relative(root, file)}`);
     if (event === "change") repeatIfWrittenAgain(file);
     clearTimeout(flushing);
     storing = true;
-    flushing = setTimeout(flushStore, FLUSH_MS);
+    viteReloadNeeded = !reannouncing;
+    lastSaveAt = event === "change" ? performance.now() : -Infinity;
     clearTimeout(releasing);
     releasing = setTimeout(releaseReload, HOLD_MS);
     clearTimeout(settle);
-    if (event === "change" && fs.statSync(file, { throwIfNoEntry: false })?.size === 0) settle = setTimeout(check, SETTLE_MS);
-    else check();
+    if (event === "change" && fs.statSync(file, { throwIfNoEntry: false })?.size === 0) {
+      checkPending = true;
+      settle = setTimeout(() => checkWhenFilled(file), FILLED_POLL_MS);
+    } else check();
+    // Counted from here: the loaders read the file only once this event's listeners (this check) have run.
+    flushing = setTimeout(flushStore, FLUSH_MS);
   };
   for (const event of ["add", "change", "unlink"] as const) server.watcher.prependListener(event, onFileEvent(event));
 }
