@@ -68,7 +68,7 @@ export type Parsed<T> = { ok: true; data: T } | { ok: false; response: Response 
 
 /**
  * Reads and validates a JSON body. Bad input becomes a 400 with the first Portuguese message
- * and the per-field messages, so nothing downstream runs; a NUL character anywhere is refused first.
+ * and the per-field messages, so nothing downstream runs; a NUL character left in any string is refused too.
  */
 export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<Parsed<z.infer<S>>> {
   const text = await readBodyText(request);
@@ -79,7 +79,6 @@ export async function parseJsonBody<S extends z.ZodType>(request: Request, schem
   } catch {
     return { ok: false, response: jsonResponse(400, { error: "Requisição inválida: JSON malformado" }) };
   }
-  if (hasNulCharacter(text, raw)) return { ok: false, response: jsonResponse(400, { error: NUL_BODY_MESSAGE }) };
   const result = schema.safeParse(raw);
   if (!result.success) {
     const fields: Record<string, string> = {};
@@ -87,6 +86,8 @@ export async function parseJsonBody<S extends z.ZodType>(request: Request, schem
     const first = result.error.issues[0]?.message ?? "Dados inválidos";
     return { ok: false, response: jsonResponse(400, { error: first, fields }) };
   }
+  // After the schema, so a field's own message ("… caracteres de controle …") comes first where it has one.
+  if (hasNulCharacter(text, result.data)) return { ok: false, response: jsonResponse(400, { error: NUL_BODY_MESSAGE }) };
   return { ok: true, data: result.data };
 }
 
