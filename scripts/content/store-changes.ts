@@ -1,6 +1,6 @@
 /**
  * `astro dev`: hears each change of Astro's content store (a loader storing, deleting or clearing
- * entries), so a save's new text can be written out as soon as its loader has stored it, instead of
+ * entries, or listing an MDX file to render), so a save's new text can be written out as soon as its loader has stored it, instead of
  * after a fixed wait. Astro has no hook for this: the methods of its store class are wrapped, once per
  * process. Loaded with `require` from Astro's own folder, so it is the very class its dev server uses
  * (a module runner's `import` could evaluate a second copy).
@@ -8,14 +8,15 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 
-/** What a listener may do with the store that changed: write it to disk now. */
+/** What a listener may do with the store that changed: write it, or its list of MDX render modules, to disk now. */
 export interface ChangedStore {
   writeToDisk(): Promise<void>;
+  writeModuleImports(file: string): Promise<void>;
 }
 type Listener = (store: ChangedStore) => void;
 type StoreClass = { prototype: Record<string, (...args: unknown[]) => unknown> };
 
-const CHANGING_METHODS = ["set", "delete", "clear", "clearAll"] as const;
+const CHANGING_METHODS = ["set", "delete", "clear", "clearAll", "addModuleImport"] as const;
 const listeners = new Set<Listener>();
 let wrapped = false;
 
