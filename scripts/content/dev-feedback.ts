@@ -175,6 +175,12 @@ export function showContentProblemsInDev({
    */
   let storing = false;
   let checkPending = false;
+  /**
+   * A new page waits to be listed by Astro before its menu entry is published: every reload meanwhile is
+   * held and sent once, after it. A reload sent earlier loaded a page whose live connection was not up
+   * yet when the publication's reload went out, and the entry never showed (1 of 3 runs).
+   */
+  let menuWaiting = false;
   /** False while a re-announced change is stored: Vite's reload for it would only load the page twice. */
   let viteReloadNeeded = true;
   let reloadHeld = false;
@@ -196,7 +202,7 @@ export function showContentProblemsInDev({
     const payload = args[0] as { type?: string; path?: string; b1Content?: boolean } | undefined;
     if (payload?.type === "full-reload")
       trace(
-        `full-reload ${payload.path ?? ""}${checkPending ? " (check pending)" : problems.length ? " (dropped: problems)" : storing ? " (storing)" : ""}`,
+        `full-reload ${payload.path ?? ""}${checkPending ? " (check pending)" : problems.length ? " (dropped: problems)" : menuWaiting ? " (menu waiting)" : storing ? " (storing)" : ""}`,
       );
     // Until the saved file could be checked, nothing Astro or Vite says about it is shown.
     if (checkPending && (payload?.type === "error" || payload?.type === "full-reload") && !payload.b1Content) {
@@ -212,6 +218,10 @@ export function showContentProblemsInDev({
     }
     if (payload?.type === "full-reload") {
       if (problems.length) return;
+      if (menuWaiting) {
+        reloadHeld = true;
+        return;
+      }
       // Vite's own reload for a saved content file comes before Astro has stored its new text: the page
       // would load the old text, then again. It is held until the store is written (see flushStore).
       if (storing && payload.path !== "*") {
@@ -232,7 +242,7 @@ export function showContentProblemsInDev({
 
   /** Sends the reload held for the page once its save is stored and checked, unless problems stand. */
   function sendHeldReload(): void {
-    if (!reloadHeld || storing || checkPending) return;
+    if (!reloadHeld || storing || checkPending || menuWaiting) return;
     reloadHeld = false;
     if (problems.length) return;
     trace("held reload sent");
@@ -312,14 +322,19 @@ export function showContentProblemsInDev({
     clearTimeout(publishing);
     const ready = listedForRender(pages);
     if (!ready && Date.now() - since < RENDER_LIST_WAIT_MS) {
+      menuWaiting = true;
       publishing = setTimeout(() => publishPages(pages, since, true), SETTLE_MS);
       return;
     }
     writeManifest(pages);
-    trace(`menu published${ready ? "" : " (not listed in time)"}${waited && !problems.length ? ", reload sent" : ""}`);
+    menuWaiting = false;
+    trace(`menu published${ready ? "" : " (not listed in time)"}${waited ? ", reload" : ""}`);
     invalidateWithImporters(server, routesModule);
     invalidateWithImporters(server, renderModules);
-    if (waited && !problems.length) send({ type: "full-reload", path: "*" });
+    if (waited) {
+      reloadHeld = true;
+      sendHeldReload();
+    }
   }
 
   // Checked at once, inside the watcher's event: Astro's own reaction to the save (re-rendering the
@@ -338,7 +353,7 @@ export function showContentProblemsInDev({
   const repeats = new Map<string, NodeJS.Timeout>();
   let flushing: NodeJS.Timeout | undefined;
   let lastSaveAt = -Infinity;
-  let lastSaveEvent: "add" | "change" | "unlink" = "change";
+  let lastSave: { event: "add" | "change" | "unlink"; file: string } = { event: "change", file: "" };
   let releasing: NodeJS.Timeout | undefined;
   /** The save is stored (or its store write did not come in time): a reload held for it may go out. */
   function releaseReload(): void {
@@ -356,20 +371,38 @@ export function showContentProblemsInDev({
     flushed.catch((error: Error) => logger.warn(error.message)).finally(releaseReload);
   }
 
-  /** Writes the store a loader just changed for a save (Astro's reload follows), then releases a held reload. */
-  function writeStoredText(store: ChangedStore): void {
-    trace("store write");
-    store
-      .writeToDisk()
-      .catch((error: Error) => logger.warn(error.message))
-      .finally(releaseReload);
+  /**
+   * Writes the store a loader just changed for a save (Astro's reload follows), then releases a held
+   * reload. After a file was added or deleted, Astro's list of MDX render modules first: Astro rewrites
+   * that list only once something marked it changed (a new entry does not), 500 ms later, and a new
+   * page's menu entry waited for it.
+   */
+  let markingList = false;
+  async function writeStoredText(store: ChangedStore, addedOrDeleted: string | null): Promise<void> {
+    trace(`store write${addedOrDeleted ? " (and the render modules)" : ""}`);
+    try {
+      if (addedOrDeleted) {
+        // Marks the list changed; it is rebuilt from the store's entries when written.
+        markingList = true;
+        store.addModuleImport(path.relative(root, addedOrDeleted).split(path.sep).join("/"));
+        markingList = false;
+        await store.writeModuleImports(renderModules);
+      }
+      await store.writeToDisk();
+    } catch (error) {
+      logger.warn((error as Error).message);
+    } finally {
+      markingList = false;
+      releaseReload();
+    }
   }
   // A save's text is written out as soon as its loader has stored it, not after FLUSH_MS.
   onContentStoreChange((store) => {
-    if (performance.now() - lastSaveAt > LATE_STORE_MS) return;
+    if (markingList || performance.now() - lastSaveAt > LATE_STORE_MS) return;
     trace("store changed");
     clearTimeout(flushing);
-    flushing = setTimeout(() => writeStoredText(store), STORED_SETTLE_MS);
+    const addedOrDeleted = lastSave.event === "change" ? null : lastSave.file;
+    flushing = setTimeout(() => void writeStoredText(store, addedOrDeleted), STORED_SETTLE_MS);
   });
 
   /** Set while this file re-announces a change: Vite's own reload for it is not needed (see onFileEvent). */
@@ -411,7 +444,7 @@ export function showContentProblemsInDev({
     storing = true;
     viteReloadNeeded = !reannouncing;
     lastSaveAt = performance.now();
-    lastSaveEvent = event;
+    lastSave = { event, file };
     clearTimeout(releasing);
     releasing = setTimeout(releaseReload, HOLD_MS);
     clearTimeout(settle);

@@ -12,6 +12,7 @@ import path from "node:path";
 export interface ChangedStore {
   writeToDisk(): Promise<void>;
   writeModuleImports(file: string): Promise<void>;
+  addModuleImport(file: string): void;
 }
 type Listener = (store: ChangedStore) => void;
 type StoreClass = { prototype: Record<string, (...args: unknown[]) => unknown> };
