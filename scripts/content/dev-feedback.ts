@@ -377,28 +377,24 @@ export function showContentProblemsInDev({
    * that list only once something marked it changed (a new entry does not), 500 ms later, and a new
    * page's menu entry waited for it.
    */
-  let markingList = false;
   async function writeStoredText(store: ChangedStore, addedOrDeleted: string | null): Promise<void> {
     trace(`store write${addedOrDeleted ? " (and the render modules)" : ""}`);
     try {
       if (addedOrDeleted) {
         // Marks the list changed; it is rebuilt from the store's entries when written.
-        markingList = true;
         store.addModuleImport(path.relative(root, addedOrDeleted).split(path.sep).join("/"));
-        markingList = false;
         await store.writeModuleImports(renderModules);
       }
       await store.writeToDisk();
     } catch (error) {
       logger.warn((error as Error).message);
     } finally {
-      markingList = false;
       releaseReload();
     }
   }
   // A save's text is written out as soon as its loader has stored it, not after FLUSH_MS.
   onContentStoreChange((store) => {
-    if (markingList || performance.now() - lastSaveAt > LATE_STORE_MS) return;
+    if (performance.now() - lastSaveAt > LATE_STORE_MS) return;
     trace("store changed");
     clearTimeout(flushing);
     const addedOrDeleted = lastSave.event === "change" ? null : lastSave.file;

@@ -1,9 +1,10 @@
 /**
  * `astro dev`: hears each change of Astro's content store (a loader storing, deleting or clearing
- * entries, or listing an MDX file to render), so a save's new text can be written out as soon as its loader has stored it, instead of
+ * entries), so a save's new text can be written out as soon as its loader has stored it, instead of
  * after a fixed wait. Astro has no hook for this: the methods of its store class are wrapped, once per
  * process. Loaded with `require` from Astro's own folder, so it is the very class its dev server uses
- * (a module runner's `import` could evaluate a second copy).
+ * (a module runner's `import` could evaluate a second copy). Without that class nothing is heard, and
+ * the dev server's fixed waits write the store as before.
  */
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -17,7 +18,7 @@ export interface ChangedStore {
 type Listener = (store: ChangedStore) => void;
 type StoreClass = { prototype: Record<string, (...args: unknown[]) => unknown> };
 
-const CHANGING_METHODS = ["set", "delete", "clear", "clearAll", "addModuleImport"] as const;
+const CHANGING_METHODS = ["set", "delete", "clear", "clearAll"] as const;
 const listeners = new Set<Listener>();
 let wrapped = false;
 
@@ -30,7 +31,7 @@ function wrapStoreClass(): boolean {
       MutableDataStore: StoreClass;
     });
   } catch {
-    return false; // another Astro layout: the caller's fixed wait still writes the store
+    return false; // another Astro layout
   }
   for (const name of CHANGING_METHODS) {
     const original = store.prototype[name];
@@ -44,10 +45,8 @@ function wrapStoreClass(): boolean {
   return true;
 }
 
-/** Calls `listener` after every change of Astro's content store; false when the store class was not found. */
-export function onContentStoreChange(listener: Listener): boolean {
+/** Calls `listener` after every change of Astro's content store. */
+export function onContentStoreChange(listener: Listener): void {
   if (!wrapped) wrapped = wrapStoreClass();
-  if (!wrapped) return false;
-  listeners.add(listener);
-  return true;
+  if (wrapped) listeners.add(listener);
 }
