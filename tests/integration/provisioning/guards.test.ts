@@ -192,8 +192,11 @@ describe("SCIM guards", () => {
     expect(types.body!.Resources.map((type: { id: string }) => type.id)).toEqual(["User", "Group"]);
     expect((await scim(server, "GET", "/ResourceTypes/User")).body).toMatchObject({ endpoint: "/Users" });
     const schemas = await scim(server, "GET", "/Schemas");
-    expect(schemas.body!.totalResults).toBe(2);
+    // RFC 7643 §6: every schema a resource type declares (the enterprise extension too) is published.
+    expect(schemas.body!.totalResults).toBe(3);
     expect((await scim(server, "GET", `/Schemas/${USER}`)).body).toMatchObject({ id: USER, name: "User" });
+    const enterprise = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
+    expect((await scim(server, "GET", `/Schemas/${enterprise}`)).body).toMatchObject({ id: enterprise, name: "EnterpriseUser" });
   });
 });
 

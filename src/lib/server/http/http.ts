@@ -64,11 +64,42 @@ export function hasNulCharacter(text: string, value: unknown): boolean {
   return walk(value);
 }
 
+/** Keys that reach `Object.prototype` when a parsed body is merged or assigned by key: no field of ours is named so. */
+const FORBIDDEN_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+/** Deepest nesting of arrays and objects any body of ours needs (a SCIM PATCH value is 4 levels deep). */
+export const MAX_JSON_DEPTH = 32;
+export const FORBIDDEN_KEY_MESSAGE = "Requisição inválida: chave não permitida (__proto__, constructor ou prototype).";
+export const TOO_DEEP_MESSAGE = `Requisição inválida: estrutura aninhada demais (máximo de ${MAX_JSON_DEPTH} níveis).`;
+
+/**
+ * Why a parsed JSON body is refused before anything reads it, or null: a key that could pollute
+ * prototypes (at any depth, however it was escaped in the text) or nesting deeper than
+ * MAX_JSON_DEPTH. Walked with an explicit stack, so no depth overflows the call stack.
+ */
+export function unsafeJsonShape(value: unknown): "key" | "depth" | null {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== "object" || item === null) continue;
+    if (depth >= MAX_JSON_DEPTH) return "depth";
+    if (Array.isArray(item)) {
+      for (const inner of item) stack.push([inner, depth + 1]);
+      continue;
+    }
+    for (const [key, inner] of Object.entries(item)) {
+      if (FORBIDDEN_KEYS.has(key)) return "key";
+      stack.push([inner, depth + 1]);
+    }
+  }
+  return null;
+}
+
 export type Parsed<T> = { ok: true; data: T } | { ok: false; response: Response };
 
 /**
  * Reads and validates a JSON body. Bad input becomes a 400 with the first Portuguese message
- * and the per-field messages, so nothing downstream runs; a NUL character left in any string is refused too.
+ * and the per-field messages, so nothing downstream runs; a prototype key, deep nesting or a NUL
+ * character left in any string is refused too.
  */
 export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<Parsed<z.infer<S>>> {
   const text = await readBodyText(request);
@@ -79,9 +110,11 @@ export async function parseJsonBody<S extends z.ZodType>(request: Request, schem
   } catch {
     return { ok: false, response: jsonResponse(400, { error: "Requisição inválida: JSON malformado" }) };
   }
+  const unsafe = unsafeJsonShape(raw);
+  if (unsafe) return { ok: false, response: jsonResponse(400, { error: unsafe === "key" ? FORBIDDEN_KEY_MESSAGE : TOO_DEEP_MESSAGE }) };
   const result = schema.safeParse(raw);
   if (!result.success) {
-    const fields: Record<string, string> = {};
+    const fields: Record<string, string> = Object.create(null);
     for (const issue of result.error.issues) fields[issue.path.join(".") || "_"] ??= issue.message;
     const first = result.error.issues[0]?.message ?? "Dados inválidos";
     return { ok: false, response: jsonResponse(400, { error: first, fields }) };

@@ -1,4 +1,5 @@
 import { ENTERPRISE_USER_SCHEMA, GROUP_SCHEMA, listAnswer, MAX_PAGE_SIZE, scimError, USER_SCHEMA, type ScimAnswer } from "./protocol.ts";
+import { PUBLISHED_SCHEMAS, type AttributeDef } from "./schema.ts";
 
 const SPC_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig";
 const RESOURCE_TYPE_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:ResourceType";
@@ -52,90 +53,32 @@ const RESOURCE_TYPES = (baseUrl: string) => [
   },
 ];
 
-type Attribute = {
-  name: string;
-  type: string;
-  multiValued?: boolean;
-  required?: boolean;
-  caseExact?: boolean;
-  uniqueness?: string;
-  mutability?: string;
-  subAttributes?: Attribute[];
-};
+/** An attribute as RFC 7643 §7 publishes it, with the defaults spelled out. */
+function published(attribute: AttributeDef): Record<string, unknown> {
+  const { maxLength: _maxLength, subAttributes, ...rest } = attribute;
+  return {
+    multiValued: false,
+    required: false,
+    caseExact: false,
+    mutability: "readWrite",
+    returned: "default",
+    uniqueness: "none",
+    ...rest,
+    ...(attribute.type === "reference" ? { referenceTypes: ["User", "Group", "external"] } : {}),
+    ...(subAttributes ? { subAttributes: subAttributes.map(published) } : {}),
+  };
+}
 
-const attribute = (a: Attribute): Record<string, unknown> => ({
-  multiValued: false,
-  required: false,
-  caseExact: false,
-  mutability: "readWrite",
-  returned: "default",
-  uniqueness: "none",
-  ...a,
-  ...(a.subAttributes ? { subAttributes: a.subAttributes.map(attribute) } : {}),
-});
-
-const SCHEMAS = (baseUrl: string) => [
-  {
+/** Exactly what schema.ts keeps: a PATCH path outside these attributes is refused. */
+const SCHEMAS = (baseUrl: string) =>
+  PUBLISHED_SCHEMAS.map((schema) => ({
     schemas: [SCHEMA_SCHEMA],
-    id: USER_SCHEMA,
-    name: "User",
-    description: "Conta no portal; userName é o e-mail corporativo",
-    attributes: [
-      attribute({ name: "userName", type: "string", required: true, uniqueness: "server" }),
-      attribute({
-        name: "name",
-        type: "complex",
-        subAttributes: [
-          { name: "formatted", type: "string" },
-          { name: "givenName", type: "string" },
-          { name: "familyName", type: "string" },
-        ],
-      }),
-      attribute({ name: "displayName", type: "string" }),
-      attribute({ name: "active", type: "boolean" }),
-      attribute({
-        name: "emails",
-        type: "complex",
-        multiValued: true,
-        subAttributes: [
-          { name: "value", type: "string" },
-          { name: "type", type: "string" },
-          { name: "primary", type: "boolean" },
-        ],
-      }),
-      attribute({
-        name: "groups",
-        type: "complex",
-        multiValued: true,
-        mutability: "readOnly",
-        subAttributes: [
-          { name: "value", type: "string" },
-          { name: "display", type: "string" },
-        ],
-      }),
-    ],
-    meta: { resourceType: "Schema", location: `${baseUrl}/Schemas/${USER_SCHEMA}` },
-  },
-  {
-    schemas: [SCHEMA_SCHEMA],
-    id: GROUP_SCHEMA,
-    name: "Group",
-    description: "Grupo do diretório",
-    attributes: [
-      attribute({ name: "displayName", type: "string", required: true, uniqueness: "server" }),
-      attribute({
-        name: "members",
-        type: "complex",
-        multiValued: true,
-        subAttributes: [
-          { name: "value", type: "string" },
-          { name: "display", type: "string" },
-        ],
-      }),
-    ],
-    meta: { resourceType: "Schema", location: `${baseUrl}/Schemas/${GROUP_SCHEMA}` },
-  },
-];
+    id: schema.id,
+    name: schema.name,
+    description: schema.description,
+    attributes: schema.attributes.map(published),
+    meta: { resourceType: "Schema", location: `${baseUrl}/Schemas/${schema.id}` },
+  }));
 
 export function resourceTypes(baseUrl: string, id: string | null): ScimAnswer {
   const all = RESOURCE_TYPES(baseUrl);

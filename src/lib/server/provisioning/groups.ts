@@ -6,6 +6,7 @@ import { auditDirectoryChange } from "./audit.ts";
 import { applyDirectoryRoles } from "./directory-roles.ts";
 import { parseEqualityFilter } from "./filter.ts";
 import { applyPatch } from "./patch.ts";
+import { checkValue, EXTERNAL_ID, find, GROUP_RESOURCE } from "./schema.ts";
 import {
   excludedAttributes,
   GROUP_SCHEMA,
@@ -13,6 +14,7 @@ import {
   listAnswer,
   notFound,
   readPage,
+  schemasProblem,
   scimError,
   type ScimAnswer,
   type ScimContext,
@@ -49,15 +51,22 @@ function toGroupResource(group: GroupRow, members: Member[] | null, baseUrl: str
 function readGroupInput(body: unknown): { ok: true; input: GroupInput } | { ok: false; answer: ScimAnswer } {
   if (!isPlainObject(body))
     return { ok: false, answer: scimError(400, "Corpo inválido: esperado um recurso Group em JSON.", "invalidSyntax") };
-  const displayName = typeof body.displayName === "string" ? body.displayName.trim() : "";
-  if (!displayName) return { ok: false, answer: scimError(400, "O atributo `displayName` é obrigatório.", "invalidValue") };
-  const members = body.members ?? [];
-  if (!Array.isArray(members) || !members.every((member) => isPlainObject(member) && typeof member.value === "string")) {
-    return { ok: false, answer: scimError(400, "Cada membro deve ter o `value` (id do usuário).", "invalidValue") };
-  }
-  const externalId = typeof body.externalId === "string" && body.externalId.trim() ? body.externalId.trim() : null;
+  const invalid = (detail: string) => ({ ok: false, answer: scimError(400, detail, "invalidValue") }) as const;
+  const schemas = schemasProblem(body);
+  if (schemas) return { ok: false, answer: schemas };
+  const name = checkValue(find(GROUP_RESOURCE.core.attributes, "displayName")!, body.displayName, false);
+  if (!name.ok) return invalid(name.detail);
+  const displayName = typeof name.value === "string" ? name.value.trim() : "";
+  if (!displayName) return invalid("O atributo `displayName` é obrigatório.");
+  const external = checkValue(EXTERNAL_ID, body.externalId, false);
+  if (!external.ok) return invalid(external.detail);
+  const members = checkValue(find(GROUP_RESOURCE.core.attributes, "members")!, body.members ?? [], false);
+  if (!members.ok) return invalid(members.detail);
+  const values = members.value as Record<string, unknown>[];
+  if (!values.every((member) => typeof member.value === "string")) return invalid("Cada membro deve ter o `value` (id do usuário).");
+  const externalId = typeof external.value === "string" && external.value.trim() ? external.value.trim() : null;
   // The directory may repeat a member; a person is in a group once.
-  const memberIds = [...new Set(members.map((member) => member.value as string))];
+  const memberIds = [...new Set(values.map((member) => member.value as string))];
   return { ok: true, input: { displayName, externalId, memberIds } };
 }
 
@@ -211,10 +220,10 @@ export async function patchScimGroup(ctx: ScimContext, id: string, body: unknown
     await holdLock(tx, "accounts");
     const group = await findGroup(tx, id);
     if (!group) return notFound("Grupo");
-    // Members compared by id alone: Entra's removals carry `$ref: null`, ours carry display and $ref.
+    // Members are compared by `value` (the account id): Entra's removals carry `$ref: null`, ours carry display and $ref.
     const members = (await membersOf(tx, id)).map((member) => ({ value: member.value }));
     const current = { ...toGroupResource(group, null, ctx.baseUrl), members };
-    const patched = applyPatch(current, membersById(body));
+    const patched = applyPatch(GROUP_RESOURCE, current, body);
     if (!patched.ok) return patched.answer;
     const resource = patched.resource;
     const read = readGroupInput({ ...resource, members: resource.members ?? [] });
@@ -223,21 +232,6 @@ export async function patchScimGroup(ctx: ScimContext, id: string, body: unknown
     await writeGroup(ctx, tx, group, read.input, false);
     return { status: 204 };
   });
-}
-
-/** The body with each `members` value reduced to its `value` (the member's id), so removal matches by id. */
-function membersById(body: unknown): unknown {
-  if (!isPlainObject(body) || !Array.isArray(body.Operations)) return body;
-  const byId = (value: unknown) => (isPlainObject(value) && "value" in value ? { value: value.value } : value);
-  const Operations = body.Operations.map((operation: unknown) =>
-    isPlainObject(operation) &&
-    typeof operation.path === "string" &&
-    operation.path.toLowerCase() === "members" &&
-    Array.isArray(operation.value)
-      ? { ...operation, path: "members", value: operation.value.map(byId) }
-      : operation,
-  );
-  return { ...body, Operations };
 }
 
 export async function deleteScimGroup(ctx: ScimContext, id: string): Promise<ScimAnswer> {

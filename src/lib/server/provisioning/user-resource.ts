@@ -1,7 +1,8 @@
 import { DOMAIN_MESSAGE, isAllowedEmail } from "../auth/allowed-email.ts";
 import { normalizeEmail } from "../auth/user.ts";
 import { EMAIL_PATTERN, FIELD_MAX_LENGTH } from "../../auth/rules.ts";
-import { ENTERPRISE_USER_SCHEMA, isPlainObject, readBoolean, scimError, USER_SCHEMA, type ScimAnswer } from "./protocol.ts";
+import { ENTERPRISE_USER_SCHEMA, isPlainObject, readBoolean, schemasProblem, scimError, USER_SCHEMA, type ScimAnswer } from "./protocol.ts";
+import { readResource, USER_RESOURCE } from "./schema.ts";
 
 /** The account columns a User resource is read from and written to. */
 export interface AccountRow {
@@ -20,7 +21,7 @@ export interface GroupRef {
   displayName: string;
 }
 
-/** What a User resource sets on the account; `resource` is kept to echo the directory's attributes back. */
+/** What a User resource sets on the account; `resource` holds the other attributes the schema keeps, to return them. */
 export interface UserInput {
   email: string;
   fullName: string;
@@ -29,15 +30,21 @@ export interface UserInput {
   resource: Record<string, unknown>;
 }
 
-/** Attributes the portal owns or never keeps: the rest of a resource is stored as the directory sent it. */
-const OWNED = new Set(["schemas", "id", "meta", "username", "active", "externalid", "groups", "password"]);
-const INVISIBLE = /[\p{Cc}\p{Cf}]/gu;
+/** Attributes kept in the account's own columns rather than in the stored resource. */
+const IN_COLUMNS = ["userName", "active"];
+/** Printable ASCII: an address with anything else is refused before lower-casing (the Kelvin sign `K` lower-cases to `k`). */
+const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
+export const isPrintableAscii = (value: string) => PRINTABLE_ASCII.test(value);
+const USER_NAME_MESSAGE = "O `userName` deve ser o e-mail corporativo da pessoa.";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The account as a SCIM User (RFC 7643 §4.1), with the attributes the directory sent kept as sent. */
 export function toUserResource(row: AccountRow, groups: GroupRef[], baseUrl: string): Record<string, unknown> {
-  const stored = row.directoryResource ? (JSON.parse(row.directoryResource) as Record<string, unknown>) : {};
+  // Read through the schema: only what it keeps comes back, whatever an older version stored.
+  const stored = row.directoryResource
+    ? readResource(USER_RESOURCE, JSON.parse(row.directoryResource) as Record<string, unknown>, true).kept
+    : {};
   const location = `${baseUrl}/Users/${row.id}`;
   return {
     schemas: ENTERPRISE_USER_SCHEMA in stored ? [USER_SCHEMA, ENTERPRISE_USER_SCHEMA] : [USER_SCHEMA],
@@ -59,10 +66,16 @@ export function toUserResource(row: AccountRow, groups: GroupRef[], baseUrl: str
   };
 }
 
+function isCorporateAddress(value: unknown): boolean {
+  if (typeof value !== "string" || !PRINTABLE_ASCII.test(value.trim())) return false;
+  const address = normalizeEmail(value);
+  return EMAIL_PATTERN.test(address) && isAllowedEmail(address);
+}
+
 /** The name the portal shows: `displayName`, else `name.formatted`, else given and family names. */
 function fullNameOf(resource: Record<string, unknown>): string {
   const name = isPlainObject(resource.name) ? resource.name : {};
-  const text = (value: unknown) => (typeof value === "string" ? value.replace(INVISIBLE, "").trim() : "");
+  const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
   const joined = [text(name.givenName), text(name.familyName)].filter(Boolean).join(" ");
   return (text(resource.displayName) || text(name.formatted) || joined).slice(0, FIELD_MAX_LENGTH.name);
 }
@@ -74,10 +87,14 @@ function fullNameOf(resource: Record<string, unknown>): string {
 export function readUserInput(body: unknown): { ok: true; input: UserInput } | { ok: false; answer: ScimAnswer } {
   if (!isPlainObject(body))
     return { ok: false, answer: scimError(400, "Corpo inválido: esperado um recurso User em JSON.", "invalidSyntax") };
-  const userName = typeof body.userName === "string" ? normalizeEmail(body.userName) : "";
-  if (!userName) return { ok: false, answer: scimError(400, "O atributo `userName` é obrigatório.", "invalidValue") };
+  const schemas = schemasProblem(body);
+  if (schemas) return { ok: false, answer: schemas };
+  const sent = typeof body.userName === "string" ? body.userName.trim() : "";
+  if (!sent) return { ok: false, answer: scimError(400, "O atributo `userName` é obrigatório.", "invalidValue") };
+  if (!PRINTABLE_ASCII.test(sent)) return { ok: false, answer: scimError(400, USER_NAME_MESSAGE, "invalidValue") };
+  const userName = normalizeEmail(sent);
   if (userName.length > FIELD_MAX_LENGTH.email || !EMAIL_PATTERN.test(userName)) {
-    return { ok: false, answer: scimError(400, "O `userName` deve ser o e-mail corporativo da pessoa.", "invalidValue") };
+    return { ok: false, answer: scimError(400, USER_NAME_MESSAGE, "invalidValue") };
   }
   if (!isAllowedEmail(userName)) return { ok: false, answer: scimError(400, DOMAIN_MESSAGE, "invalidValue") };
   const active = body.active === undefined || body.active === null ? true : readBoolean(body.active);
@@ -87,9 +104,24 @@ export function readUserInput(body: unknown): { ok: true; input: UserInput } | {
   if (externalId !== undefined && externalId !== null && typeof externalId !== "string") {
     return { ok: false, answer: scimError(400, "O atributo `externalId` deve ser um texto.", "invalidValue") };
   }
-  const resource = Object.fromEntries(Object.entries(body).filter(([key]) => !OWNED.has(key.toLowerCase())));
+  if (typeof externalId === "string" && (externalId.length > 256 || /[\p{Cc}\p{Cf}]/u.test(externalId))) {
+    return {
+      ok: false,
+      answer: scimError(400, "O atributo `externalId` passa de 256 caracteres ou tem caracteres invisíveis.", "invalidValue"),
+    };
+  }
+  const read = readResource(USER_RESOURCE, body);
+  if (!read.ok) return { ok: false, answer: scimError(400, read.detail, "invalidValue") };
+  const resource = read.kept;
+  for (const name of IN_COLUMNS) delete resource[name];
+  // Only corporate addresses are kept: a personal e-mail the directory sends is not the portal's to hold.
+  if (Array.isArray(resource.emails)) {
+    const corporate = resource.emails.filter((email) => isPlainObject(email) && isCorporateAddress(email.value));
+    if (corporate.length > 0) resource.emails = corporate;
+    else delete resource.emails;
+  }
   return {
     ok: true,
-    input: { email: userName, fullName: fullNameOf(body), externalId: externalId?.trim() || null, active, resource },
+    input: { email: userName, fullName: fullNameOf(resource), externalId: externalId?.trim() || null, active, resource },
   };
 }

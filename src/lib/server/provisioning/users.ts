@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, ne, or, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import { directoryGroupMembers, directoryGroups, twoFactorChallenges, users } from "../../../../db/schema/index.ts";
 import type { Db, Tx } from "../data/db.ts";
 import { holdLock } from "../data/dialect.ts";
@@ -9,8 +9,9 @@ import { auditDirectoryChange } from "./audit.ts";
 import { applyDirectoryRoles } from "./directory-roles.ts";
 import { parseEqualityFilter } from "./filter.ts";
 import { applyPatch } from "./patch.ts";
+import { USER_RESOURCE } from "./schema.ts";
 import { listAnswer, notFound, readPage, scimError, type ScimAnswer, type ScimContext } from "./protocol.ts";
-import { readUserInput, toUserResource, type AccountRow, type GroupRef, type UserInput } from "./user-resource.ts";
+import { isPrintableAscii, readUserInput, toUserResource, type AccountRow, type GroupRef, type UserInput } from "./user-resource.ts";
 
 const accountColumns = {
   id: users.id,
@@ -56,7 +57,9 @@ export async function listScimUsers(ctx: ScimContext, query: URLSearchParams): P
   const conditions: SQL[] = filter.tests.map(({ attribute, value }) => {
     if (attribute === "externalid") return eq(users.externalId, value);
     if (attribute === "id") return eq(users.id, value);
-    // E-mails are stored lower-cased; `userName` is case-insensitive (RFC 7643 §4.1.1).
+    // E-mails are stored lower-cased; `userName` is case-insensitive (RFC 7643 §4.1.1). An address
+    // outside ASCII matches nobody: lower-casing the Kelvin sign would find the `k…` account.
+    if (!isPrintableAscii(value.trim())) return sql`1 = 0`;
     return eq(users.email, value.trim().toLowerCase());
   });
   const where = conditions.length ? and(...conditions) : undefined;
@@ -204,7 +207,7 @@ export async function patchScimUser(ctx: ScimContext, id: string, body: unknown)
     const account = await findAccount(tx, id);
     if (!account) return notFound("Usuário");
     const current = await resourceOf(tx, account, ctx.baseUrl);
-    const patched = applyPatch(current, body);
+    const patched = applyPatch(USER_RESOURCE, current, body);
     if (!patched.ok) return patched.answer;
     const read = readUserInput(patched.resource);
     if (!read.ok) return read.answer;
