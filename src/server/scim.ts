@@ -10,8 +10,17 @@ import type { Db } from "../lib/server/data/db.ts";
 import type { ScimSettings } from "../lib/server/config/scim.ts";
 import { isAcceptedScimToken } from "../lib/server/provisioning/bearer-token.ts";
 import { answerScimRequest } from "../lib/server/provisioning/router.ts";
-import { SCIM_CONTENT_TYPE, scimError, type ScimAnswer } from "../lib/server/provisioning/protocol.ts";
-import { hasNulCharacter, MAX_BODY_BYTES, NUL_BODY_MESSAGE, NUL_QUERY_MESSAGE } from "../lib/server/http/http.ts";
+import { SCIM_CONTENT_TYPE, SCIM_MAX_BODY_BYTES, scimError, type ScimAnswer } from "../lib/server/provisioning/protocol.ts";
+import type { Socket } from "node:net";
+import {
+  FORBIDDEN_KEY_MESSAGE,
+  hasNulCharacter,
+  NUL_BODY_MESSAGE,
+  NUL_QUERY_MESSAGE,
+  TOO_DEEP_MESSAGE,
+  unsafeJsonShape,
+} from "../lib/server/http/http.ts";
+import { closeAfterAnswer, declaresTooLarge } from "./body-limit.ts";
 
 export const SCIM_PREFIX = "/scim/v2";
 
@@ -19,13 +28,31 @@ export const isScimPath = (path: string) => path === SCIM_PREFIX || path.startsW
 
 const WRITE_METHODS = new Set(["POST", "PUT", "PATCH"]);
 
-/** The body as JSON; refused when too large, not JSON or carrying a NUL character (the answer says which). */
-async function readJsonBody(req: IncomingMessage): Promise<{ ok: true; body: unknown } | { ok: false; answer: ScimAnswer }> {
+/** Answer one body refusal: the connection closes once it is written (the rest of the upload is discarded, not read). */
+const TOO_LARGE = () => scimError(413, `Corpo da requisição grande demais (máximo de ${SCIM_MAX_BODY_BYTES / 1024 / 1024} MiB).`);
+
+/**
+ * The body as JSON; refused when too large (declared or streamed past the limit), not JSON, shaped
+ * to reach a prototype or nested too deep, or carrying a NUL character (the answer says which).
+ * Chunks are read through an iterator that does not destroy the socket when reading stops early,
+ * so the 413 is always written (a `return` inside `for await` on the request destroyed it).
+ */
+async function readJsonBody(
+  req: IncomingMessage,
+  socket: Socket,
+): Promise<{ ok: true; body: unknown } | { ok: false; answer: ScimAnswer }> {
+  if (declaresTooLarge(req, SCIM_MAX_BODY_BYTES)) {
+    closeAfterAnswer(socket);
+    return { ok: false, answer: TOO_LARGE() };
+  }
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
+  for await (const chunk of req.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) return { ok: false, answer: scimError(413, "Corpo da requisição grande demais.") };
+    if (size > SCIM_MAX_BODY_BYTES) {
+      closeAfterAnswer(socket);
+      return { ok: false, answer: TOO_LARGE() };
+    }
     chunks.push(chunk);
   }
   const text = Buffer.concat(chunks).toString("utf8");
@@ -35,6 +62,8 @@ async function readJsonBody(req: IncomingMessage): Promise<{ ok: true; body: unk
   } catch {
     return { ok: false, answer: scimError(400, "Corpo inválido: JSON mal formado.", "invalidSyntax") };
   }
+  const unsafe = unsafeJsonShape(body);
+  if (unsafe) return { ok: false, answer: scimError(400, unsafe === "key" ? FORBIDDEN_KEY_MESSAGE : TOO_DEEP_MESSAGE, "invalidSyntax") };
   // PostgreSQL refuses NUL in text; no attribute of a person or group has a use for it.
   if (hasNulCharacter(text, body)) return { ok: false, answer: scimError(400, NUL_BODY_MESSAGE, "invalidValue") };
   return { ok: true, body };
@@ -50,8 +79,8 @@ export interface ScimEdge {
 }
 
 function send(res: ServerResponse, edge: ScimEdge, answer: ScimAnswer, extra: Record<string, string> = {}) {
-  for (const name in edge.headers) res.setHeader(name, edge.headers[name]!);
-  for (const name in extra) res.setHeader(name, extra[name]!);
+  for (const [name, value] of Object.entries(edge.headers)) res.setHeader(name, value);
+  for (const [name, value] of Object.entries(extra)) res.setHeader(name, value);
   res.setHeader("Cache-Control", "no-store");
   if (answer.location) res.setHeader("Location", answer.location);
   if (answer.body === undefined) {
@@ -75,7 +104,8 @@ export async function handleScimRequest(edge: ScimEdge, req: IncomingMessage, re
   if (query.includes("%00")) return send(res, edge, scimError(400, NUL_QUERY_MESSAGE));
   let body: unknown = null;
   if (WRITE_METHODS.has(method)) {
-    const read = await readJsonBody(req);
+    const socket = req.socket;
+    const read = await readJsonBody(req, socket);
     if (!read.ok) {
       res.setHeader("Connection", "close");
       return send(res, edge, read.answer);

@@ -49,7 +49,9 @@ export function createObservedListener(options: ObservedListenerOptions): Reques
     context.status = this.statusCode;
     context.durationMs = Math.round(seconds * 1e5) / 100;
     // Bytes written to the socket for this response, headers included (one response at a time per connection).
-    context.bytes = req.socket.bytesWritten - context.bytesBefore;
+    // A request whose stream was destroyed may have lost its socket by now: then nothing is counted.
+    const socket = req.socket as typeof req.socket | null;
+    context.bytes = socket ? socket.bytesWritten - context.bytesBefore : 0;
     context.aborted = !this.writableFinished;
     context.quiet &&= this.statusCode < 400;
     logRequest(context);

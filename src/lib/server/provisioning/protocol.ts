@@ -25,6 +25,12 @@ export const LIST_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:ListResponse";
 export const ERROR_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:Error";
 export const PATCH_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
 
+/**
+ * Largest SCIM request body (1 MiB): a group change of about 15,000 members in one PATCH
+ * (`{"value":"<uuid>"}` is ~50 bytes); the portal's own API keeps its 64 KiB. Documented in docs/provisionamento.md.
+ */
+export const SCIM_MAX_BODY_BYTES = 1024 * 1024;
+
 /** Largest page a list returns, whatever `count` asks (announced in ServiceProviderConfig). */
 export const MAX_PAGE_SIZE = 200;
 
@@ -52,7 +58,23 @@ export function listAnswer(resources: unknown[], totalResults: number, startInde
   };
 }
 
-/** `startIndex` and `count` from the query: below 1 reads as 1 and a negative count as 0 (RFC 7644 §3.4.2.4). */
+/** Largest `startIndex` or `count` a query may name: past it the database's integers end (offset 1e308 was a 500). */
+const MAX_PAGE_NUMBER = 2_147_483_647;
+const PAGE_NUMBER = /^[+-]?\d{1,10}$/;
+
+/** A 400 `invalidValue` when `startIndex` or `count` is not an integer within ±2,147,483,647; null when both read. */
+export function pageQueryProblem(query: URLSearchParams): ScimAnswer | null {
+  for (const name of ["startIndex", "count"]) {
+    const value = query.get(name);
+    if (value === null || value === "") continue;
+    if (!PAGE_NUMBER.test(value.trim()) || Math.abs(Number(value)) > MAX_PAGE_NUMBER) {
+      return scimError(400, `O parâmetro \`${name}\` deve ser um número inteiro até ${MAX_PAGE_NUMBER}.`, "invalidValue");
+    }
+  }
+  return null;
+}
+
+/** `startIndex` and `count` from a query pageQueryProblem accepted: below 1 reads as 1 and a negative count as 0 (RFC 7644 §3.4.2.4). */
 export function readPage(query: URLSearchParams): { startIndex: number; count: number } {
   const startIndex = Math.max(1, Math.trunc(Number(query.get("startIndex") ?? 1)) || 1);
   const asked = query.get("count");
@@ -79,6 +101,20 @@ export function excludedAttributes(query: URLSearchParams): Set<string> {
       .map((name) => name.trim().toLowerCase())
       .filter(Boolean),
   );
+}
+
+/**
+ * A resource's `schemas`, when sent: a short list of URNs (texts without control characters).
+ * Directories always send it; absent is tolerated, anything else is a 400 `invalidSyntax`.
+ */
+export function schemasProblem(body: Record<string, unknown>): ScimAnswer | null {
+  const { schemas } = body;
+  if (schemas === undefined || schemas === null) return null;
+  const valid =
+    Array.isArray(schemas) &&
+    schemas.length <= 10 &&
+    schemas.every((urn) => typeof urn === "string" && urn.length <= 256 && /^[\x21-\x7e]+$/.test(urn));
+  return valid ? null : scimError(400, "O atributo `schemas` deve ser uma lista de URNs de esquema.", "invalidSyntax");
 }
 
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>

@@ -1,6 +1,6 @@
 import { resourceTypes, schemas, serviceProviderConfig } from "./discovery.ts";
 import { createScimGroup, deleteScimGroup, getScimGroup, listScimGroups, patchScimGroup, replaceScimGroup } from "./groups.ts";
-import { scimError, type ScimAnswer, type ScimContext } from "./protocol.ts";
+import { pageQueryProblem, scimError, type ScimAnswer, type ScimContext } from "./protocol.ts";
 import { createScimUser, deleteScimUser, getScimUser, listScimUsers, patchScimUser, replaceScimUser } from "./users.ts";
 
 /** A SCIM request once the edge has accepted its token and read its body. */
@@ -20,6 +20,8 @@ export async function answerScimRequest(ctx: ScimContext, request: ScimRequest):
   const [collection, id, ...rest] = segments;
   if (rest.length > 0 || collection === undefined) return scimError(404, "Recurso SCIM não encontrado.");
   const resource = id ?? null;
+  const pageProblem = method === "GET" && resource === null ? pageQueryProblem(query) : null;
+  if (pageProblem) return pageProblem;
   switch (collection.toLowerCase()) {
     case "serviceproviderconfig":
       return method === "GET" && resource === null ? serviceProviderConfig(ctx.baseUrl) : methodNotAllowed();
