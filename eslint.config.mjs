@@ -1,6 +1,7 @@
 // Type-aware checks tsc does not make: a promise nobody awaits (a query that never runs, or runs
 // after its transaction committed), a promise passed where a plain value is expected, and the
-// rules of React hooks in the islands.
+// rules of React hooks in the islands. No `for…in` and no `__proto__` anywhere: a `for…in` copied
+// a key polluting Object.prototype onto every response (Security IV); iterate Object.entries/keys.
 import { defineConfig } from "eslint/config";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
@@ -15,6 +16,11 @@ export default defineConfig(
       "@typescript-eslint/no-floating-promises": ["error", { checkThenables: true }],
       "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: false }],
       "@typescript-eslint/await-thenable": "error",
+      "no-restricted-syntax": [
+        "error",
+        { selector: "ForInStatement", message: "for…in lê chaves herdadas (poluição de protótipo): use Object.entries/Object.keys." },
+      ],
+      "no-proto": "error",
     },
   },
   {

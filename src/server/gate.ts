@@ -102,6 +102,8 @@ export function createGate(options: GateOptions) {
   const validateSession = timedSessionCheck(createSessionValidator(db), options.observeSessionCheck);
   const publicHost = new URL(config.publicUrl).host;
   const baseHeaders = securityHeaders(config.publicUrl);
+  // Own entries only, listed once: a `for…in` here copied any key polluting Object.prototype onto every answer.
+  const baseHeaderEntries = Object.entries(baseHeaders);
 
   function clientIp(req: IncomingMessage): string | null {
     if (config.trustProxy) {
@@ -222,7 +224,7 @@ export function createGate(options: GateOptions) {
         cutIdleBody(req, res, config.bodyIdleTimeoutMs);
       }
       if (renewedCookie) res.setHeader("Set-Cookie", renewedCookie);
-      for (const name in baseHeaders) res.setHeader(name, baseHeaders[name]!);
+      for (const [name, value] of baseHeaderEntries) res.setHeader(name, value);
       if (context) res.setHeader("X-Request-Id", context.id);
       // Astro builds its URL from these two: it must see exactly what was decided on.
       req.url = path + query;
@@ -288,7 +290,7 @@ export function createGate(options: GateOptions) {
       res.destroy();
       return;
     }
-    for (const name in answer.headers) res.setHeader(name, answer.headers[name]!);
+    for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
     const path = context?.path ?? normalizePath((req.url ?? "/").split("?")[0]!) ?? "";
     if (isAdapterPath(path) || isSearchPath(path) || isScimPath(path)) return json(res, answer.status, answer.body);
     const page = pages.get(answer.status === 503 ? "/503" : "/500");

@@ -39,7 +39,7 @@ function writeHead(res: ServerResponse, status: number, list: HeaderList): void 
 
 function toList(headers: Record<string, string>): HeaderList {
   const list = [...ID_SLOT];
-  for (const name in headers) list.push(name, headers[name]!);
+  for (const [name, value] of Object.entries(headers)) list.push(name, value);
   return list;
 }
 
@@ -69,7 +69,7 @@ export function createResponders(pages: Map<string, PageTemplate>, baseHeaders: 
       const all: Record<string, string> = { ...headers };
       if (encoding) all["Content-Encoding"] = encoding;
       if (compressed) all["Vary"] = all["Vary"] ? `${all["Vary"]}, Accept-Encoding` : "Accept-Encoding";
-      for (const name in baseHeaders) all[name] ??= baseHeaders[name]!;
+      for (const [name, value] of Object.entries(baseHeaders)) all[name] ??= value;
       if (revalidate) {
         all["ETag"] = body.etag;
         notModified[form] = toList(all);
