@@ -29,7 +29,7 @@ export default defineConfig({
     launchOptions: chromiumLaunchOptions,
   },
   webServer: {
-    command: "node dist/gate/main.mjs",
+    command: "node --disable-proto=throw dist/gate/main.mjs",
     url: `http://127.0.0.1:${port}/auth`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -47,7 +47,7 @@ if (engineOf(target) !== ENGINE) {
 }
 const db = await openDatabase(target, { migrate: true });
 const port = await freePort();
-const child = spawn(process.execPath, ["dist/gate/main.mjs"], {
+const child = spawn(process.execPath, ["--disable-proto=throw", "dist/gate/main.mjs"], {
   // Loopback only; rate limits raised because every request comes from one address. PUBLIC_URL is
   // where the gate listens, so the writes pass the origin check; the load cast's domain is allowed.
   env: {

@@ -106,7 +106,7 @@ export async function startLbCluster(options: {
   try {
     for (let index = 0; index < options.instances; index++) {
       const gatePort = await port(index + 1);
-      const child = spawn(process.execPath, ["dist/gate/main.mjs"], {
+      const child = spawn(process.execPath, ["--disable-proto=throw", "dist/gate/main.mjs"], {
         env: {
           ...process.env,
           PORT: String(gatePort),

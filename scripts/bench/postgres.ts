@@ -28,7 +28,7 @@ function runScript(script: string, argv: string[], env: Record<string, string>):
 
 function startGate(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["dist/gate/main.mjs"], {
+    const child = spawn(process.execPath, ["--disable-proto=throw", "dist/gate/main.mjs"], {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "inherit"],
     });

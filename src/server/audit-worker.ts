@@ -3,6 +3,7 @@
  * read-only connection so a long query never stalls the event loop that serves pages.
  * `pages` answers one keyset page per message; `export` streams the CSV one chunk per pull.
  */
+import "./harden.ts";
 import fs from "node:fs";
 import os from "node:os";
 import { parentPort, workerData } from "node:worker_threads";

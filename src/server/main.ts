@@ -1,8 +1,10 @@
 /**
- * Production entry: `node dist/gate/main.mjs` (bundled by scripts/build-server.ts).
+ * Production entry: `node --disable-proto=throw dist/gate/main.mjs` (bundled by scripts/build-server.ts;
+ * harden.ts, imported first, does the same where the flag was left out).
  * Opens and migrates the database, loads the built site into memory and serves it through
  * the gate, which hands API requests to the Astro adapter's handler.
  */
+import "./harden.ts";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";

@@ -4,6 +4,7 @@
  * at 100,000 people × 50 pages — and better-sqlite3 is synchronous: on the gate's thread it would
  * stall every request meanwhile.
  */
+import "./harden.ts";
 import { parentPort, workerData } from "node:worker_threads";
 import { openReadOnlyDatabase } from "../lib/server/data/db.ts";
 import { loadAccessData } from "../lib/server/reading/audience.ts";

@@ -50,7 +50,7 @@ export async function startBuiltServer(env: Record<string, string | undefined> =
   if (databaseUrl) fs.writeFileSync(urlFile, databaseUrl);
   const db = options.openOnly ? connectDatabase(databaseUrl ?? databasePath) : await openTestDatabase(databaseUrl ?? databasePath);
   let log = "";
-  const child: ChildProcess = spawn(process.execPath, ["dist/gate/main.mjs"], {
+  const child: ChildProcess = spawn(process.execPath, ["--disable-proto=throw", "dist/gate/main.mjs"], {
     cwd,
     // The test users' domain is allowed explicitly: the portal has no default allow-list.
     env: {
