@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { emailField, fullNameField, passwordField } from "../auth/schemas.ts";
-import { INVISIBLE_CHARACTER } from "../auth/rules.ts";
+import { INVISIBLE_CHARACTER, INVISIBLE_EXCEPT_LINE_BREAK } from "../auth/rules.ts";
 
 /** Descriptions may keep line breaks (a textarea); every other control or format character is refused. */
-const INVISIBLE_EXCEPT_LINE_BREAK = /(?![\n\r])[\p{Cc}\p{Cf}]/u;
 
 /** Admin request bodies, validated on the server (the panel's forms show server messages). */
 const roleNames = z.array(z.string().trim().min(1).max(60), { message: "Lista de perfis inválida" }).max(30);
@@ -33,7 +32,17 @@ export const roleSchema = z.object({
     .max(300, "Descrição deve ter no máximo 300 caracteres")
     .refine((text) => !INVISIBLE_EXCEPT_LINE_BREAK.test(text), "Descrição não pode conter caracteres de controle ou invisíveis")
     .default(""),
-  pages: z.array(z.string().max(200), { message: "Lista de páginas inválida" }).max(100).default([]),
+  // A path as the route table writes them; a well-formed path that is no grantable page is dropped (keepGrantablePaths).
+  pages: z
+    .array(
+      z
+        .string()
+        .max(200)
+        .regex(/^\/[a-z0-9\-/]*$/, "Página inválida na lista de páginas"),
+      { message: "Lista de páginas inválida" },
+    )
+    .max(100)
+    .default([]),
 });
 
 /** Query of the admin user list; unknown parameters are ignored. */

@@ -21,6 +21,9 @@ export const FIELD_MAX_LENGTH = { name: 120, email: 254, password: 128 } as cons
 /** Unicode control and format characters (Cc, Cf: separators, zero-width and bidi marks, BOM): never part of a name. */
 export const INVISIBLE_CHARACTER = /[\p{Cc}\p{Cf}]/u;
 
+/** The same, line breaks excepted: for free text written in a text area (a role's description, a trail answer). */
+export const INVISIBLE_EXCEPT_LINE_BREAK = /(?![\n\r])[\p{Cc}\p{Cf}]/u;
+
 /** ≥ 8 characters: lower, upper, digit and one of @$!%*?&; nothing else allowed. */
 export const PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[@$!%*?&])[A-Za-z\d@$!%*?&]{8,}$/;
 

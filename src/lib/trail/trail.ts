@@ -3,6 +3,12 @@
  * browser-storage parsing, merging with the server copy and the plain-text export.
  */
 import { TRAIL_STORAGE_PREFIX } from "./forget.ts";
+import { INVISIBLE_CHARACTER, INVISIBLE_EXCEPT_LINE_BREAK } from "../auth/rules.ts";
+
+/** Invisible and control characters a paste may bring (zero-width, bidi, soft hyphen): dropped as typed, since the server refuses them. */
+const INVISIBLE_IN_TEXT = new RegExp(INVISIBLE_EXCEPT_LINE_BREAK.source, "gu");
+const INVISIBLE_IN_NAME = new RegExp(INVISIBLE_CHARACTER.source, "gu");
+const cleanAnswer = (text: string) => text.replace(INVISIBLE_IN_TEXT, "").slice(0, MAX_ANSWER_LENGTH);
 
 /** The 8 phase ids of the trail, in order (content ids and the keys saved in the browser). */
 export const TRAIL_PHASE_IDS = [
@@ -58,12 +64,12 @@ export function toggleCompleted(state: TrailState, phaseId: string, order: reado
 }
 
 export function setAnswer(state: TrailState, phaseId: string, index: number, text: string, now = Date.now()): TrailState {
-  const phase = { ...state.answers[phaseId], [String(index)]: text.slice(0, MAX_ANSWER_LENGTH) };
+  const phase = { ...state.answers[phaseId], [String(index)]: cleanAnswer(text) };
   return { ...state, answers: { ...state.answers, [phaseId]: phase }, updatedAt: now };
 }
 
 export function setProjectName(state: TrailState, name: string, now = Date.now()): TrailState {
-  return { ...state, projectName: name.slice(0, MAX_PROJECT_NAME_LENGTH), updatedAt: now };
+  return { ...state, projectName: name.replace(INVISIBLE_IN_NAME, "").slice(0, MAX_PROJECT_NAME_LENGTH), updatedAt: now };
 }
 
 function parseJson(raw: string | null): unknown {
@@ -83,7 +89,7 @@ export function sanitizeAnswers(value: unknown, phaseIds: readonly string[]): Tr
     if (!phaseIds.includes(phaseId) || !phase || typeof phase !== "object" || Array.isArray(phase)) continue;
     for (const [index, text] of Object.entries(phase)) {
       if (!/^[0-2]$/.test(index) || typeof text !== "string") continue;
-      (answers[phaseId] ??= {})[index] = text.slice(0, MAX_ANSWER_LENGTH);
+      (answers[phaseId] ??= {})[index] = cleanAnswer(text);
     }
   }
   return answers;
@@ -101,7 +107,7 @@ export function parseStoredTrail(read: (key: string) => string | null, phaseIds:
   return {
     completed: sanitizeCompleted(parseJson(read(TRAIL_KEYS.completed)), phaseIds),
     answers: sanitizeAnswers(parseJson(read(TRAIL_KEYS.answers)), phaseIds),
-    projectName: typeof name === "string" ? name.slice(0, MAX_PROJECT_NAME_LENGTH) : "",
+    projectName: typeof name === "string" ? name.replace(INVISIBLE_IN_NAME, "").slice(0, MAX_PROJECT_NAME_LENGTH) : "",
     updatedAt: Number(read(`${TRAIL_STORAGE_PREFIX}updated-at`)) || 0,
   };
 }
