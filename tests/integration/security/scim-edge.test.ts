@@ -202,4 +202,21 @@ describe("SCIM edge: sizes, depth, numbers and characters", () => {
     }
     expect(await server.db.select({ n: count() }).from(users)).toEqual(before);
   });
+
+  it("attribute names are case-insensitive: `Active: false` deactivates by PUT and by PATCH; DISPLAYNAME is displayName", async () => {
+    const created = await scim(server, "POST", "/Users", { schemas: [USER], USERNAME: "caixa@b1.example.com", DISPLAYNAME: "Caixa Alta" });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ userName: "caixa@b1.example.com", displayName: "Caixa Alta", active: true });
+    expect(created.body).not.toHaveProperty("DISPLAYNAME");
+    const id = created.body!.id;
+    const put = await scim(server, "PUT", `/Users/${id}`, { schemas: [USER], userName: "caixa@b1.example.com", Active: false });
+    expect(put.body).toMatchObject({ active: false });
+    await scim(server, "PATCH", `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: "replace", path: "active", value: true }] });
+    const patched = await scim(server, "PATCH", `/Users/${id}`, {
+      schemas: [PATCH],
+      Operations: [{ op: "replace", path: "Active", value: false }],
+    });
+    expect(patched.body).toMatchObject({ active: false });
+    expect((await scim(server, "GET", `/Users/${id}`)).body).toMatchObject({ active: false });
+  });
 });

@@ -6,7 +6,7 @@ import { auditDirectoryChange } from "./audit.ts";
 import { applyDirectoryRoles } from "./directory-roles.ts";
 import { parseEqualityFilter } from "./filter.ts";
 import { applyPatch } from "./patch.ts";
-import { checkValue, EXTERNAL_ID, find, GROUP_RESOURCE } from "./schema.ts";
+import { attributeOf, checkValue, EXTERNAL_ID, find, GROUP_RESOURCE } from "./schema.ts";
 import {
   excludedAttributes,
   GROUP_SCHEMA,
@@ -54,13 +54,13 @@ function readGroupInput(body: unknown): { ok: true; input: GroupInput } | { ok: 
   const invalid = (detail: string) => ({ ok: false, answer: scimError(400, detail, "invalidValue") }) as const;
   const schemas = schemasProblem(body);
   if (schemas) return { ok: false, answer: schemas };
-  const name = checkValue(find(GROUP_RESOURCE.core.attributes, "displayName")!, body.displayName, false);
+  const name = checkValue(find(GROUP_RESOURCE.core.attributes, "displayName")!, attributeOf(body, "displayName"), false);
   if (!name.ok) return invalid(name.detail);
   const displayName = typeof name.value === "string" ? name.value.trim() : "";
   if (!displayName) return invalid("O atributo `displayName` é obrigatório.");
-  const external = checkValue(EXTERNAL_ID, body.externalId, false);
+  const external = checkValue(EXTERNAL_ID, attributeOf(body, "externalId"), false);
   if (!external.ok) return invalid(external.detail);
-  const members = checkValue(find(GROUP_RESOURCE.core.attributes, "members")!, body.members ?? [], false);
+  const members = checkValue(find(GROUP_RESOURCE.core.attributes, "members")!, attributeOf(body, "members") ?? [], false);
   if (!members.ok) return invalid(members.detail);
   const values = members.value as Record<string, unknown>[];
   if (!values.every((member) => typeof member.value === "string")) return invalid("Cada membro deve ter o `value` (id do usuário).");

@@ -258,6 +258,13 @@ export function readResource(
   return { ok: true, kept };
 }
 
+/** The value of `name` in `body`, whatever the case it was sent in (RFC 7643 §2.1: attribute names are case-insensitive). */
+export function attributeOf(body: Record<string, unknown>, name: string): unknown {
+  const lower = name.toLowerCase();
+  const key = Object.keys(body).find((candidate) => candidate.toLowerCase() === lower);
+  return key === undefined ? undefined : body[key];
+}
+
 /** A deep copy of parsed JSON in null-prototype objects (arrays stay arrays). */
 export function nullPrototypeCopy<T>(value: T): T {
   if (Array.isArray(value)) return value.map(nullPrototypeCopy) as T;

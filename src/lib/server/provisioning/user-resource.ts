@@ -2,7 +2,7 @@ import { DOMAIN_MESSAGE, isAllowedEmail } from "../auth/allowed-email.ts";
 import { normalizeEmail } from "../auth/user.ts";
 import { EMAIL_PATTERN, FIELD_MAX_LENGTH } from "../../auth/rules.ts";
 import { ENTERPRISE_USER_SCHEMA, isPlainObject, readBoolean, schemasProblem, scimError, USER_SCHEMA, type ScimAnswer } from "./protocol.ts";
-import { readResource, USER_RESOURCE } from "./schema.ts";
+import { attributeOf, readResource, USER_RESOURCE } from "./schema.ts";
 
 /** The account columns a User resource is read from and written to. */
 export interface AccountRow {
@@ -89,7 +89,11 @@ export function readUserInput(body: unknown): { ok: true; input: UserInput } | {
     return { ok: false, answer: scimError(400, "Corpo inválido: esperado um recurso User em JSON.", "invalidSyntax") };
   const schemas = schemasProblem(body);
   if (schemas) return { ok: false, answer: schemas };
-  const sent = typeof body.userName === "string" ? body.userName.trim() : "";
+  // `Active: false` must deactivate as `active: false` does: names are read without regard to case.
+  const sentName = attributeOf(body, "userName");
+  const sentActive = attributeOf(body, "active");
+  const externalId = attributeOf(body, "externalId");
+  const sent = typeof sentName === "string" ? sentName.trim() : "";
   if (!sent) return { ok: false, answer: scimError(400, "O atributo `userName` é obrigatório.", "invalidValue") };
   if (!PRINTABLE_ASCII.test(sent)) return { ok: false, answer: scimError(400, USER_NAME_MESSAGE, "invalidValue") };
   const userName = normalizeEmail(sent);
@@ -97,10 +101,9 @@ export function readUserInput(body: unknown): { ok: true; input: UserInput } | {
     return { ok: false, answer: scimError(400, USER_NAME_MESSAGE, "invalidValue") };
   }
   if (!isAllowedEmail(userName)) return { ok: false, answer: scimError(400, DOMAIN_MESSAGE, "invalidValue") };
-  const active = body.active === undefined || body.active === null ? true : readBoolean(body.active);
+  const active = sentActive === undefined || sentActive === null ? true : readBoolean(sentActive);
   if (active === undefined)
     return { ok: false, answer: scimError(400, "O atributo `active` deve ser verdadeiro ou falso.", "invalidValue") };
-  const externalId = body.externalId;
   if (externalId !== undefined && externalId !== null && typeof externalId !== "string") {
     return { ok: false, answer: scimError(400, "O atributo `externalId` deve ser um texto.", "invalidValue") };
   }
