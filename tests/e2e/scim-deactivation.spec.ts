@@ -1,4 +1,6 @@
-import { expect, test } from "./fixtures";
+import { createSession, SESSION_COOKIE } from "../../src/lib/server/sessions/session";
+import { createTestUser } from "../support/users";
+import { e2eDb, expect, test } from "./fixtures";
 
 const PATCH = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
 
@@ -11,6 +13,13 @@ test("the directory deactivates a person: their open page goes to /auth at the n
   const found = await request.get(`/scim/v2/Users?filter=${encodeURIComponent(`userName eq "${user.email}"`)}`, { headers: auth });
   expect(found.status()).toBe(200);
   const id = (await found.json()).Resources[0].id as string;
+  // An account made in the portal is the directory's only once an administrator links it in the panel.
+  const admin = await createTestUser(e2eDb(), ["admin"], "admin-vinculo");
+  const { token } = await createSession(e2eDb(), admin.id, { authMethod: "two_factor" });
+  const linked = await request.post(`/api/admin/users/${id}/directory`, {
+    headers: { cookie: `${SESSION_COOKIE}=${token}`, origin: new URL(page.url()).origin },
+  });
+  expect(linked.status()).toBe(200);
   const off = await request.patch(`/scim/v2/Users/${id}`, {
     headers: { ...auth, "content-type": "application/scim+json" },
     data: { schemas: [PATCH], Operations: [{ op: "Replace", path: "active", value: "False" }] },
