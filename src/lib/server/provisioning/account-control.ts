@@ -67,17 +67,19 @@ async function privilegedAmong(db: Db | Tx, userIds: string[]): Promise<Set<stri
  * made by hand (a pending sign-up, whose password the directory discards, or a corporate sign-in's
  * account with no password, second factor or hand-given role), which the directory adopts.
  */
-export async function directoryLocks(db: Db | Tx, userIds: string[]): Promise<Map<string, DirectoryLock>> {
+export async function directoryLocks(tx: Tx, userIds: string[]): Promise<Map<string, DirectoryLock>> {
   const locks = new Map<string, DirectoryLock>();
   if (userIds.length === 0) return locks;
-  const unmanaged = await db
+  // The panel changes roles under this lock: a role given while the directory's write is checked waits, so the check holds until commit.
+  await holdLock(tx, "admin-changes");
+  const unmanaged = await tx
     .select({ id: users.id, passwordHash: users.passwordHash })
     .from(users)
     .where(and(inArray(users.id, userIds), isNull(users.provisionedAt), isNotNull(users.emailConfirmedAt)));
   if (unmanaged.length) {
     const ids = unmanaged.map((row) => row.id);
-    const withFactor = await db.select({ id: twoFactorSecrets.userId }).from(twoFactorSecrets).where(inArray(twoFactorSecrets.userId, ids));
-    const withManualRole = await db
+    const withFactor = await tx.select({ id: twoFactorSecrets.userId }).from(twoFactorSecrets).where(inArray(twoFactorSecrets.userId, ids));
+    const withManualRole = await tx
       .select({ id: userRoles.userId })
       .from(userRoles)
       .where(and(inArray(userRoles.userId, ids), eq(userRoles.source, "manual")));
@@ -86,14 +88,14 @@ export async function directoryLocks(db: Db | Tx, userIds: string[]): Promise<Ma
       if (row.passwordHash !== NO_PASSWORD || madeByHand.has(row.id)) locks.set(row.id, "not_directory_managed");
     }
   }
-  for (const id of await privilegedAmong(db, userIds)) locks.set(id, "privileged_role");
+  for (const id of await privilegedAmong(tx, userIds)) locks.set(id, "privileged_role");
   return locks;
 }
 
 export type DirectoryOperation = "replace" | "patch" | "delete" | "group_membership";
 
 /** One `blocked` row per account the directory asked to change and may not. */
-export async function auditBlockedChanges(
+async function auditBlockedChanges(
   tx: Tx,
   ctx: ScimContext,
   accounts: { id: string; email: string; lock: DirectoryLock }[],
