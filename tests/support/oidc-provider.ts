@@ -9,6 +9,10 @@ export interface TestIdentity {
   email_verified: boolean;
   name: string;
   groups: string[];
+  /** Authentication methods the provider puts in the ID token's `amr` (RFC 8176), e.g. ["pwd", "mfa"]; none when absent. */
+  amr?: string[];
+  /** The ID token's `acr`, when set. */
+  acr?: string;
 }
 
 export const TEST_CLIENT = { id: "b1-portal", secret: "segredo-do-portal-de-teste" };
@@ -23,8 +27,8 @@ export interface TestProvider {
 /**
  * A real OpenID Connect provider (oidc-provider) on loopback with one confidential client, the
  * portal. Its development login form accepts any password; consent is granted automatically.
- * ID tokens carry only `sub`, so the portal reads e-mail, name and groups from userinfo, as it
- * must with providers that keep ID tokens small.
+ * ID tokens carry only `sub` (and `amr`/`acr` when the identity has them), so the portal reads
+ * e-mail, name and groups from userinfo, as it must with providers that keep ID tokens small.
  */
 export async function startTestProvider(portalUrl: string, identities: Record<string, TestIdentity>): Promise<TestProvider> {
   const port = await freePort();
@@ -41,11 +45,12 @@ export async function startTestProvider(portalUrl: string, identities: Record<st
         response_types: ["code"],
       },
     ],
-    claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name", "groups"] },
+    claims: { openid: ["sub", "amr", "acr"], email: ["email", "email_verified"], profile: ["name", "groups"] },
     async findAccount(_ctx, id) {
       const identity = known.get(id);
       if (!identity) return undefined;
-      return { accountId: id, claims: async () => ({ sub: id, ...identity }) };
+      const { amr: _amr, acr: _acr, ...claims } = identity;
+      return { accountId: id, claims: async () => ({ sub: id, ...claims }) };
     },
     async loadExistingGrant(ctx) {
       const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session!.accountId! });
@@ -53,11 +58,29 @@ export async function startTestProvider(portalUrl: string, identities: Record<st
       await grant.save();
       return grant;
     },
+    acrValues: ["urn:teste:mfa", "urn:teste:senha"],
     cookies: { keys: ["chave-de-cookies-de-teste"] },
     features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
   };
   const provider = new Provider(issuer, configuration);
-  const server = http.createServer(provider.callback());
+  const handle = provider.callback();
+  // The development login form, answered here so the login can carry the identity's `amr`/`acr` into the ID token.
+  const server = http.createServer((req, res) => {
+    if (req.method !== "POST" || !/^\/interaction\/[^/]+$/.test(req.url ?? "")) return void handle(req, res);
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const login = new URLSearchParams(Buffer.concat(chunks).toString()).get("login") ?? "";
+      const identity = known.get(login);
+      const result = {
+        login: { accountId: login, ...(identity?.amr ? { amr: identity.amr } : {}), ...(identity?.acr ? { acr: identity.acr } : {}) },
+      };
+      provider.interactionFinished(req, res, result, { mergeWithLastSubmission: false }).catch((error: unknown) => {
+        res.statusCode = 500;
+        res.end(String(error));
+      });
+    });
+  });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
     issuer,

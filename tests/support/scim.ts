@@ -34,3 +34,20 @@ export async function scim(
     body: text ? (JSON.parse(text) as Record<string, any>) : null,
   };
 }
+
+/**
+ * An administrator hands an account made in the portal (password, hand-given role) to the
+ * directory through the panel, as the directory may not adopt it on its own; fails loudly otherwise.
+ */
+export async function linkToDirectory(server: RunningServer, userId: string): Promise<void> {
+  const { createTestUser } = await import("./users");
+  const { createSession } = await import("../../src/lib/server/sessions/session");
+  const admin = await createTestUser(server.db, ["admin"], "admin-vinculo");
+  // A two-factor session: the panel opens to it whether or not TWO_FACTOR_KEY asks admins for one.
+  const { token } = await createSession(server.db, admin.id, { authMethod: "two_factor" });
+  const response = await fetch(`${server.url}/api/admin/users/${userId}/directory`, {
+    method: "POST",
+    headers: { cookie: `b1_session=${token}`, origin: server.url, "content-type": "application/json" },
+  });
+  if (response.status !== 200) throw new Error(`vincular ao diretório: ${response.status} ${await response.text()}`);
+}

@@ -24,7 +24,11 @@ export const users = sqliteTable(
     oidcIssuer: text("oidc_issuer"),
     /** The provider's `sub` for this person: corporate sign-in matches on issuer + subject, not on the e-mail. */
     oidcSubject: text("oidc_subject"),
-    /** When the company directory (SCIM) took this account over: its name, e-mail and activity are then the directory's. */
+    /**
+     * When the company directory (SCIM) got this account: its name, e-mail and activity are then the directory's.
+     * Equal to `createdAt` when the directory created it (only then does its `externalId` open it at corporate sign-in);
+     * later when an administrator linked it or the directory adopted an account nobody made by hand.
+     */
     provisionedAt: integer("provisioned_at", { mode: "number" }),
     /** The directory's `externalId` for this person; corporate sign-in opens this account when its `sub` equals it. */
     externalId: text("external_id"),

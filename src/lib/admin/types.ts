@@ -43,3 +43,8 @@ export interface UserListPage {
   /** Users matching the search: in all, and per role name. */
   counts: { all: number; byRole: Record<string, number> };
 }
+
+/** GET /api/admin/users: a page, and whether the company directory (SCIM) is on, so accounts can be linked to it. */
+export interface UserListAnswer extends UserListPage {
+  directoryOn: boolean;
+}

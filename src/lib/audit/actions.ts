@@ -19,6 +19,7 @@ export const AUDIT_ACTION_LABELS = {
   admin_custom_role_created: "Role Customizado Criado",
   admin_custom_role_updated: "Role Customizado Atualizado",
   admin_custom_role_deleted: "Role Customizado Excluído",
+  admin_user_directory_linked: "Usuário Vinculado ao Diretório",
   // Corporate sign-in (OpenID Connect)
   sso_login_success: "Login SSO Realizado",
   sso_domain_refused: "SSO: Domínio Recusado",
@@ -29,6 +30,7 @@ export const AUDIT_ACTION_LABELS = {
   sso_claims_refused: "SSO: Dados do Provedor Recusados",
   sso_identity_conflict: "SSO: E-mail de Outra Identidade",
   sso_identity_unlinked: "SSO: Vínculo Removido",
+  sso_second_factor_required: "SSO: Segundo Fator Pedido",
   user_pending_purged: "Cadastro Pendente Removido",
   // Two-factor sign-in (TOTP)
   two_factor_enabled: "Verificação em Duas Etapas Ativada",
@@ -52,6 +54,7 @@ export const AUDIT_ACTION_LABELS = {
   scim_group_updated: "Diretório: Grupo Atualizado",
   scim_group_deleted: "Diretório: Grupo Excluído",
   scim_roles_updated: "Diretório: Perfis Atualizados",
+  scim_user_blocked: "Diretório: Alteração Bloqueada",
 } as const satisfies Record<string, string>;
 
 /** Every action an audit row may record. */

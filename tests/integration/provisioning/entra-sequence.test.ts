@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { scim } from "../../support/scim";
-import { SCIM_TOKEN } from "../../support/scim";
+import { linkToDirectory, SCIM_TOKEN } from "../../support/scim";
 import { createTestUser } from "../../support/users";
 
 const USER = "urn:ietf:params:scim:schemas:core:2.0:User";
@@ -103,9 +103,11 @@ describe("SCIM: Microsoft Entra ID's request sequence", () => {
   });
 
   it('disables the user with active as the string "False" and ends the live session before answering', async () => {
+    // An account made in the portal (password, role given by hand): the directory manages it once an admin links it.
     const person = await createTestUser(server.db, ["visualizador"], "entra-sessao");
     const adopted = await scim(server, "GET", `/Users?filter=userName eq "${person.email}"`);
     const id = adopted.body!.Resources[0].id;
+    await linkToDirectory(server, id);
     expect((await fetch(`${server.url}/faq`, { headers: { cookie: `b1_session=${person.token}` }, redirect: "manual" })).status).toBe(200);
     const response = await scim(server, "PATCH", `/Users/${id}`, {
       schemas: [PATCH],

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabaseUrl, onPostgres } from "../../support/pg";
 import { startBuiltServer, type RunningServer } from "../../support/server";
-import { scim, SCIM_TOKEN } from "../../support/scim";
+import { linkToDirectory, scim, SCIM_TOKEN } from "../../support/scim";
 import { createTestUser } from "../../support/users";
 
 describe.skipIf(!onPostgres)("SCIM deactivation across two instances on one PostgreSQL", () => {
@@ -39,6 +39,7 @@ describe.skipIf(!onPostgres)("SCIM deactivation across two instances on one Post
     expect((await open(b, person.token)).status).toBe(200);
     const found = await scim(a, "GET", `/Users?filter=userName eq "${person.email}"`);
     const id = found.body!.Resources[0].id;
+    await linkToDirectory(a, id);
     const off = await scim(a, "PATCH", `/Users/${id}`, {
       schemas: ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
       Operations: [{ op: "replace", value: { active: false } }],

@@ -92,6 +92,7 @@ const TEMPLATES: Record<string, ((ids: Ids) => Record<string, unknown>) | null> 
   "DELETE /api/admin/users/[id]": null,
   "DELETE /api/admin/users/[id]/sessions": null,
   "DELETE /api/admin/users/[id]/two-factor": null,
+  "POST /api/admin/users/[id]/directory": null,
   "POST /api/admin/roles": () => ({ name: "perfil novo", description: "texto", pages: ["/valores"] }),
   "PUT /api/admin/roles/[id]": () => ({ name: "perfil novo", description: "texto", pages: ["/valores"] }),
   "DELETE /api/admin/roles/[id]": null,

@@ -1,4 +1,4 @@
-import { KeyRound, LogOut } from "lucide-react";
+import { KeyRound, Link2, LogOut } from "lucide-react";
 import type { UserRow } from "./types";
 import { callAdmin, ConfirmDialog } from "./ui";
 import { ghostButton } from "./styles";
@@ -20,13 +20,44 @@ export function TwoFactorState({ enrolled, required }: { enrolled: boolean; requ
 }
 
 /**
- * A user's row: end all their sessions, or reset their second factor (lost phone) — offered only
- * when `resettable` (two-factor configured and the user enrolled).
+ * A user's row: end all their sessions, reset their second factor (lost phone) — offered only
+ * when `resettable` (two-factor configured and the user enrolled) — or hand an account made in the
+ * portal to the company directory — offered only when `linkable` (SCIM on, account not the directory's).
  */
-export function UserSecurityActions({ user, resettable, onReset }: { user: UserRow; resettable: boolean; onReset: () => void }) {
+export function UserSecurityActions({
+  user,
+  resettable,
+  linkable,
+  onChanged,
+}: {
+  user: UserRow;
+  resettable: boolean;
+  linkable: boolean;
+  onChanged: () => void;
+}) {
   const who = user.fullName || user.email;
   return (
     <>
+      {linkable && (
+        <ConfirmDialog
+          triggerLabel={`Vincular ${user.email} ao diretório`}
+          triggerClassName={ghostButton}
+          triggerContent={<Link2 className="size-4" aria-hidden="true" />}
+          title="Vincular ao diretório da empresa"
+          message={`Entregar a conta de ${who} ao diretório da empresa (SCIM)? Nome, e-mail e ativação passam a vir dele, que poderá desativá-la ou excluí-la; senha e verificação em duas etapas continuam. Contas de administrador ou de segurança não são entregues.`}
+          confirmLabel="Vincular"
+          onConfirm={async () => {
+            const linked = await callAdmin(
+              "POST",
+              `/api/admin/users/${user.id}/directory`,
+              {},
+              "Conta vinculada ao diretório",
+              "Erro ao vincular a conta",
+            );
+            if (linked) onChanged();
+          }}
+        />
+      )}
       <ConfirmDialog
         triggerLabel={`Encerrar sessões de ${user.email}`}
         triggerClassName={ghostButton}
@@ -52,7 +83,7 @@ export function UserSecurityActions({ user, resettable, onReset }: { user: UserR
               "Verificação em duas etapas redefinida",
               "Erro ao redefinir a verificação",
             );
-            if (reset) onReset();
+            if (reset) onChanged();
           }}
         />
       )}

@@ -164,7 +164,12 @@ export default function UsersTab({ roles, onChanged, currentEmail }: Props) {
                     >
                       <Pencil className="size-4" aria-hidden="true" />
                     </button>
-                    <UserSecurityActions user={user} resettable={twoFactorOn && user.twoFactor.enrolled} onReset={() => void reload()} />
+                    <UserSecurityActions
+                      user={user}
+                      resettable={twoFactorOn && user.twoFactor.enrolled}
+                      linkable={Boolean(data?.directoryOn) && !user.directoryManaged}
+                      onChanged={() => void reload()}
+                    />
                     {user.email !== currentEmail && (
                       <ConfirmDialog
                         triggerLabel={`Excluir ${user.email}`}

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { UserListPage } from "../../../lib/admin/types";
+import type { UserListAnswer } from "../../../lib/admin/types";
 import { toast } from "../ui/toast";
 
 const SEARCH_DELAY_MS = 250;
@@ -7,7 +7,7 @@ const SEARCH_DELAY_MS = 250;
 /** One page of the server's user list for a search (debounced), a role filter and a page number. */
 export function useUserList(search: string, role: string, page: number) {
   const [query, setQuery] = useState(search);
-  const [data, setData] = useState<UserListPage | null>(null);
+  const [data, setData] = useState<UserListAnswer | null>(null);
   const [loading, setLoading] = useState(true);
   const latest = useRef(0);
 
@@ -23,7 +23,7 @@ export function useUserList(search: string, role: string, page: number) {
     try {
       const response = await fetch(`/api/admin/users?${params}`, { headers: { Accept: "application/json" } });
       if (!response.ok) throw new Error(String(response.status));
-      const body = (await response.json()) as UserListPage;
+      const body = (await response.json()) as UserListAnswer;
       // A slower, older answer never replaces a newer one.
       if (request === latest.current) setData(body);
     } catch {

@@ -15,6 +15,8 @@ export interface OidcSettings {
   roleMap: ReadonlyMap<string, readonly string[]>;
   /** Send the browser to the provider's end-session endpoint after 'Sair'. */
   logout: boolean;
+  /** ID-token `acr` values that mean the provider checked a second factor (OIDC_MFA_ACR); `amr` is read by RFC 8176's names. */
+  mfaAcrValues: readonly string[];
 }
 
 /** `grupo-ti:admin,lideres:lider` → grupo-ti → [admin], lideres → [lider]; claim values keep their case, role names are lower-cased. */
@@ -49,5 +51,9 @@ export function readOidcSettings(env: NodeJS.ProcessEnv): OidcSettings | null {
     roleClaim: env.OIDC_ROLE_CLAIM?.trim() || "groups",
     roleMap,
     logout: env.OIDC_LOGOUT === "1" || env.OIDC_LOGOUT === "true",
+    mfaAcrValues: (env.OIDC_MFA_ACR ?? "")
+      .split(",")
+      .map((value) => value.trim())
+      .filter(Boolean),
   };
 }

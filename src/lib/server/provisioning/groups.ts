@@ -2,6 +2,7 @@ import { and, asc, count, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import { directoryGroupMembers, directoryGroups, users } from "../../../../db/schema/index.ts";
 import type { Tx } from "../data/db.ts";
 import { holdLock } from "../data/dialect.ts";
+import { holdBackLockedMembers } from "./account-control.ts";
 import { auditDirectoryChange } from "./audit.ts";
 import { applyDirectoryRoles } from "./directory-roles.ts";
 import { parseEqualityFilter } from "./filter.ts";
@@ -95,16 +96,22 @@ async function nameTaken(tx: Tx, displayName: string, exceptId: string | null): 
 
 /**
  * Sets the group's name and members, then the roles of everyone whose groups changed (and of every
- * member when the name, which the role map reads, changed). Members that are no account here are skipped.
+ * member when the name, which the role map reads, changed). Members that are no account here, or
+ * accounts the directory may not touch (account-control.ts), are skipped.
  */
 async function writeGroup(ctx: ScimContext, tx: Tx, group: GroupRow, input: GroupInput, created: boolean): Promise<ScimAnswer> {
   const before = created ? [] : (await membersOf(tx, group.id)).map((member) => member.value);
   const known = input.memberIds.length
     ? (await tx.select({ id: users.id }).from(users).where(inArray(users.id, input.memberIds))).map((row) => row.id)
     : [];
-  const added = known.filter((id) => !before.includes(id));
-  const removed = before.filter((id) => !known.includes(id));
   const renamed = !created && (group.displayName !== input.displayName || group.externalId !== input.externalId);
+  // Accounts the directory may not touch keep their memberships and roles, as if the change named someone unknown.
+  const touched = renamed
+    ? [...new Set([...known, ...before])]
+    : [...known, ...before].filter((id) => !known.includes(id) || !before.includes(id));
+  const locked = await holdBackLockedMembers(ctx, tx, touched, group.id);
+  const added = known.filter((id) => !before.includes(id) && !locked.has(id));
+  const removed = before.filter((id) => !known.includes(id) && !locked.has(id));
   const [row] = await tx
     .update(directoryGroups)
     .set({ displayName: input.displayName, externalId: input.externalId, updatedAt: Date.now() })
@@ -133,7 +140,7 @@ async function writeGroup(ctx: ScimContext, tx: Tx, group: GroupRow, input: Grou
       ctx.meta,
     );
   }
-  await applyRolesOf(ctx, tx, renamed ? [...new Set([...known, ...removed])] : [...added, ...removed]);
+  await applyRolesOf(ctx, tx, renamed ? [...new Set([...known, ...removed])].filter((id) => !locked.has(id)) : [...added, ...removed]);
   return { status: created ? 201 : 200, body: toGroupResource(row!, await membersOf(tx, group.id), ctx.baseUrl) };
 }
 
@@ -240,9 +247,14 @@ export async function deleteScimGroup(ctx: ScimContext, id: string): Promise<Sci
     const group = await findGroup(tx, id);
     if (!group) return notFound("Grupo");
     const members = (await membersOf(tx, id)).map((member) => member.value);
+    const locked = await holdBackLockedMembers(ctx, tx, members, id);
     await tx.delete(directoryGroups).where(eq(directoryGroups.id, id));
     await auditDirectoryChange(tx, "scim_group_deleted", { group_id: id, display_name: group.displayName, members }, ctx.meta);
-    await applyRolesOf(ctx, tx, members);
+    await applyRolesOf(
+      ctx,
+      tx,
+      members.filter((member) => !locked.has(member)),
+    );
     return { status: 204 };
   });
 }

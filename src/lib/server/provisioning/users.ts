@@ -1,10 +1,11 @@
-import { and, asc, count, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNotNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { directoryGroupMembers, directoryGroups, twoFactorChallenges, users } from "../../../../db/schema/index.ts";
 import type { Db, Tx } from "../data/db.ts";
 import { holdLock } from "../data/dialect.ts";
 import { invalidateUserSessions } from "../sessions/session.ts";
 import { deleteUnusedEmailTokens } from "../auth/email-tokens.ts";
 import { NO_PASSWORD, roleNamesOf } from "../auth/user.ts";
+import { refuseLockedAccount } from "./account-control.ts";
 import { auditDirectoryChange } from "./audit.ts";
 import { applyDirectoryRoles } from "./directory-roles.ts";
 import { parseEqualityFilter } from "./filter.ts";
@@ -50,7 +51,10 @@ export async function getScimUser(ctx: ScimContext, id: string): Promise<ScimAns
   return row ? { status: 200, body: await resourceOf(ctx.db, row, ctx.baseUrl) } : notFound("Usuário");
 }
 
-/** GET /Users: every account (the directory matches existing people by `userName` before creating them). */
+/**
+ * GET /Users: the accounts the directory manages. A `userName eq` lookup finds any account, as
+ * Entra and Okta look a person up before creating them (and get 409 for one they may not adopt).
+ */
 export async function listScimUsers(ctx: ScimContext, query: URLSearchParams): Promise<ScimAnswer> {
   const filter = parseEqualityFilter(query.get("filter"), ["username", "externalid", "id", "emails.value"]);
   if (!filter.ok) return scimError(400, filter.detail, "invalidFilter");
@@ -62,7 +66,8 @@ export async function listScimUsers(ctx: ScimContext, query: URLSearchParams): P
     if (!isPrintableAscii(value.trim())) return sql`1 = 0`;
     return eq(users.email, value.trim().toLowerCase());
   });
-  const where = conditions.length ? and(...conditions) : undefined;
+  if (!filter.tests.some(({ attribute }) => attribute === "username")) conditions.push(isNotNull(users.provisionedAt));
+  const where = and(...conditions);
   const { startIndex, count: size } = readPage(query);
   const [{ total }] = (await ctx.db.select({ total: count() }).from(users).where(where)) as [{ total: number }];
   const rows =
@@ -148,8 +153,9 @@ type Account = NonNullable<Awaited<ReturnType<typeof findAccount>>>;
 
 /**
  * Writes a read User resource over an existing account, with its audit rows: changed fields,
- * deactivation (all sessions end before the answer) or reactivation. An account the directory
- * had not managed yet is taken over; a pending sign-up loses the password its unknown author chose.
+ * deactivation (all sessions end before the answer) or reactivation. The caller has checked the
+ * directory may (account-control.ts): an account it had not managed yet and nobody made by hand is
+ * taken over; a pending sign-up loses the password its unknown author chose.
  */
 async function writeUser(ctx: ScimContext, tx: Tx, account: Account, input: UserInput): Promise<ScimAnswer> {
   const conflict = await uniquenessConflict(tx, input, account.id);
@@ -196,7 +202,8 @@ export async function replaceScimUser(ctx: ScimContext, id: string, body: unknow
   return ctx.db.transaction(async (tx) => {
     await holdLock(tx, "accounts");
     const account = await findAccount(tx, id);
-    return account ? writeUser(ctx, tx, account, read.input) : notFound("Usuário");
+    if (!account) return notFound("Usuário");
+    return (await refuseLockedAccount(ctx, tx, account, "replace")) ?? writeUser(ctx, tx, account, read.input);
   });
 }
 
@@ -206,6 +213,8 @@ export async function patchScimUser(ctx: ScimContext, id: string, body: unknown)
     await holdLock(tx, "accounts");
     const account = await findAccount(tx, id);
     if (!account) return notFound("Usuário");
+    const locked = await refuseLockedAccount(ctx, tx, account, "patch");
+    if (locked) return locked;
     const current = await resourceOf(tx, account, ctx.baseUrl);
     const patched = applyPatch(USER_RESOURCE, current, body);
     if (!patched.ok) return patched.answer;
@@ -221,6 +230,8 @@ export async function deleteScimUser(ctx: ScimContext, id: string): Promise<Scim
     await holdLock(tx, "accounts");
     const account = await findAccount(tx, id);
     if (!account) return notFound("Usuário");
+    const locked = await refuseLockedAccount(ctx, tx, account, "delete");
+    if (locked) return locked;
     const roles = await roleNamesOf(tx, id);
     await tx.delete(users).where(eq(users.id, id));
     await auditDirectoryChange(

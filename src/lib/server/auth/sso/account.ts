@@ -9,13 +9,23 @@ import { deleteUnusedEmailTokens } from "../email-tokens.ts";
 import { removePendingAccount } from "../pending-accounts.ts";
 import { createAuditedSession } from "../../sessions/session.ts";
 import { newDeviceOf } from "../security-notices.ts";
+import { readTwoFactorStatus } from "../two-factor/enrolment.ts";
+import { startTwoFactorChallenge } from "../two-factor/sign-in.ts";
 import { NO_PASSWORD } from "../user.ts";
 import type { SsoIdentity } from "./claims.ts";
 import { applyMappedRoles, mapRoleClaim } from "./roles.ts";
 
+/** A session, or (second factor on file, none asserted by the provider) a pending challenge, as after a password. */
 export type SsoAccountResult =
   | { ok: true; userId: string; email: string; session: { token: string; expiresAt: number }; newDevice: string | null }
+  | { ok: true; userId: string; email: string; twoFactorChallenge: string }
   | { ok: false; code: "domain" | "conflict" | "deactivated" };
+
+/** What the sign-in brings beside the identity: the TOTP key (null: second factor off) and where to go after it. */
+export interface SsoSignInOptions {
+  twoFactorKey: Buffer | null;
+  nextPath: string;
+}
 
 type User = typeof users.$inferSelect;
 type Opened = { user: User; changes: Partial<typeof users.$inferInsert>; details: Record<string, unknown> };
@@ -25,9 +35,16 @@ type Refused = { conflict: User; error: "linked_to_other_identity" | "email_held
  * Opens the portal account of a provider identity and its session, in one transaction with their
  * audit rows (roles as in roles.ts): nothing of the sign-in stays if a row cannot be written. Under
  * the `accounts` lock, so parallel callbacks, a sign-up of the same address and the pending purge
- * each see the others' result.
+ * each see the others' result. An account with a second factor gets a challenge instead of a
+ * session unless the provider asserted MFA (claims.ts): the provider's word alone is not the code.
  */
-export async function openSsoAccount(db: Db, settings: OidcSettings, identity: SsoIdentity, meta: RequestMeta): Promise<SsoAccountResult> {
+export async function openSsoAccount(
+  db: Db,
+  settings: OidcSettings,
+  identity: SsoIdentity,
+  meta: RequestMeta,
+  options: SsoSignInOptions,
+): Promise<SsoAccountResult> {
   const { email } = identity;
   if (!isAllowedEmail(email)) {
     await writeAuditLog(db, { actionType: "sso_domain_refused", result: "failure", details: { email, error: "invalid_domain" }, ...meta });
@@ -62,6 +79,17 @@ export async function openSsoAccount(db: Db, settings: OidcSettings, identity: S
       user = (await tx.update(users).set(found.changes).where(eq(users.id, user.id)).returning())[0]!;
     }
     const roles = await applyMappedRoles(tx, user, mapRoleClaim(identity.roleClaim, settings.roleMap), settings, meta);
+    if (!identity.mfaAsserted && options.twoFactorKey && (await readTwoFactorStatus(tx, user.id)).enrolled) {
+      const challenge = await startTwoFactorChallenge(tx, user.id, options.nextPath);
+      await writeAuditLog(tx, {
+        userId: user.id,
+        actionType: "sso_second_factor_required",
+        result: "success",
+        details: { email, roles, issuer: identity.issuer, subject: identity.subject, ...found.details },
+        ...meta,
+      });
+      return { ok: true, userId: user.id, email, twoFactorChallenge: challenge.token } as const;
+    }
     const newDevice = await newDeviceOf(tx, user.id, meta.userAgent);
     const session = await createAuditedSession(tx, user.id, { ...meta, authMethod: "sso" }, [
       {
@@ -78,7 +106,8 @@ export async function openSsoAccount(db: Db, settings: OidcSettings, identity: S
 
 /**
  * Which account the identity opens. The one linked to its iss + sub, or else the one the directory
- * provisioned with `externalId` equal to the sub (linked now), whatever e-mail it had (it
+ * created (not one it adopted or an admin linked: `provisioned_at` is then later than `created_at`)
+ * with `externalId` equal to the sub (linked now), whatever e-mail it had (it
  * takes the provider's new address; a pending sign-up holding that address is removed, a confirmed
  * account holding it is a conflict). Else the account with its e-mail, if linked to no other
  * identity (another sub or another issuer is a conflict, never a merge): linked now, and a pending
@@ -99,7 +128,7 @@ async function findAccount(tx: Tx, identity: SsoIdentity, now: number): Promise<
         await tx
           .select()
           .from(users)
-          .where(and(eq(users.externalId, subject), isNull(users.oidcIssuer)))
+          .where(and(eq(users.externalId, subject), isNull(users.oidcIssuer), eq(users.provisionedAt, users.createdAt)))
       )[0];
   const linked = linkedBefore ?? provisioned;
   const link = provisioned ? { oidcIssuer: issuer, oidcSubject: subject } : {};

@@ -2,6 +2,7 @@ import { ssoClaimsSchema } from "../../../auth/schemas.ts";
 import type { SsoErrorCode } from "../../../auth/sso-messages.ts";
 import { writeAuditLog, type RequestMeta } from "../../audit/audit.ts";
 import type { Db } from "../../data/db.ts";
+import type { OidcSettings } from "../../config/oidc.ts";
 import { normalizeEmail } from "../user.ts";
 
 /** The person a verified ID token names, in the form the portal stores. */
@@ -15,6 +16,8 @@ export interface SsoIdentity {
   fullName: string;
   /** The raw role claim, mapped through `OIDC_ROLE_MAP` later. */
   roleClaim: unknown;
+  /** The provider says it checked a second factor (providerAssertsMfa): the portal's own is not asked again. */
+  mfaAsserted: boolean;
 }
 
 export type ReadClaimsResult = { ok: true; identity: SsoIdentity } | { ok: false; code: SsoErrorCode };
@@ -29,6 +32,20 @@ export function fullNameFromClaims(claims: Record<string, unknown>): string {
   return text(claims.name) || [text(claims.given_name), text(claims.family_name)].filter(Boolean).join(" ");
 }
 
+/**
+ * `amr` values (RFC 8176) that name a second factor or a key bound to a device: `mfa` (Entra, Okta),
+ * `mca`, `otp`, `hwk` (security key), `swk` (a key in software, e.g. a passkey), `sc` (smart card).
+ * `pwd` or `kba` alone do not count.
+ */
+export const MFA_AMR_VALUES: readonly string[] = ["mfa", "mca", "otp", "hwk", "swk", "sc"];
+
+/** The ID token's `amr` names a second factor, or its `acr` is one OIDC_MFA_ACR lists. */
+export function providerAssertsMfa(claims: Record<string, unknown>, mfaAcrValues: readonly string[]): boolean {
+  const amr = Array.isArray(claims.amr) ? claims.amr : [];
+  if (amr.some((method) => typeof method === "string" && MFA_AMR_VALUES.includes(method))) return true;
+  return typeof claims.acr === "string" && mfaAcrValues.includes(claims.acr);
+}
+
 /** A refused value for the audit row: anything outside printable ASCII spelled `\u{…}`, so no bidi or control character reaches the log viewer. */
 export function spellOut(value: string): string {
   return [...value.slice(0, 300)].map((char) => (/^[\x20-\x7e]$/.test(char) ? char : `\\u{${char.codePointAt(0)!.toString(16)}}`)).join("");
@@ -38,7 +55,12 @@ export function spellOut(value: string): string {
  * The identity in verified claims, held to the same rules as the password forms; a missing or
  * unverified e-mail, or an e-mail or name the forms would refuse, is audited and refused.
  */
-export async function readSsoClaims(db: Db, claims: VerifiedClaims, roleClaimName: string, meta: RequestMeta): Promise<ReadClaimsResult> {
+export async function readSsoClaims(
+  db: Db,
+  claims: VerifiedClaims,
+  settings: Pick<OidcSettings, "roleClaim" | "mfaAcrValues">,
+  meta: RequestMeta,
+): Promise<ReadClaimsResult> {
   const who = { issuer: claims.iss, subject: claims.sub };
   if (typeof claims.email !== "string" || claims.email === "" || claims.email_verified !== true) {
     const email = typeof claims.email === "string" ? spellOut(claims.email) : null;
@@ -58,5 +80,12 @@ export async function readSsoClaims(db: Db, claims: VerifiedClaims, roleClaimNam
     return { ok: false, code: field === "email" ? "email_invalid" : "name_invalid" };
   }
   const { email, fullName: name } = parsed.data;
-  return { ok: true, identity: { ...who, email: normalizeEmail(email), fullName: name, roleClaim: claims[roleClaimName] } };
+  const identity = {
+    ...who,
+    email: normalizeEmail(email),
+    fullName: name,
+    roleClaim: claims[settings.roleClaim],
+    mfaAsserted: providerAssertsMfa(claims, settings.mfaAcrValues),
+  };
+  return { ok: true, identity };
 }

@@ -51,8 +51,8 @@ export async function exchangeCode(
   const idClaims = tokens.claims()!;
   const needsUserInfo = idClaims.email === undefined || idClaims[roleClaim] === undefined;
   if (!needsUserInfo || !tokens.access_token || !configuration.serverMetadata().userinfo_endpoint) return { ...idClaims };
-  const userInfo = await client.fetchUserInfo(configuration, tokens.access_token, idClaims.sub);
-  // The signed ID token wins where both carry a claim.
+  const { amr: _amr, acr: _acr, ...userInfo } = await client.fetchUserInfo(configuration, tokens.access_token, idClaims.sub);
+  // The signed ID token wins where both carry a claim; how the person signed in (`amr`, `acr`) is read from it alone.
   return { ...userInfo, ...idClaims };
 }
 

@@ -15,8 +15,15 @@ import { callbackUrl, client, discoverProvider, exchangeCode } from "./client.ts
 import type { OidcSettings } from "../../config/oidc.ts";
 import { beginAttempt } from "../../throttle/throttle.ts";
 import { noticeNewDevice } from "../security-notices.ts";
+import { config } from "../../config/config.ts";
+import { TWO_FACTOR_PATH } from "../two-factor/sign-in.ts";
 
 export type SsoOutcome<T> = { ok: true; value: T } | { ok: false; code: SsoErrorCode };
+
+/** A session to set, or (second factor on file) the challenge cookie's token and the code page, as after a password. */
+export type SsoSignedIn =
+  | { session: { token: string; expiresAt: number }; next: string; twoFactorChallenge?: undefined }
+  | { twoFactorChallenge: string; next: string; session?: undefined };
 
 interface SsoContext {
   db: Db;
@@ -68,7 +75,7 @@ export async function completeSsoSignIn(
   ctx: SsoContext,
   query: URLSearchParams,
   cookieState: string | null,
-): Promise<SsoOutcome<{ session: { token: string; expiresAt: number }; next: string }>> {
+): Promise<SsoOutcome<SsoSignedIn>> {
   const attempt = await consumeSignInAttempt(ctx.db, query.get("state") ?? "", cookieState);
   if (!attempt) {
     // Only forged or used states count, so a flood of them never refuses a sign-in that completes.
@@ -90,10 +97,15 @@ export async function completeSsoSignIn(
   } catch (error) {
     return await providerError(ctx, "callback", error);
   }
-  const read = await readSsoClaims(ctx.db, claims, ctx.settings.roleClaim, ctx.meta);
+  const read = await readSsoClaims(ctx.db, claims, ctx.settings, ctx.meta);
   if (!read.ok) return read;
-  const account = await openSsoAccount(ctx.db, ctx.settings, read.identity, ctx.meta);
+  const account = await openSsoAccount(ctx.db, ctx.settings, read.identity, ctx.meta, {
+    twoFactorKey: config().twoFactor.key,
+    nextPath: attempt.nextPath,
+  });
   if (!account.ok) return account;
+  if ("twoFactorChallenge" in account)
+    return { ok: true, value: { twoFactorChallenge: account.twoFactorChallenge, next: TWO_FACTOR_PATH } };
   if (account.newDevice) noticeNewDevice(account.email, account.newDevice, ctx.meta);
   return { ok: true, value: { session: account.session, next: attempt.nextPath } };
 }

@@ -7,6 +7,7 @@ import { getDb } from "../../../../lib/server/data/db";
 import { actorOf, refuseUnlessAllowed } from "../../../../lib/server/http/guards";
 import { jsonResponse, parseJsonBody } from "../../../../lib/server/http/http";
 import { listUsersPage } from "../../../../lib/server/admin/user-list";
+import type { UserListAnswer } from "../../../../lib/admin/types";
 
 export const prerender = false;
 
@@ -17,7 +18,8 @@ export const GET: APIRoute = async ({ locals, url }) => {
   const parsed = userListQuerySchema.safeParse(Object.fromEntries(url.searchParams));
   if (!parsed.success) return jsonResponse(400, { error: parsed.error.issues[0]?.message ?? "Filtro inválido" });
   const query = { search: parsed.data.q, role: parsed.data.role, page: parsed.data.page };
-  return jsonResponse(200, await listUsersPage(getDb(), query, config().twoFactor));
+  const answer: UserListAnswer = { ...(await listUsersPage(getDb(), query, config().twoFactor)), directoryOn: config().scim !== null };
+  return jsonResponse(200, answer);
 };
 
 export const POST: APIRoute = async ({ locals, request }) => {

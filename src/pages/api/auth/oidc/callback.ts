@@ -6,10 +6,11 @@ import { jsonResponse, requestMeta } from "../../../../lib/server/http/http";
 import { completeSsoSignIn } from "../../../../lib/server/auth/sso/sign-in";
 import { ssoMarkerCookieHeader } from "../../../../lib/server/auth/sso/sign-out";
 import { sessionCookieHeader } from "../../../../lib/server/sessions/session";
+import { challengeCookieHeader } from "../../../../lib/server/auth/two-factor/sign-in";
 
 export const prerender = false;
 
-/** The provider's redirect back: signed in → `next`; refused → /auth with the reason in `?sso_error=`. */
+/** The provider's redirect back: signed in → `next`; second factor on file → its code page; refused → /auth with the reason in `?sso_error=`. */
 export const GET: APIRoute = async ({ request, locals, url }) => {
   const { oidc, publicUrl, secureCookies } = config();
   if (!oidc) return jsonResponse(404, { error: "Login corporativo não configurado" });
@@ -19,10 +20,14 @@ export const GET: APIRoute = async ({ request, locals, url }) => {
   const headers = new Headers({ "Cache-Control": "no-store" });
   headers.append("Set-Cookie", clearStateCookieHeader(secureCookies));
   if (result.ok) {
-    const { session, next } = result.value;
+    const { session, twoFactorChallenge, next } = result.value;
     headers.set("Location", next);
-    headers.append("Set-Cookie", sessionCookieHeader(session.token, session.expiresAt, secureCookies));
-    headers.append("Set-Cookie", ssoMarkerCookieHeader(session.expiresAt, secureCookies));
+    if (session) {
+      headers.append("Set-Cookie", sessionCookieHeader(session.token, session.expiresAt, secureCookies));
+      headers.append("Set-Cookie", ssoMarkerCookieHeader(session.expiresAt, secureCookies));
+    } else {
+      headers.append("Set-Cookie", challengeCookieHeader(twoFactorChallenge, secureCookies));
+    }
   } else {
     headers.set("Location", `/auth?sso_error=${result.code}`);
   }
