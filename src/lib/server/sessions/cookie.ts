@@ -1,5 +1,5 @@
 /** The session cookie: reading it from a request and writing it to a response. */
-import { readOneCookie } from "../http/cookies.ts";
+import { readOneCookie } from "../platform/cookies.ts";
 
 export const SESSION_COOKIE = "b1_session";
 

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { eq, lt } from "drizzle-orm";
 import { oidcSignInAttempts } from "../../../../../db/schema/index.ts";
 import type { Db } from "../../data/db.ts";
-import { readOneCookie, type CookieRead } from "../../http/cookies.ts";
+import { readOneCookie, type CookieRead } from "../../platform/cookies.ts";
 import { client } from "./client.ts";
 
 /**

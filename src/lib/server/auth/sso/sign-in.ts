@@ -8,7 +8,7 @@ import type { SsoErrorCode } from "../../../auth/sso-messages.ts";
 import { safeNextPath } from "../../../url-path.ts";
 import { writeAuditLog, type RequestMeta } from "../../audit/audit.ts";
 import type { Db } from "../../data/db.ts";
-import type { CookieRead } from "../../http/cookies.ts";
+import type { CookieRead } from "../../platform/cookies.ts";
 import { openSsoAccount } from "./account.ts";
 import { consumeSignInAttempt, startSignInAttempt } from "./attempts.ts";
 import { readSsoClaims, type VerifiedClaims } from "./claims.ts";

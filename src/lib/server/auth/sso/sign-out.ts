@@ -1,4 +1,4 @@
-import { readOneCookie } from "../../http/cookies.ts";
+import { readOneCookie } from "../../platform/cookies.ts";
 import { endSessionUrl } from "./client.ts";
 import type { OidcSettings } from "../../config/oidc.ts";
 
