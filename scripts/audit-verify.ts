@@ -1,13 +1,14 @@
 /**
  * Checks the audit log's hash chain and its sealed head: `npm run audit:verify`. Exit 0 with the
- * count when every row and the head match; exit 1 saying what does not (a row edited, inserted or
- * deleted around it; rows deleted from the end or the start; a count changed; the head's seal).
+ * count when every row and the head match (naming the rows written without AUDIT_CHAIN_KEY that
+ * the chain took in, if any); exit 1 saying what does not (a row edited, inserted or deleted
+ * around it; rows deleted from the end or the start; a count changed; the head's seal).
  *
  * `npm run audit:verify -- --seal` re-seals the head from the rows as they are (after checking
  * them): once after setting or changing AUDIT_CHAIN_KEY, or after an update from a version
  * without the head; see docs/security.md.
  */
-import { describeChainProblem, type ChainState } from "../src/lib/audit/chain-state.ts";
+import { describeChainProblem, describeRowsWithoutKey, type ChainState } from "../src/lib/audit/chain-state.ts";
 import { sealChainHead, verifyAuditChain } from "../src/lib/server/audit/verify.ts";
 import { closeDatabase, getMigratedDb } from "../src/lib/server/data/db.ts";
 
@@ -45,6 +46,8 @@ try {
         ? "topo selado com AUDIT_CHAIN_KEY"
         : "topo sem selo (AUDIT_CHAIN_KEY não definida: quem edita o banco pode refazer a cadeia)";
       console.log(`OK: cadeia de auditoria íntegra, ${state.count} registros verificados${before}; ${head}.`);
+      const withoutKey = describeRowsWithoutKey(state.withoutKey);
+      if (withoutKey) console.log(`ATENÇÃO: ${withoutKey}. Confira-os: a chave não garante que vieram do portal.`);
     } else {
       console.error(`ERRO: ${describeChainProblem(state)}; ${verifiedBefore(state)}.`);
       process.exitCode = 1;

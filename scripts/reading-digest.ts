@@ -6,6 +6,7 @@
  */
 import { config } from "../src/lib/server/config/config.ts";
 import { closeDatabase, getMigratedDb } from "../src/lib/server/data/db.ts";
+import { writerKeyRefusal } from "../src/lib/server/audit/without-key.ts";
 import { sendReadingDigests } from "../src/lib/server/reading/digest.ts";
 import { isoWeekOf } from "../src/lib/server/reading/digest-week.ts";
 import { readingManifest, readingManifestPath } from "../src/lib/server/reading/manifest.ts";
@@ -13,7 +14,11 @@ import { readingManifest, readingManifestPath } from "../src/lib/server/reading/
 const { publicUrl, tzDisplay } = config();
 const db = await getMigratedDb();
 try {
-  if (!readingManifest().pages.length) {
+  const refusal = await writerKeyRefusal(db);
+  if (refusal) {
+    console.error(`Erro: ${refusal}.`);
+    process.exitCode = 1;
+  } else if (!readingManifest().pages.length) {
     console.log(`Nenhuma página de leitura obrigatória em ${readingManifestPath()} (rode npm run build): nada a enviar.`);
   } else {
     const week = isoWeekOf(Date.now(), tzDisplay);

@@ -14,6 +14,7 @@ import { createUser, deleteUserByEmail, listUsersWithRoles, unlinkSsoIdentity } 
 import { isAllowedEmail, isAllowListEmpty } from "../src/lib/server/auth/allowed-email.ts";
 import { listRoles } from "../src/lib/server/admin/roles.ts";
 import { config } from "../src/lib/server/config/config.ts";
+import { writerKeyRefusal } from "../src/lib/server/audit/without-key.ts";
 
 function fail(message: string): never {
   console.error(`Erro: ${message}`);
@@ -59,6 +60,10 @@ async function main(argv: string[]) {
   });
   const db = await getMigratedDb();
   await seedDatabase(db);
+  if (command === "add" || command === "remove" || command === "sso-unlink") {
+    const refusal = await writerKeyRefusal(db);
+    if (refusal) fail(refusal);
+  }
 
   if (command === "add") {
     const email = emailField.safeParse(values.email ?? "");

@@ -23,6 +23,7 @@ import {
   TWO_FACTOR_REQUIRED_MESSAGE,
 } from "../lib/auth/two-factor-policy.ts";
 import { isAcceptedOrigin, originRefusalMessage } from "../lib/server/http/origin.ts";
+import { clientAddress } from "../lib/server/http/client-address.ts";
 import { MAX_BODY_BYTES, NUL_QUERY_MESSAGE, TOO_LARGE_MESSAGE } from "../lib/server/http/http.ts";
 import { securityHeaders } from "./security-headers.ts";
 import { closeAfterAnswer, cutIdleBody, declaresTooLarge, limitRequestBody } from "./body-limit.ts";
@@ -106,12 +107,7 @@ export function createGate(options: GateOptions) {
   const baseHeaderEntries = Object.entries(baseHeaders);
 
   function clientIp(req: IncomingMessage): string | null {
-    if (config.trustProxy) {
-      const forwarded = req.headers["x-forwarded-for"];
-      const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
-      if (first) return first;
-    }
-    return req.socket.remoteAddress ?? null;
+    return clientAddress(req.headers["x-forwarded-for"], req.socket.remoteAddress, config.trustProxy);
   }
 
   const { sendAsset, sendSearchFile, sendDownload, redirect, json, empty, sendPage, sendError, pagePolicy } = createResponders(

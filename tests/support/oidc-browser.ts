@@ -38,15 +38,18 @@ export interface ProviderRoundTrip {
   portal: CookieJar;
 }
 
-/** Clicks 'Entrar com a conta corporativa', signs in at the provider as `login`, stops at the redirect back. */
-export async function signInAtProvider(portalUrl: string, login: string, next = "/"): Promise<ProviderRoundTrip> {
+/**
+ * Clicks 'Entrar com a conta corporativa', signs in at the provider as `login`, stops at the redirect
+ * back (to `publicUrl`, the portal's PUBLIC_URL, when it is not the address the test reaches it on).
+ */
+export async function signInAtProvider(portalUrl: string, login: string, next = "/", publicUrl = portalUrl): Promise<ProviderRoundTrip> {
   const portal = new CookieJar();
   const provider = new CookieJar();
   const start = await send(`${portalUrl}/api/auth/oidc/login?next=${encodeURIComponent(next)}`, portal);
   if (start.status !== 302) throw new Error(`início do login: ${start.status}`);
   let location = start.headers.get("location")!;
   for (let hop = 0; hop < 10; hop++) {
-    if (location.startsWith(portalUrl)) return { callbackUrl: location, portal };
+    if (location.startsWith(publicUrl)) return { callbackUrl: portalUrl + location.slice(publicUrl.length), portal };
     const response = await send(location, provider);
     if (response.status === 200) {
       const html = await response.text();

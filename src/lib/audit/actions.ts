@@ -55,6 +55,8 @@ export const AUDIT_ACTION_LABELS = {
   scim_group_deleted: "Diretório: Grupo Excluído",
   scim_roles_updated: "Diretório: Perfis Atualizados",
   scim_user_blocked: "Diretório: Alteração Bloqueada",
+  // Rows written by a process without AUDIT_CHAIN_KEY, taken into the sealed chain and named
+  audit_rows_without_key: "Auditoria: Registros Gravados sem a Chave",
 } as const satisfies Record<string, string>;
 
 /** Every action an audit row may record. */

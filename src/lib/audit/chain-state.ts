@@ -14,6 +14,13 @@ export type ChainProblem =
   | "extra_rows"
   | "counts";
 
+/** Rows a process without AUDIT_CHAIN_KEY wrote, later taken into the sealed chain: every row with an id from `firstId` to `lastId`. */
+export interface RowsWithoutKey {
+  firstId: number;
+  lastId: number;
+  rows: number;
+}
+
 export type ChainState =
   | {
       ok: true;
@@ -23,6 +30,8 @@ export type ChainState =
       unchained: number;
       /** The head is sealed with AUDIT_CHAIN_KEY (false: no key set, the head is only a plain record). */
       sealed: boolean;
+      /** Rows the chain holds that were written without the key (their content is as the writer left it; see docs/security.md). */
+      withoutKey: RowsWithoutKey[];
     }
   | {
       ok: false;
@@ -69,8 +78,18 @@ export function describeChainProblem(state: Extract<ChainState, { ok: false }>):
     case "replaced":
       return `o registro ${row(state.lastId)} não é o último que o portal gravou: foi substituído fora do portal`;
     case "extra_rows":
-      return `registro ${row(state.brokenId)} gravado fora do portal, depois do último registro selado ${row(state.sealedLastId)}`;
+      return `registro ${row(state.brokenId)} gravado sem AUDIT_CHAIN_KEY ou fora do portal, depois do último registro selado ${row(state.sealedLastId)}`;
     case "counts":
       return "a contagem (details.count) de algum registro 'blocked', ou um registro anterior à cadeia, foi alterada fora do portal";
   }
+}
+
+/** Rows written without the key, for an administrator: "#12 a #15 (4 registros), #20"; null when there are none. */
+export function describeRowsWithoutKey(ranges: readonly RowsWithoutKey[]): string | null {
+  if (!ranges.length) return null;
+  const total = ranges.reduce((sum, range) => sum + range.rows, 0);
+  const shown = ranges.map((range) =>
+    range.firstId === range.lastId ? `#${range.firstId}` : `#${range.firstId} a #${range.lastId} (${range.rows} registros)`,
+  );
+  return `${total === 1 ? "1 registro gravado" : `${total} registros gravados`} sem AUDIT_CHAIN_KEY (por um processo sem a chave) e selados depois: ${shown.join(", ")}`;
 }

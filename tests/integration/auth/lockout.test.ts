@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { auditLogs } from "../../../db/schema/index";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser } from "../../support/users";
 
@@ -54,5 +56,31 @@ describe("an attacker trying to lock a colleague out with wrong passwords", () =
     });
     expect(refused.status).toBe(429);
     expect((await refused.json()).code).toBe("rate_limited");
+  });
+});
+
+describe("a forwarded address that is not an IP address (TRUST_PROXY=true)", () => {
+  it("is not taken as the client: made-up values share the socket's limit and the audit row records the socket's address", async () => {
+    const victim = await createTestUser(server.db, ["visualizador"], "forjado");
+    const statuses: number[] = [];
+    // A new made-up "address" per guess would be a new client to the throttle if it were believed.
+    for (let i = 0; i < 10; i++) statuses.push((await signIn(`nao-e-ip-${i}, 203.0.113.9`, victim.email, `Errada@${i}x`)).status);
+    expect(statuses.slice(0, 8)).toEqual(Array(8).fill(401));
+    expect(statuses.slice(8)).toEqual(Array(2).fill(429));
+    const rows = await server.db
+      .select({ ip: auditLogs.ipAddress, details: auditLogs.actionDetails })
+      .from(auditLogs)
+      .where(eq(auditLogs.userId, victim.id));
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(["127.0.0.1", "::ffff:127.0.0.1"]).toContain(row.ip);
+  });
+
+  it("a valid forwarded IPv4 or IPv6 address is still the client's", async () => {
+    const user = await createTestUser(server.db, ["visualizador"], "proxy-valido");
+    for (const ip of ["192.0.2.45", "2001:db8::45"]) {
+      expect((await signIn(ip, user.email, "Errada@123x")).status).toBe(401);
+    }
+    const rows = await server.db.select({ ip: auditLogs.ipAddress }).from(auditLogs).where(eq(auditLogs.userId, user.id));
+    expect(rows.map((row) => row.ip).sort()).toEqual(["192.0.2.45", "2001:db8::45"]);
   });
 });

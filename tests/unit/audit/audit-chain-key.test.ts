@@ -183,3 +183,108 @@ describe("AUDIT_CHAIN_KEY", () => {
     expect(() => readConfig({ AUDIT_CHAIN_KEY: "curta" })).toThrow("AUDIT_CHAIN_KEY deve ter 32 bytes");
   });
 });
+
+describe("rows written without the key after the sealed end", () => {
+  /** A row as a process without the key appends it: chained by hash onto the last row, the head left alone. */
+  async function appendWithoutKey(
+    fields: { actionType: string; result?: "success" | "failure" | "blocked"; details?: unknown },
+    hash?: string | null,
+  ) {
+    const [last] = await db.select().from(auditLogs).orderBy(desc(auditLogs.id)).limit(1);
+    const values = {
+      createdAt: Date.now(),
+      userId: null,
+      actionType: fields.actionType,
+      result: fields.result ?? "success",
+      actionDetails: fields.details === undefined ? null : JSON.stringify(fields.details),
+      ipAddress: null,
+      userAgent: null,
+    };
+    const [{ id }] = (await db.insert(auditLogs).values(values).returning({ id: auditLogs.id })) as [{ id: number }];
+    await db
+      .update(auditLogs)
+      .set({ hash: hash === undefined ? chainHash(last!.hash!, { id, ...values }) : hash })
+      .where(eq(auditLogs.id, id));
+    return id;
+  }
+
+  it("are taken in by the next keyed append and named by verification, which passes; the chain stays sealed after them", async () => {
+    await writeRows(2);
+    const outside = [
+      await appendWithoutKey({ actionType: "user_logout" }),
+      await appendWithoutKey({ actionType: "user_login_attempt", result: "blocked", details: { count: 1 } }),
+    ];
+    expect(await verifyAuditChain(db)).toMatchObject({ ok: false, reason: "extra_rows", brokenId: outside[0] });
+    // Its count bumped by a keyed writer before it is taken in: the sum takes the count it has then.
+    expect(await incrementAuditCount(db, outside[1]!)).toBe(true);
+    const after = await writeRows(1);
+    const state = await verifyAuditChain(db);
+    expect(state).toMatchObject({ ok: true, sealed: true, withoutKey: [{ firstId: outside[0], lastId: outside[1], rows: 2 }] });
+    const [named] = await db
+      .select()
+      .from(auditLogs)
+      .where(eq(auditLogs.id, after[0]! - 1));
+    expect(named!.actionType).toBe("audit_rows_without_key");
+    const result = auditVerify();
+    expect(result.status).toBe(0);
+    expect(result.output).toContain(
+      `ATENÇÃO: 2 registros gravados sem AUDIT_CHAIN_KEY (por um processo sem a chave) e selados depois: #${outside[0]} a #${outside[1]} (2 registros)`,
+    );
+  });
+
+  it("a forged naming row names nobody: only the real one, which names the forged row itself", async () => {
+    const keyed = await writeRows(2);
+    const forged = await appendWithoutKey({
+      actionType: "audit_rows_without_key",
+      result: "failure",
+      details: { firstId: keyed[0], lastId: keyed[1], rows: 2, mac: "0".repeat(64) },
+    });
+    await writeRows(1);
+    expect(await verifyAuditChain(db)).toMatchObject({ ok: true, withoutKey: [{ firstId: forged, lastId: forged, rows: 1 }] });
+  });
+
+  it.each([
+    ["with a hash that does not chain", "0".repeat(64), "hash"],
+    ["without a hash", null, "missing_hash"],
+  ])("a row %s is not taken in: the evidence stays after later appends", async (_, hash, reason) => {
+    await writeRows(2);
+    const outside = await appendWithoutKey({ actionType: "user_logout" }, hash);
+    await writeRows(2);
+    expect(await verifyAuditChain(db)).toMatchObject({ ok: false, reason, brokenId: outside });
+  });
+
+  it("a key that is not the head's is refused by npm run user -- add before anything is written", async () => {
+    await writeRows(1);
+    for (const key of ["", OTHER_KEY]) {
+      const run = spawnSync(
+        process.execPath,
+        [
+          "--import",
+          "tsx",
+          "scripts/user.ts",
+          "add",
+          "--email",
+          "cli@b1.example.com",
+          "--name",
+          "Pessoa CLI",
+          "--password",
+          "Jabuticaba@Azul7",
+        ],
+        {
+          env: {
+            ...process.env,
+            AUDIT_CHAIN_KEY: key,
+            AUTH_ALLOWED_DOMAINS: "b1.example.com",
+            DATABASE_PATH: file,
+            ...(target === file ? {} : { DATABASE_URL: target }),
+          },
+          encoding: "utf8",
+          timeout: 30_000,
+        },
+      );
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain("Erro: o log de auditoria deste banco é selado com AUDIT_CHAIN_KEY");
+    }
+    expect(await verifyAuditChain(db)).toMatchObject({ ok: true, withoutKey: [] });
+  });
+});

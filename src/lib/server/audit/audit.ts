@@ -10,6 +10,7 @@ import type { AuditActionType, AuditResult } from "../../audit/actions.ts";
 import type { Db, Tx } from "../data/db.ts";
 import { chainHash, chainPointBefore } from "./chain.ts";
 import { moveHeadAfterAppend, moveHeadAfterCount } from "./head.ts";
+import { ROWS_WITHOUT_KEY_ACTION, takeInRowsWithoutKey } from "./without-key.ts";
 import { config } from "../config/config.ts";
 import { maskIpAddress } from "../platform/ip-mask.ts";
 import { holdLock, incrementJsonCount } from "../data/dialect.ts";
@@ -38,22 +39,29 @@ export interface AuditEntry extends RequestMeta {
 export async function writeAuditLog(db: Db | Tx, entry: AuditEntry): Promise<number> {
   return db.transaction(async (tx) => {
     await holdLock(tx, "audit-chain");
-    const values = {
-      createdAt: Date.now(),
-      userId: entry.userId ?? null,
-      actionType: entry.actionType,
-      result: entry.result,
-      actionDetails: entry.details ? JSON.stringify(entry.details) : null,
-      ipAddress: config().auditIpMask ? maskIpAddress(entry.ipAddress) : (entry.ipAddress ?? null),
-      userAgent: entry.userAgent?.slice(0, 512) ?? null,
-    };
-    const [{ id }] = (await tx.insert(auditLogs).values(values).returning({ id: auditLogs.id })) as [{ id: number }];
-    const previous = await chainPointBefore(tx, id);
-    const hash = chainHash(previous.hash, { id, ...values });
-    await tx.update(auditLogs).set({ hash }).where(eq(auditLogs.id, id));
-    await moveHeadAfterAppend(tx, previous, { id, ...values, hash });
-    return id;
+    const withoutKey = await takeInRowsWithoutKey(tx);
+    if (withoutKey) await appendRow(tx, { actionType: ROWS_WITHOUT_KEY_ACTION, result: "failure", details: { ...withoutKey } });
+    return appendRow(tx, entry);
   });
+}
+
+/** One row chained onto the last (chain lock held). */
+async function appendRow(tx: Tx, entry: AuditEntry): Promise<number> {
+  const values = {
+    createdAt: Date.now(),
+    userId: entry.userId ?? null,
+    actionType: entry.actionType,
+    result: entry.result,
+    actionDetails: entry.details ? JSON.stringify(entry.details) : null,
+    ipAddress: config().auditIpMask ? maskIpAddress(entry.ipAddress) : (entry.ipAddress ?? null),
+    userAgent: entry.userAgent?.slice(0, 512) ?? null,
+  };
+  const [{ id }] = (await tx.insert(auditLogs).values(values).returning({ id: auditLogs.id })) as [{ id: number }];
+  const previous = await chainPointBefore(tx, id);
+  const hash = chainHash(previous.hash, { id, ...values });
+  await tx.update(auditLogs).set({ hash }).where(eq(auditLogs.id, id));
+  await moveHeadAfterAppend(tx, previous, { id, ...values, hash });
+  return id;
 }
 
 /**

@@ -12,7 +12,8 @@
  * Every writer (append, count bump, prune) moves the head under the chain lock, in its own
  * transaction, and only when the head it finds is intact and sealed with this process's key:
  * otherwise it leaves it as it is, so evidence of tampering stays until an operator re-seals
- * (`npm run audit:verify -- --seal`, see verify.ts).
+ * (`npm run audit:verify -- --seal`, see verify.ts). Rows a process without the key chained after
+ * the sealed end are the exception: the next keyed append takes them in and names them (without-key.ts).
  */
 import { createHmac } from "node:crypto";
 import { and, asc, desc, eq, gt, isNotNull, isNull, lt } from "drizzle-orm";
@@ -202,6 +203,8 @@ export async function moveHeadAfterCount(tx: Tx, id: number, before: string | nu
   const key = chainKey();
   const head = await headToMove(tx, key, false);
   if (head === null || head === "created") return;
+  // A row after the sealed end (written without the key) enters the sum, with its count then, when it is taken in (without-key.ts).
+  if (head.lastId === null || id > head.lastId) return;
   const delta = countDigest(key, { id, actionDetails: after }) - countDigest(key, { id, actionDetails: before });
   await writeHead(tx, key, { ...head, sealedSum: addToSum(head.sealedSum, delta) });
 }

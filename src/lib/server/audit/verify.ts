@@ -1,6 +1,6 @@
 import { asc, eq, gt } from "drizzle-orm";
 import { auditLogs } from "../../../../db/schema/index.ts";
-import type { ChainProblem, ChainState } from "../../audit/chain-state.ts";
+import type { ChainProblem, ChainState, RowsWithoutKey } from "../../audit/chain-state.ts";
 import { readSnapshot, type Db } from "../data/db.ts";
 import { holdLock } from "../data/dialect.ts";
 import { GENESIS_HASH, chainsFrom, isCountedRow, latestCheckpoint, prunedPoint, type ChainPoint } from "./chain.ts";
@@ -16,6 +16,7 @@ import {
   writeHead,
   type ChainHead,
 } from "./head.ts";
+import { rowsNamedBy } from "./without-key.ts";
 
 const VERIFY_CHUNK = 2000;
 
@@ -33,6 +34,8 @@ interface Walked {
   /** The head's sum as these rows give it (reduced when compared). */
   sum: bigint;
   chainStarted: boolean;
+  /** The ranges rows written with the key name as written without it (without-key.ts). */
+  withoutKey: RowsWithoutKey[];
 }
 
 function failure(count: number, reason: ChainProblem, fields: Partial<Failure> = {}): Failure {
@@ -47,8 +50,8 @@ function failure(count: number, reason: ChainProblem, fields: Partial<Failure> =
 async function walkChain(reader: Reader, key: Buffer | null, pause: Pause, from?: Walked): Promise<Walked | Failure> {
   const start = from?.start ?? prunedPoint(await latestCheckpoint(reader));
   const state: Walked = from
-    ? { ...from }
-    : { start, end: start, count: 0, unchained: 0, sum: 0n, chainStarted: start.hash !== GENESIS_HASH };
+    ? { ...from, withoutKey: [...from.withoutKey] }
+    : { start, end: start, count: 0, unchained: 0, sum: 0n, chainStarted: start.hash !== GENESIS_HASH, withoutKey: [] };
   let after = from ? state.end.id : null;
   for (;;) {
     const rows = await reader
@@ -72,6 +75,8 @@ async function walkChain(reader: Reader, key: Buffer | null, pause: Pause, from?
       if (!chainsFrom(state.end.hash, { ...row, hash: row.hash })) return failure(state.count, "hash", { brokenId: row.id });
       state.count += 1;
       if (isCountedRow(row)) state.sum += countDigest(key, row);
+      const named = rowsNamedBy(key, row, state.end);
+      if (named) state.withoutKey.push(named);
       state.end = { id: row.id, hash: row.hash };
     }
     if (rows.length < VERIFY_CHUNK) return state;
@@ -81,10 +86,10 @@ async function walkChain(reader: Reader, key: Buffer | null, pause: Pause, from?
 
 /** What the rows walked say against the head the portal last sealed. */
 async function compareWithHead(reader: Reader, walked: Walked, head: ChainHead | undefined, key: Buffer | null): Promise<ChainState> {
-  const { count, unchained, start, end } = walked;
+  const { count, unchained, start, end, withoutKey } = walked;
   if (!head) {
     // An empty log that never held a row has no head yet (its first append writes it); anything else lost it.
-    if (end.id === null) return { ok: true, count, unchained, sealed: key !== null };
+    if (end.id === null) return { ok: true, count, unchained, sealed: key !== null, withoutKey };
     return failure(count, "head_missing");
   }
   if (head.keyId !== keyIdOf(key)) return failure(count, "head_key", { keySet: key !== null, sealedWithKey: head.keyId !== null });
@@ -106,7 +111,7 @@ async function compareWithHead(reader: Reader, walked: Walked, head: ChainHead |
     return failure(count, "extra_rows", { ...ends, brokenId: first?.id ?? end.id });
   }
   if (sumAsHex(walked.sum) !== head.sealedSum) return failure(count, "counts");
-  return { ok: true, count, unchained, sealed: key !== null };
+  return { ok: true, count, unchained, sealed: key !== null, withoutKey };
 }
 
 /**

@@ -25,9 +25,11 @@ export function createSessionValidator(db: Db) {
     return result;
   }
 
-  async function lookupAndCheck(id: string, secret: string, now: number): Promise<ValidatedSession | null> {
+  async function lookupAndCheck(version: number, id: string, secret: string, now: number): Promise<ValidatedSession | null> {
     const entry = await lookupSession(db, id);
     if (!entry) return null;
+    // Kept only if nothing moved while it was read: a read from before a revocation is this request's answer, not the cache's.
+    if (seen !== version) return checkSession(db, entry, id, secret, now);
     if (cache.size >= SESSION_CACHE_MAX) cache.clear();
     cache.set(id, entry);
     return afterCheck(entry, id, secret, now, await checkSession(db, entry, id, secret, now));
@@ -39,7 +41,7 @@ export function createSessionValidator(db: Db) {
       seen = version;
     }
     const entry = cache.get(id);
-    if (!entry) return lookupAndCheck(id, secret, now);
+    if (!entry) return lookupAndCheck(version, id, secret, now);
     const result = checkSession(db, entry, id, secret, now);
     return result instanceof Promise
       ? result.then((settled) => afterCheck(entry, id, secret, now, settled))

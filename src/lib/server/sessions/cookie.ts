@@ -1,4 +1,6 @@
 /** The session cookie: reading it from a request and writing it to a response. */
+import { readOneCookie } from "../platform/cookies.ts";
+
 export const SESSION_COOKIE = "b1_session";
 
 /**
@@ -17,26 +19,11 @@ export interface SessionCookieRead {
   conflict: boolean;
 }
 
-const NO_SESSION: SessionCookieRead = { token: null, conflict: false };
-
-/** Every value sent under exactly `name` (so `xb1_session` or `__Host-b1_session` is not `b1_session`). */
-function cookieValues(cookieHeader: string, name: string): string[] {
-  const values: string[] = [];
-  for (const pair of cookieHeader.split(";")) {
-    const equals = pair.indexOf("=");
-    if (equals !== -1 && pair.slice(0, equals).trim() === name) values.push(pair.slice(equals + 1).trim());
-  }
-  return values;
-}
-
 /** Reads the session token from a Cookie header; two session cookies sign nobody in. */
 export function readSessionCookie(cookieHeader: string | undefined | null, secure: boolean): SessionCookieRead {
-  const name = sessionCookieName(secure);
-  if (!cookieHeader?.includes(name)) return NO_SESSION;
-  const values = cookieValues(cookieHeader, name);
-  if (values.length > 1) return { token: null, conflict: true };
   // Tokens are base32 and a dot: anything needing decoding is not ours.
-  return values[0] ? { token: values[0], conflict: false } : NO_SESSION;
+  const { value, conflict } = readOneCookie(cookieHeader, sessionCookieName(secure));
+  return { token: value, conflict };
 }
 
 export function sessionCookieHeader(token: string, expiresAt: number, secure: boolean): string {

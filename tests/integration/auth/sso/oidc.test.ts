@@ -190,6 +190,15 @@ describe("corporate sign-in (OpenID Connect, real provider on loopback)", () => 
     const noCookie = await returnToPortal({ ...foreign, portal: new CookieJar() });
     expect(noCookie.headers.get("location")).toBe("/auth?sso_error=state");
 
+    // Cookie tossing: a sibling subdomain planted a state cookie beside this browser's own; neither is picked.
+    const tossed = await signInAtProvider(server.url, "ana");
+    const twoCookies = await fetch(tossed.callbackUrl, {
+      headers: { cookie: `b1_oidc_state=${tossed.portal.get("b1_oidc_state")}; b1_oidc_state=plantado` },
+      redirect: "manual",
+    });
+    expect(twoCookies.headers.get("location")).toBe("/auth?sso_error=state");
+    expect((await audits("sso_invalid_state")).at(-1)?.details).toEqual({ error: "state_cookie_conflict" });
+
     // The same callback twice: the first signs in, the second finds its state used.
     const once = await signInAtProvider(server.url, "ana");
     const jar = once.portal.header();
@@ -198,7 +207,7 @@ describe("corporate sign-in (OpenID Connect, real provider on loopback)", () => 
     expect(replay.headers.get("location")).toBe("/auth?sso_error=state");
 
     expect(await sessionCount()).toBe(before + 1);
-    expect((await audits("sso_invalid_state")).length).toBe(invalidBefore + 3);
+    expect((await audits("sso_invalid_state")).length).toBe(invalidBefore + 4);
   });
 
   it("refuses a replayed authorization code presented with a fresh state of the attacker's own", async () => {

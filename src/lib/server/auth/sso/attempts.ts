@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { eq, lt } from "drizzle-orm";
 import { oidcSignInAttempts } from "../../../../../db/schema/index.ts";
 import type { Db } from "../../data/db.ts";
+import { readOneCookie, type CookieRead } from "../../platform/cookies.ts";
 import { client } from "./client.ts";
 
 /**
@@ -9,7 +10,7 @@ import { client } from "./client.ts";
  * the PKCE verifier and nonce stay in the database, and the row is deleted by the first callback
  * that presents it, so a state works once and only in the browser that started the sign-in.
  */
-export const OIDC_STATE_COOKIE = "b1_oidc_state";
+const OIDC_STATE_COOKIE = "b1_oidc_state";
 const COOKIE_PATH = "/api/auth/oidc";
 export const ATTEMPT_TTL_MS = 10 * 60_000;
 
@@ -61,19 +62,28 @@ export async function consumeSignInAttempt(
   return { state: returnedState, codeVerifier: row.codeVerifier, nonce: row.nonce, nextPath: row.nextPath };
 }
 
+/**
+ * Over https the name carries `__Host-` (so Path=/, Secure, no Domain): only this very host can set
+ * it, and a sibling subdomain cannot plant its own state for a login CSRF. Plain http has no such
+ * guard: the cookie stays on the sign-in's own path.
+ */
+function stateCookie(secure: boolean): { name: string; attributes: string } {
+  return secure
+    ? { name: `__Host-${OIDC_STATE_COOKIE}`, attributes: "Path=/; HttpOnly; SameSite=Lax" }
+    : { name: OIDC_STATE_COOKIE, attributes: `Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax` };
+}
+
 export function stateCookieHeader(state: string, secure: boolean): string {
-  return `${OIDC_STATE_COOKIE}=${state}; Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax; Max-Age=${ATTEMPT_TTL_MS / 1000}${secure ? "; Secure" : ""}`;
+  const { name, attributes } = stateCookie(secure);
+  return `${name}=${state}; ${attributes}; Max-Age=${ATTEMPT_TTL_MS / 1000}${secure ? "; Secure" : ""}`;
 }
 
 export function clearStateCookieHeader(secure: boolean): string {
-  return `${OIDC_STATE_COOKIE}=; Path=${COOKIE_PATH}; HttpOnly; SameSite=Lax; Max-Age=0${secure ? "; Secure" : ""}`;
+  const { name, attributes } = stateCookie(secure);
+  return `${name}=; ${attributes}; Max-Age=0${secure ? "; Secure" : ""}`;
 }
 
-/** One cookie's value from a Cookie header. */
-export function readCookie(cookieHeader: string | null | undefined, name: string): string | null {
-  for (const part of (cookieHeader ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || null;
-  }
-  return null;
+/** The state this browser keeps; two state cookies (one planted beside ours) give none, with `conflict`. */
+export function readStateCookie(cookieHeader: string | null | undefined, secure: boolean): CookieRead {
+  return readOneCookie(cookieHeader, stateCookie(secure).name);
 }

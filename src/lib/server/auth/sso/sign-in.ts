@@ -8,6 +8,7 @@ import type { SsoErrorCode } from "../../../auth/sso-messages.ts";
 import { safeNextPath } from "../../../url-path.ts";
 import { writeAuditLog, type RequestMeta } from "../../audit/audit.ts";
 import type { Db } from "../../data/db.ts";
+import type { CookieRead } from "../../platform/cookies.ts";
 import { openSsoAccount } from "./account.ts";
 import { consumeSignInAttempt, startSignInAttempt } from "./attempts.ts";
 import { readSsoClaims, type VerifiedClaims } from "./claims.ts";
@@ -74,18 +75,14 @@ export async function beginSsoSignIn(ctx: SsoContext, next: string | null): Prom
 export async function completeSsoSignIn(
   ctx: SsoContext,
   query: URLSearchParams,
-  cookieState: string | null,
+  cookieState: CookieRead,
 ): Promise<SsoOutcome<SsoSignedIn>> {
-  const attempt = await consumeSignInAttempt(ctx.db, query.get("state") ?? "", cookieState);
+  const attempt = await consumeSignInAttempt(ctx.db, query.get("state") ?? "", cookieState.value);
   if (!attempt) {
     // Only forged or used states count, so a flood of them never refuses a sign-in that completes.
     if ((await beginAttempt(ctx.db, "sso-callback", ctx.meta)).refused) return { ok: false, code: "rate" };
-    await writeAuditLog(ctx.db, {
-      actionType: "sso_invalid_state",
-      result: "failure",
-      details: { error: cookieState ? "state_mismatch_or_used" : "state_cookie_missing" },
-      ...ctx.meta,
-    });
+    const error = cookieState.conflict ? "state_cookie_conflict" : cookieState.value ? "state_mismatch_or_used" : "state_cookie_missing";
+    await writeAuditLog(ctx.db, { actionType: "sso_invalid_state", result: "failure", details: { error }, ...ctx.meta });
     return { ok: false, code: "state" };
   }
   let claims: VerifiedClaims;

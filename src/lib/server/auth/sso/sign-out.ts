@@ -1,4 +1,4 @@
-import { readCookie } from "./attempts.ts";
+import { readOneCookie } from "../../platform/cookies.ts";
 import { endSessionUrl } from "./client.ts";
 import type { OidcSettings } from "../../config/oidc.ts";
 
@@ -20,6 +20,6 @@ export async function ssoSignOutLocation(
   publicUrl: string,
   cookieHeader: string | null,
 ): Promise<string | null> {
-  if (!settings?.logout || readCookie(cookieHeader, SSO_MARKER_COOKIE) !== "1") return null;
+  if (!settings?.logout || readOneCookie(cookieHeader, SSO_MARKER_COOKIE).value !== "1") return null;
   return await endSessionUrl(settings, publicUrl);
 }

@@ -1,5 +1,5 @@
 import type { APIRoute } from "astro";
-import { clearStateCookieHeader, OIDC_STATE_COOKIE, readCookie } from "../../../../lib/server/auth/sso/attempts";
+import { clearStateCookieHeader, readStateCookie } from "../../../../lib/server/auth/sso/attempts";
 import { config } from "../../../../lib/server/config/config";
 import { getDb } from "../../../../lib/server/data/db";
 import { jsonResponse, requestMeta } from "../../../../lib/server/http/http";
@@ -14,7 +14,7 @@ export const prerender = false;
 export const GET: APIRoute = async ({ request, locals, url }) => {
   const { oidc, publicUrl, secureCookies } = config();
   if (!oidc) return jsonResponse(404, { error: "Login corporativo não configurado" });
-  const cookieState = readCookie(request.headers.get("cookie"), OIDC_STATE_COOKIE);
+  const cookieState = readStateCookie(request.headers.get("cookie"), secureCookies);
   const ctx = { db: getDb(), settings: oidc, publicUrl, meta: requestMeta(locals, request) };
   const result = await completeSsoSignIn(ctx, url.searchParams, cookieState);
   const headers = new Headers({ "Cache-Control": "no-store" });
