@@ -20,7 +20,7 @@ export interface SessionCookieRead {
 const NO_SESSION: SessionCookieRead = { token: null, conflict: false };
 
 /** Every value sent under exactly `name` (so `xb1_session` or `__Host-b1_session` is not `b1_session`). */
-function cookieValues(cookieHeader: string, name: string): string[] {
+export function cookieValues(cookieHeader: string, name: string): string[] {
   const values: string[] = [];
   for (const pair of cookieHeader.split(";")) {
     const equals = pair.indexOf("=");

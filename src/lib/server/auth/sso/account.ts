@@ -7,14 +7,14 @@ import { holdLock } from "../../data/dialect.ts";
 import type { OidcSettings } from "../../config/oidc.ts";
 import { deleteUnusedEmailTokens } from "../email-tokens.ts";
 import { removePendingAccount } from "../pending-accounts.ts";
-import { createAuditedSession } from "../../sessions/session.ts";
+import { createAuditedSession, type SignInSession } from "../../sessions/session.ts";
 import { newDeviceOf } from "../security-notices.ts";
 import { NO_PASSWORD } from "../user.ts";
 import type { SsoIdentity } from "./claims.ts";
 import { applyMappedRoles, mapRoleClaim } from "./roles.ts";
 
 export type SsoAccountResult =
-  | { ok: true; userId: string; email: string; session: { token: string; expiresAt: number }; newDevice: string | null }
+  | { ok: true; userId: string; email: string; session: SignInSession; newDevice: string | null }
   | { ok: false; code: "domain" | "conflict" | "deactivated" };
 
 type User = typeof users.$inferSelect;

@@ -14,6 +14,7 @@ import { readSsoClaims, type VerifiedClaims } from "./claims.ts";
 import { callbackUrl, client, discoverProvider, exchangeCode } from "./client.ts";
 import type { OidcSettings } from "../../config/oidc.ts";
 import { beginAttempt } from "../../throttle/throttle.ts";
+import type { SignInSession } from "../../sessions/session.ts";
 import { noticeNewDevice } from "../security-notices.ts";
 
 export type SsoOutcome<T> = { ok: true; value: T } | { ok: false; code: SsoErrorCode };
@@ -68,7 +69,7 @@ export async function completeSsoSignIn(
   ctx: SsoContext,
   query: URLSearchParams,
   cookieState: string | null,
-): Promise<SsoOutcome<{ session: { token: string; expiresAt: number }; next: string }>> {
+): Promise<SsoOutcome<{ session: SignInSession; next: string }>> {
   const attempt = await consumeSignInAttempt(ctx.db, query.get("state") ?? "", cookieState);
   if (!attempt) {
     // Only forged or used states count, so a flood of them never refuses a sign-in that completes.

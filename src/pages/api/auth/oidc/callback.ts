@@ -6,6 +6,7 @@ import { jsonResponse, requestMeta } from "../../../../lib/server/http/http";
 import { completeSsoSignIn } from "../../../../lib/server/auth/sso/sign-in";
 import { ssoMarkerCookieHeader } from "../../../../lib/server/auth/sso/sign-out";
 import { sessionCookieHeader } from "../../../../lib/server/sessions/session";
+import { deviceCookieHeader } from "../../../../lib/server/sessions/remembered-device";
 
 export const prerender = false;
 
@@ -23,6 +24,7 @@ export const GET: APIRoute = async ({ request, locals, url }) => {
     headers.set("Location", next);
     headers.append("Set-Cookie", sessionCookieHeader(session.token, session.expiresAt, secureCookies));
     headers.append("Set-Cookie", ssoMarkerCookieHeader(session.expiresAt, secureCookies));
+    headers.append("Set-Cookie", deviceCookieHeader(session.device, secureCookies));
   } else {
     headers.set("Location", `/auth?sso_error=${result.code}`);
   }
