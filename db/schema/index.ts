@@ -22,6 +22,7 @@ const tables = (ENGINE === "postgres" ? pg : sqlite) as unknown as typeof pg;
 export const {
   users,
   sessions,
+  rememberedDevices,
   roles,
   userRoles,
   pages,

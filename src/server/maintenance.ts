@@ -6,6 +6,7 @@ import {
 } from "../lib/server/auth/pending-accounts.ts";
 import type { Db } from "../lib/server/data/db.ts";
 import { pruneRateLimits } from "../lib/server/throttle/rate-limit.ts";
+import { pruneRememberedDevices } from "../lib/server/sessions/remembered-device.ts";
 import { sendReadingDigests } from "../lib/server/reading/digest.ts";
 import { digestDue, isoWeekOf } from "../lib/server/reading/digest-week.ts";
 
@@ -66,6 +67,7 @@ export async function scheduleMaintenance(
       if (deleted) console.log(`Auditoria: ${deleted} registros com mais de ${retentionDays} dias removidos`);
     }
     await pruneRateLimits(db);
+    await pruneRememberedDevices(db);
   });
   const purging = repeat(PENDING_PURGE_INTERVAL_MS, "[cadastros] falha ao remover contas não confirmadas", async () => {
     const purged = await purgeExpiredPendingAccounts(db);

@@ -60,6 +60,22 @@ export const sessions = pgTable(
   (table) => [index("sessions_user_idx").on(table.userId)],
 );
 
+export const rememberedDevices = pgTable(
+  "remembered_devices",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: millis("created_at").notNull(),
+    expiresAt: millis("expires_at").notNull(),
+  },
+  (table) => [
+    index("remembered_devices_user_idx").on(table.userId, table.createdAt),
+    index("remembered_devices_expires_idx").on(table.expiresAt),
+  ],
+);
+
 export const roles = pgTable(
   "roles",
   {

@@ -73,6 +73,27 @@ export const sessions = sqliteTable(
   (table) => [index("sessions_user_idx").on(table.userId)],
 );
 
+/**
+ * Browsers that completed a full sign-in of an account (password and second factor, or SSO): the
+ * cookie holds a random token, only SHA-256 of it is stored. Proof enough to be throttled apart
+ * from strangers (throttle/flows.ts), never to sign in.
+ */
+export const rememberedDevices = sqliteTable(
+  "remembered_devices",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at", { mode: "number" }).notNull(),
+    expiresAt: integer("expires_at", { mode: "number" }).notNull(),
+  },
+  (table) => [
+    index("remembered_devices_user_idx").on(table.userId, table.createdAt),
+    index("remembered_devices_expires_idx").on(table.expiresAt),
+  ],
+);
+
 /** System roles (admin, lider, visualizador, security) and custom roles in one table. */
 export const roles = sqliteTable(
   "roles",

@@ -3,13 +3,24 @@ import { DOMAIN_MESSAGE, isAllowedEmail, isAllowListEmpty } from "./allowed-emai
 import { writeAuditLog, type RequestMeta } from "../audit/audit.ts";
 import { authFailure, type AuthFailure } from "./result.ts";
 import type { Db } from "../data/db.ts";
-import { RATE_LIMIT_MESSAGE } from "../throttle/throttle.ts";
+import { beginAttempt, RATE_LIMIT_MESSAGE, type Attempt, type ThrottledFlow } from "../throttle/throttle.ts";
+import { config } from "../config/config.ts";
+import { findRememberedDevice } from "../sessions/remembered-device.ts";
 
 /** The attempt a guard refuses, as its audit row names it (no action type: not audited). */
 export interface GuardedAttempt {
   actionType: AuditActionType | null;
   email?: string;
   meta: RequestMeta;
+}
+
+/**
+ * A request's attempt at a limited flow that names an account (sign-in, code, e-mail links): begun
+ * with the remembered device its cookie proves, so the owner's browser is counted apart from strangers.
+ */
+export async function beginAccountAttempt(db: Db, flow: ThrottledFlow, request: Request, meta: RequestMeta): Promise<Attempt> {
+  const device = await findRememberedDevice(db, request.headers.get("cookie"), config().secureCookies);
+  return beginAttempt(db, flow, meta, device);
 }
 
 /** The answer to an attempt a limit refused (its `blocked` audit row is the throttle's). */

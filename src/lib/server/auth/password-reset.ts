@@ -9,6 +9,7 @@ import { hashPassword } from "./password/hash.ts";
 import { refuseCommonPassword } from "./password/common.ts";
 import type { Attempt } from "../throttle/throttle.ts";
 import { invalidateUserSessions } from "../sessions/session.ts";
+import { forgetDevices } from "../sessions/remembered-device.ts";
 import { getUserByEmail, normalizeEmail, setPasswordFromMailbox } from "./user.ts";
 
 const linkExpired = () => authFailure(400, "link_expired", "Link inválido ou expirado");
@@ -42,7 +43,7 @@ async function sendResetLinkIfAccountExists(db: Db, email: string, meta: Request
   }
 }
 
-/** New password from the reset link: single-use token, password and every session ended in one transaction. */
+/** New password from the reset link: single-use token, password, every session and remembered device ended in one transaction. */
 export async function updatePassword(db: Db, input: UpdatePasswordRequest, meta: RequestMeta): Promise<AuthResult> {
   // A dead link costs no Argon2; the token is consumed below, in the transaction.
   if (!(await findEmailToken(db, input.token, "password_reset")).ok) return linkExpired();
@@ -54,6 +55,7 @@ export async function updatePassword(db: Db, input: UpdatePasswordRequest, meta:
     if (!token.ok) return false;
     await setPasswordFromMailbox(tx, token.userId, passwordHash);
     await invalidateUserSessions(tx, token.userId);
+    await forgetDevices(tx, token.userId);
     await writeAuditLog(tx, { userId: token.userId, actionType: "password_reset_success", result: "success", ...meta });
     return true;
   });

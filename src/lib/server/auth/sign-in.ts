@@ -12,7 +12,7 @@ import { rateLimited, refuseUnlessAllowedEmail } from "./guards.ts";
 import { authFailure, type AuthResult } from "./result.ts";
 import type { Db } from "../data/db.ts";
 import { hashPassword, verifyPasswordHash } from "./password/hash.ts";
-import { createAuditedSession } from "../sessions/session.ts";
+import { createAuditedSession, type SignInSession } from "../sessions/session.ts";
 import { newDeviceOf, noticeNewDevice } from "./security-notices.ts";
 import type { Attempt } from "../throttle/throttle.ts";
 import { getUserByEmail, hasUsablePassword, normalizeEmail, roleNamesOf } from "./user.ts";
@@ -25,9 +25,9 @@ export const ACCOUNT_DEACTIVATED = "Sua conta foi desativada pelo diretório da 
 
 const dummyHash = hashPassword("Senha@Inexistente1");
 
-/** A session, or (second factor on file) a pending challenge whose token goes in its own cookie. */
+/** A session and its remembered device, or (second factor on file) a pending challenge whose token goes in its own cookie. */
 export type SignedIn =
-  | { session: { token: string; expiresAt: number }; next: string; twoFactorChallenge?: undefined }
+  | { session: SignInSession; next: string; twoFactorChallenge?: undefined }
   | { twoFactorChallenge: string; next: string; session?: undefined };
 
 /** E-mail and password → a new session, or the refusal the form shows. */

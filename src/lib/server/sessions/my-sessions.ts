@@ -6,6 +6,7 @@ import { writeAuditLog, type RequestMeta } from "../audit/audit.ts";
 import type { Db } from "../data/db.ts";
 import { sha256 } from "../platform/hashing.ts";
 import { signedInRecently } from "./recent-sign-in.ts";
+import { forgetDevices } from "./remembered-device.ts";
 import type { SessionView } from "../../auth/session-view.ts";
 
 export type { SessionView };
@@ -72,10 +73,11 @@ export async function endMyOtherSessions(db: Db, actor: Actor, currentSessionId:
   });
 }
 
-/** An administrator ends every session of a user (they must sign in again everywhere). */
+/** An administrator ends every session of a user (they must sign in again everywhere) and forgets their remembered devices. */
 export async function endAllSessionsOfUser(db: Db, actor: Actor, target: { userId: string; email: string }): Promise<number> {
   return db.transaction(async (tx) => {
     const ended = (await tx.delete(sessions).where(eq(sessions.userId, target.userId)).returning({ id: sessions.id })).length;
+    await forgetDevices(tx, target.userId);
     await writeAuditLog(tx, {
       ...actor,
       actionType: "admin_sessions_ended",

@@ -1,8 +1,9 @@
 /**
  * Sessions (the Lucia guide's scheme): tokens, validation with inactivity and lifetime limits, and how
  * each session was authenticated (this file); the per-process cache kept exact across instances by the
- * change counter (cache.ts); the cookie (cookie.ts); 'Minhas sessões' (my-sessions.ts) and the
- * recent-sign-in rule for sensitive changes (recent-sign-in.ts).
+ * change counter (cache.ts); the cookie (cookie.ts); 'Minhas sessões' (my-sessions.ts), the
+ * recent-sign-in rule for sensitive changes (recent-sign-in.ts) and the browsers a full sign-in
+ * leaves remembered (remembered-device.ts).
  */
 import { decodeHex, encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
@@ -15,6 +16,7 @@ import type { Db, Tx } from "../data/db.ts";
 import { existsFlag, jsonArrayOf } from "../data/dialect.ts";
 import { config } from "../config/config.ts";
 import { constantTimeEqual, sha256 } from "../platform/hashing.ts";
+import { rememberDevice, type DeviceToken } from "./remembered-device.ts";
 
 /** A session ends after this much inactivity. */
 export const INACTIVITY_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000;
@@ -74,9 +76,16 @@ export async function createSession(
   return { token: `${id}.${secret}`, expiresAt };
 }
 
+/** What a completed sign-in hands the browser: the session and the token that remembers this device. */
+export interface SignInSession {
+  token: string;
+  expiresAt: number;
+  device: DeviceToken;
+}
+
 /**
- * A sign-in's session, written in one transaction with the audit rows that record it: a session
- * whose row cannot be written never reaches a browser (the sign-in fails instead).
+ * A sign-in's session and remembered device, written in one transaction with the audit rows that
+ * record it: a session whose row cannot be written never reaches a browser (the sign-in fails instead).
  */
 export async function createAuditedSession(
   db: Db | Tx,
@@ -84,11 +93,12 @@ export async function createAuditedSession(
   meta: Parameters<typeof createSession>[2],
   rows: readonly AuditEntry[],
   now = Date.now(),
-): Promise<{ token: string; expiresAt: number }> {
+): Promise<SignInSession> {
   return db.transaction(async (tx) => {
     const session = await createSession(tx, userId, meta, now);
+    const device = await rememberDevice(tx, userId, now);
     for (const row of rows) await writeAuditLog(tx, row);
-    return session;
+    return { ...session, device };
   });
 }
 

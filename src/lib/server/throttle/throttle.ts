@@ -4,6 +4,9 @@
  * counts itself against each limit of its flow (flows.ts) in one atomic statement per counter,
  * so no burst of parallel requests is checked past a limit; it refuses at the first limit passed,
  * writing the one `blocked` audit row; and a success gives back the failures it counted in advance.
+ * An account's limits count strangers together and a request from a remembered device of that
+ * account (a browser that signed in to it before) apart, so no number of strangers' networks raises
+ * an account's budget, and none of them can spend the owner's.
  * Counters live in the database (rate-limit.ts), shared by every instance.
  */
 import type { RequestMeta } from "../audit/audit.ts";
@@ -22,6 +25,13 @@ export interface AccountLabel {
   userId?: string;
 }
 
+/** A remembered device the request presented (sessions/remembered-device.ts): the account it proves and its key. */
+export interface PresentedDevice {
+  id: string;
+  userId: string;
+  email: string;
+}
+
 export interface Attempt {
   /** True once a limit refused this attempt (its `blocked` audit row is written). */
   readonly refused: boolean;
@@ -33,9 +43,17 @@ export interface Attempt {
   notChecked(): Promise<void>;
 }
 
-/** One request's attempt at `flow`, checked against the client's limits before anything else runs. */
-export async function beginAttempt(db: Db, flow: ThrottledFlow, meta: RequestMeta): Promise<Attempt> {
-  const attempt = new ThrottledAttempt(db, FLOWS[flow], meta);
+/**
+ * One request's attempt at `flow`, checked against the client's limits before anything else runs;
+ * `device` is the remembered device its cookie proves, if any.
+ */
+export async function beginAttempt(
+  db: Db,
+  flow: ThrottledFlow,
+  meta: RequestMeta,
+  device: PresentedDevice | null = null,
+): Promise<Attempt> {
+  const attempt = new ThrottledAttempt(db, FLOWS[flow], meta, device);
   await attempt.check(FLOWS[flow].perClient);
   return attempt;
 }
@@ -56,6 +74,7 @@ class ThrottledAttempt implements Attempt {
     private readonly db: Db,
     private readonly flow: Flow,
     private readonly meta: RequestMeta,
+    private readonly device: PresentedDevice | null,
   ) {
     this.network = clientNetwork(meta.ipAddress);
   }
@@ -64,8 +83,15 @@ class ThrottledAttempt implements Attempt {
     if (this.refused) return true;
     this.account = account;
     this.label = label;
-    await this.check(this.flow.perAccount);
+    const rules = this.flow.perDevice && this.deviceProves(label) ? this.flow.perDevice : this.flow.perAccount;
+    await this.check(rules);
     return this.refused;
+  }
+
+  /** Whether the presented device was remembered for this very account. */
+  private deviceProves(label: AccountLabel): boolean {
+    if (!this.device) return false;
+    return label.userId ? label.userId === this.device.userId : label.email === this.device.email;
   }
 
   async succeeded(): Promise<void> {
@@ -87,17 +113,14 @@ class ThrottledAttempt implements Attempt {
   /** Checks `rules` in order; the first one passed refuses, and failures counted for this unchecked attempt are given back. */
   async check(rules: readonly Rule[]): Promise<void> {
     const countedHere: Counted[] = [];
-    let clientFailuresBefore = 0;
     for (const rule of rules) {
       const key = this.keyOf(rule);
       let over: boolean;
       if (rule.counts === "peek") {
         over = await isOverLimit(this.db, key, rule.limit);
       } else {
-        const { count, over: past } = await countAttempt(this.db, key, rule.limit);
+        over = (await countAttempt(this.db, key, rule.limit)).over;
         countedHere.push({ key, rule });
-        if (rule.scope === "pair") clientFailuresBefore = count - 1;
-        over = past && (!rule.onlyAfterClientFailures || clientFailuresBefore > 0);
       }
       if (over) {
         for (const counted of countedHere) if (counted.rule.counts === "failures") await takeBackAttempt(this.db, counted.key);
@@ -109,8 +132,20 @@ class ThrottledAttempt implements Attempt {
   }
 
   private keyOf(rule: Rule): string {
-    const subject = rule.scope === "network" ? this.network : rule.scope === "account" ? this.account : `${this.network}:${this.account}`;
-    return `${rule.name}:${subject}`;
+    return `${rule.name}:${this.subjectOf(rule.scope)}`;
+  }
+
+  private subjectOf(scope: Rule["scope"]): string {
+    switch (scope) {
+      case "network":
+        return this.network;
+      case "account":
+        return this.account;
+      case "pair":
+        return `${this.network}:${this.account}`;
+      case "device":
+        return this.device?.id ?? "";
+    }
   }
 
   private async refuse(key: string): Promise<void> {

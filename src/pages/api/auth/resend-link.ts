@@ -1,7 +1,6 @@
 import type { APIRoute } from "astro";
 import { resendLinkSchema } from "../../../lib/auth/schemas";
-import { rateLimited } from "../../../lib/server/auth/guards";
-import { beginAttempt } from "../../../lib/server/throttle/throttle";
+import { beginAccountAttempt, rateLimited } from "../../../lib/server/auth/guards";
 import { failureResponse } from "../../../lib/server/auth/result";
 import { getDb } from "../../../lib/server/data/db";
 import { resendLink } from "../../../lib/server/auth/email-verification";
@@ -14,7 +13,7 @@ export const POST: APIRoute = async ({ request, locals }) => {
   const passwordOff = refuseWhenPasswordAuthDisabled();
   if (passwordOff) return passwordOff;
   const meta = requestMeta(locals, request);
-  const attempt = await beginAttempt(getDb(), "resend-link", meta);
+  const attempt = await beginAccountAttempt(getDb(), "resend-link", request, meta);
   if (attempt.refused) return failureResponse(rateLimited());
   const parsed = await parseJsonBody(request, resendLinkSchema);
   if (!parsed.ok) return parsed.response;

@@ -1,7 +1,6 @@
 import type { APIRoute } from "astro";
 import { resetRequestSchema } from "../../../lib/auth/schemas";
-import { rateLimited } from "../../../lib/server/auth/guards";
-import { beginAttempt } from "../../../lib/server/throttle/throttle";
+import { beginAccountAttempt, rateLimited } from "../../../lib/server/auth/guards";
 import { failureResponse } from "../../../lib/server/auth/result";
 import { getDb } from "../../../lib/server/data/db";
 import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http/http";
@@ -14,7 +13,7 @@ export const POST: APIRoute = async ({ request, locals }) => {
   const passwordOff = refuseWhenPasswordAuthDisabled();
   if (passwordOff) return passwordOff;
   const meta = requestMeta(locals, request);
-  const attempt = await beginAttempt(getDb(), "reset-request", meta);
+  const attempt = await beginAccountAttempt(getDb(), "reset-request", request, meta);
   if (attempt.refused) return failureResponse(rateLimited());
   const parsed = await parseJsonBody(request, resetRequestSchema);
   if (!parsed.ok) return parsed.response;

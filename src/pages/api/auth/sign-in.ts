@@ -5,9 +5,9 @@ import { config } from "../../../lib/server/config/config";
 import { getDb } from "../../../lib/server/data/db";
 import { jsonResponse, parseJsonBody, requestMeta } from "../../../lib/server/http/http";
 import { sessionCookieHeader } from "../../../lib/server/sessions/session";
+import { deviceCookieHeader } from "../../../lib/server/sessions/remembered-device";
 import { signIn } from "../../../lib/server/auth/sign-in";
-import { rateLimited } from "../../../lib/server/auth/guards";
-import { beginAttempt } from "../../../lib/server/throttle/throttle";
+import { beginAccountAttempt, rateLimited } from "../../../lib/server/auth/guards";
 import { refuseWhenPasswordAuthDisabled } from "../../../lib/server/auth/password/switch";
 import { challengeCookieHeader } from "../../../lib/server/auth/two-factor/sign-in";
 
@@ -17,7 +17,7 @@ export const POST: APIRoute = async ({ request, locals }) => {
   const passwordOff = refuseWhenPasswordAuthDisabled();
   if (passwordOff) return passwordOff;
   const meta = requestMeta(locals, request);
-  const attempt = await beginAttempt(getDb(), "sign-in", meta);
+  const attempt = await beginAccountAttempt(getDb(), "sign-in", request, meta);
   if (attempt.refused) return failureResponse(rateLimited());
   const parsed = await parseJsonBody(request, signInRequestSchema);
   if (!parsed.ok) return parsed.response;
@@ -32,9 +32,8 @@ export const POST: APIRoute = async ({ request, locals }) => {
     );
   }
   const { session, next } = signedIn;
-  return jsonResponse(
-    200,
-    { ok: true, next },
-    { "Set-Cookie": sessionCookieHeader(session.token, session.expiresAt, config().secureCookies) },
-  );
+  const response = jsonResponse(200, { ok: true, next });
+  response.headers.append("Set-Cookie", sessionCookieHeader(session.token, session.expiresAt, config().secureCookies));
+  response.headers.append("Set-Cookie", deviceCookieHeader(session.device, config().secureCookies));
+  return response;
 };

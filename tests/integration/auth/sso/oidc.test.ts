@@ -78,6 +78,8 @@ describe("corporate sign-in (OpenID Connect, real provider on loopback)", () => 
     const token = roundTrip.portal.get("b1_session");
     expect(token).toBeTruthy();
     expect(roundTrip.portal.get("b1_oidc_state")).toBeUndefined();
+    // A full sign-in: the browser is remembered for the account's throttling budgets.
+    expect(roundTrip.portal.get("b1_device")).toMatch(/^[a-z2-7]{32}$/);
 
     const user = await userByEmail("ana.sso@b1.example.com")!;
     expect(user.fullName).toBe("Ana Corporativa");

@@ -7,7 +7,7 @@ import { holdLock } from "../../data/dialect.ts";
 import type { OidcSettings } from "../../config/oidc.ts";
 import { deleteUnusedEmailTokens } from "../email-tokens.ts";
 import { removePendingAccount } from "../pending-accounts.ts";
-import { createAuditedSession } from "../../sessions/session.ts";
+import { createAuditedSession, type SignInSession } from "../../sessions/session.ts";
 import { newDeviceOf } from "../security-notices.ts";
 import { readTwoFactorStatus } from "../two-factor/enrolment.ts";
 import { startTwoFactorChallenge } from "../two-factor/sign-in.ts";
@@ -17,7 +17,7 @@ import { applyMappedRoles, mapRoleClaim } from "./roles.ts";
 
 /** A session, or (second factor on file, none asserted by the provider) a pending challenge, as after a password. */
 export type SsoAccountResult =
-  | { ok: true; userId: string; email: string; session: { token: string; expiresAt: number }; newDevice: string | null }
+  | { ok: true; userId: string; email: string; session: SignInSession; newDevice: string | null }
   | { ok: true; userId: string; email: string; twoFactorChallenge: string }
   | { ok: false; code: "domain" | "conflict" | "deactivated" };
 

@@ -15,6 +15,7 @@ import { readSsoClaims, type VerifiedClaims } from "./claims.ts";
 import { callbackUrl, client, discoverProvider, exchangeCode } from "./client.ts";
 import type { OidcSettings } from "../../config/oidc.ts";
 import { beginAttempt } from "../../throttle/throttle.ts";
+import type { SignInSession } from "../../sessions/session.ts";
 import { noticeNewDevice } from "../security-notices.ts";
 import { config } from "../../config/config.ts";
 import { TWO_FACTOR_PATH } from "../two-factor/sign-in.ts";
@@ -23,7 +24,7 @@ export type SsoOutcome<T> = { ok: true; value: T } | { ok: false; code: SsoError
 
 /** A session to set, or (second factor on file) the challenge cookie's token and the code page, as after a password. */
 export type SsoSignedIn =
-  | { session: { token: string; expiresAt: number }; next: string; twoFactorChallenge?: undefined }
+  | { session: SignInSession; next: string; twoFactorChallenge?: undefined }
   | { twoFactorChallenge: string; next: string; session?: undefined };
 
 interface SsoContext {

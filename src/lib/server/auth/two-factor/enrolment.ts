@@ -12,6 +12,7 @@ import { authFailure, type AuthResult } from "../result.ts";
 import { noticeTwoFactorEnabled, noticeTwoFactorReset } from "../security-notices.ts";
 import type { Db } from "../../data/db.ts";
 import { invalidateUserSessions, recordSecondFactor } from "../../sessions/session.ts";
+import { forgetDevices } from "../../sessions/remembered-device.ts";
 import { SIGN_IN_AGAIN_CODE, SIGN_IN_AGAIN_MESSAGE, signedInRecently } from "../../sessions/recent-sign-in.ts";
 import { hashRecoveryCode, matchTotpStep, TOTP_DIGITS, TOTP_PERIOD_SECONDS } from "./code.ts";
 import { decryptTwoFactorSecret, encryptTwoFactorSecret } from "./secret.ts";
@@ -158,8 +159,8 @@ export async function confirmTwoFactorEnrolment(
 }
 
 /**
- * An administrator removes a user's second factor (lost phone): every session of the user ends
- * (the lost device may hold one) and they enrol again at their next sign-in. Only a confirmed factor
+ * An administrator removes a user's second factor (lost phone): every session and remembered device
+ * of the user ends (the lost device may hold one) and they enrol again at their next sign-in. Only a confirmed factor
  * on a portal with two-factor configured can be reset; anything else is refused and nothing changes.
  */
 export async function resetTwoFactor(
@@ -180,6 +181,7 @@ export async function resetTwoFactor(
     await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, target.userId));
     await tx.delete(twoFactorChallenges).where(eq(twoFactorChallenges.userId, target.userId));
     const ended = await invalidateUserSessions(tx, target.userId);
+    await forgetDevices(tx, target.userId);
     await writeAuditLog(tx, {
       userId: actor.userId,
       actionType: "two_factor_reset",

@@ -7,7 +7,7 @@ import { rateLimited } from "../guards.ts";
 import { authFailure, type AuthResult } from "../result.ts";
 import type { Db } from "../../data/db.ts";
 import { sha256 } from "../../platform/hashing.ts";
-import { createAuditedSession } from "../../sessions/session.ts";
+import { createAuditedSession, type SignInSession } from "../../sessions/session.ts";
 import { newDeviceOf, noticeNewDevice } from "../security-notices.ts";
 import type { Attempt } from "../../throttle/throttle.ts";
 import { acceptTotpCode, consumeRecoveryCode } from "./code.ts";
@@ -72,7 +72,7 @@ async function findChallenge(db: Db, token: string, now: number) {
 }
 
 export interface SecondFactorPassed {
-  session: { token: string; expiresAt: number };
+  session: SignInSession;
   next: string;
 }
 

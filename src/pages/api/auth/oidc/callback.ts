@@ -7,6 +7,7 @@ import { completeSsoSignIn } from "../../../../lib/server/auth/sso/sign-in";
 import { ssoMarkerCookieHeader } from "../../../../lib/server/auth/sso/sign-out";
 import { sessionCookieHeader } from "../../../../lib/server/sessions/session";
 import { challengeCookieHeader } from "../../../../lib/server/auth/two-factor/sign-in";
+import { deviceCookieHeader } from "../../../../lib/server/sessions/remembered-device";
 
 export const prerender = false;
 
@@ -25,6 +26,7 @@ export const GET: APIRoute = async ({ request, locals, url }) => {
     if (session) {
       headers.append("Set-Cookie", sessionCookieHeader(session.token, session.expiresAt, secureCookies));
       headers.append("Set-Cookie", ssoMarkerCookieHeader(session.expiresAt, secureCookies));
+      headers.append("Set-Cookie", deviceCookieHeader(session.device, secureCookies));
     } else {
       headers.append("Set-Cookie", challengeCookieHeader(twoFactorChallenge, secureCookies));
     }
