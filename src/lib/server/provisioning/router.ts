@@ -20,6 +20,8 @@ export async function answerScimRequest(ctx: ScimContext, request: ScimRequest):
   const [collection, id, ...rest] = segments;
   if (rest.length > 0 || collection === undefined) return scimError(404, "Recurso SCIM não encontrado.");
   const resource = id ?? null;
+  // POST /.search (RFC 7644 §3.4.3) is not supported: filters go in GET's query.
+  if (resource?.toLowerCase() === ".search") return scimError(404, "Pesquisa por POST /.search não é suportada: use GET com `filter`.");
   const pageProblem = method === "GET" && resource === null ? pageQueryProblem(query) : null;
   if (pageProblem) return pageProblem;
   switch (collection.toLowerCase()) {

@@ -26,7 +26,8 @@ export interface UserInput {
   email: string;
   fullName: string;
   externalId: string | null;
-  active: boolean;
+  /** null when the resource does not say (a create is then active; a change leaves it as it was). */
+  active: boolean | null;
   resource: Record<string, unknown>;
 }
 
@@ -101,7 +102,8 @@ export function readUserInput(body: unknown): { ok: true; input: UserInput } | {
     return { ok: false, answer: scimError(400, USER_NAME_MESSAGE, "invalidValue") };
   }
   if (!isAllowedEmail(userName)) return { ok: false, answer: scimError(400, DOMAIN_MESSAGE, "invalidValue") };
-  const active = sentActive === undefined || sentActive === null ? true : readBoolean(sentActive);
+  // Not sent (a PUT without it, a PATCH removing it) is null: it changes nothing; only `true` reactivates.
+  const active = sentActive === undefined || sentActive === null ? null : readBoolean(sentActive);
   if (active === undefined)
     return { ok: false, answer: scimError(400, "O atributo `active` deve ser verdadeiro ou falso.", "invalidValue") };
   if (externalId !== undefined && externalId !== null && typeof externalId !== "string") {

@@ -3,6 +3,7 @@ import { directoryGroupMembers, directoryGroups, twoFactorChallenges, users } fr
 import type { Db, Tx } from "../data/db.ts";
 import { holdLock } from "../data/dialect.ts";
 import { invalidateUserSessions } from "../sessions/session.ts";
+import { forgetDevices } from "../sessions/remembered-device.ts";
 import { deleteUnusedEmailTokens } from "../auth/email-tokens.ts";
 import { NO_PASSWORD, roleNamesOf } from "../auth/user.ts";
 import { refuseLockedAccount } from "./account-control.ts";
@@ -102,12 +103,14 @@ async function uniquenessConflict(tx: Tx, input: UserInput, exceptId: string | n
   return other ? scimError(409, "Já existe uma conta com este userName (e-mail) ou externalId.", "uniqueness") : null;
 }
 
-/** Ends everything a deactivated person could still use: sessions, pending links, second-factor challenges. */
+/** Ends everything a deactivated person could still use: sessions, pending links, second-factor challenges, remembered browsers. */
 async function cutAccess(tx: Tx, userId: string): Promise<number> {
   const ended = await invalidateUserSessions(tx, userId);
   await deleteUnusedEmailTokens(tx, userId, "password_reset");
   await deleteUnusedEmailTokens(tx, userId, "email_confirmation");
   await tx.delete(twoFactorChallenges).where(eq(twoFactorChallenges.userId, userId));
+  // A remembered browser would give back its own guess budget after a reactivation.
+  await forgetDevices(tx, userId);
   return ended;
 }
 
@@ -133,14 +136,14 @@ export async function createScimUser(ctx: ScimContext, body: unknown): Promise<S
         createdAt: now,
         provisionedAt: now,
         externalId: input.externalId,
-        deactivatedAt: input.active ? null : now,
+        deactivatedAt: input.active === false ? now : null,
         directoryResource: JSON.stringify(input.resource),
       })
       .returning(accountColumns);
     await auditDirectoryChange(
       tx,
       "scim_user_created",
-      { user_id: row!.id, email: input.email, full_name: input.fullName, external_id: input.externalId, active: input.active },
+      { user_id: row!.id, email: input.email, full_name: input.fullName, external_id: input.externalId, active: input.active !== false },
       ctx.meta,
     );
     await applyDirectoryRoles(tx, row!, ctx.settings, ctx.meta);
@@ -163,6 +166,7 @@ async function writeUser(ctx: ScimContext, tx: Tx, account: Account, input: User
   const now = Date.now();
   const pending = account.emailConfirmedAt === null;
   const wasActive = account.deactivatedAt === null;
+  const active = input.active ?? wasActive;
   const [row] = await tx
     .update(users)
     .set({
@@ -170,7 +174,7 @@ async function writeUser(ctx: ScimContext, tx: Tx, account: Account, input: User
       fullName: input.fullName,
       externalId: input.externalId,
       provisionedAt: account.provisionedAt ?? now,
-      deactivatedAt: input.active ? null : (account.deactivatedAt ?? now),
+      deactivatedAt: active ? null : (account.deactivatedAt ?? now),
       directoryResource: JSON.stringify(input.resource),
       ...(pending ? { emailConfirmedAt: now, passwordHash: NO_PASSWORD } : {}),
     })
@@ -186,10 +190,10 @@ async function writeUser(ctx: ScimContext, tx: Tx, account: Account, input: User
       account.provisionedAt === null ? { taken_over: true, ...(pending ? { pending_account: "password_discarded" } : {}) } : {};
     await auditDirectoryChange(tx, "scim_user_updated", { ...subject, changes, ...takeover }, ctx.meta);
   }
-  if (wasActive && !input.active) {
+  if (wasActive && !active) {
     const sessionsEnded = await cutAccess(tx, account.id);
     await auditDirectoryChange(tx, "scim_user_deactivated", { ...subject, sessions_ended: sessionsEnded }, ctx.meta);
-  } else if (!wasActive && input.active) {
+  } else if (!wasActive && active) {
     await auditDirectoryChange(tx, "scim_user_reactivated", subject, ctx.meta);
   }
   return { status: 200, body: await resourceOf(tx, row!, ctx.baseUrl) };
