@@ -13,7 +13,16 @@
  */
 import { filter as compileFilter, parse as parseFilter, type Filter } from "scim2-parse-filter";
 import { isPlainObject, PATCH_SCHEMA, scimError, type ScimAnswer, type ScimErrorType } from "./protocol.ts";
-import { checkValue, find, nullPrototypeCopy, resolveTopLevel, type AttributeDef, type ResourceDef, type SchemaDef } from "./schema.ts";
+import {
+  checkValue,
+  find,
+  nullPrototypeCopy,
+  resolveTopLevel,
+  valueLimit,
+  type AttributeDef,
+  type ResourceDef,
+  type SchemaDef,
+} from "./schema.ts";
 
 const MAX_OPERATIONS = 1000;
 const MAX_PATH_LENGTH = 512;
@@ -146,9 +155,27 @@ function checked(attribute: AttributeDef, value: unknown, label: string): unknow
 }
 
 /** Two values of a multi-valued attribute are the same when their `value`s are (members, e-mails), else when equal as JSON. */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (isPlainObject(a) && isPlainObject(b) && a.value !== undefined && b.value !== undefined) return a.value === b.value;
-  return JSON.stringify(a) === JSON.stringify(b);
+function identityOf(item: unknown): string {
+  return isPlainObject(item) && item.value !== undefined ? `v:${JSON.stringify(item.value)}` : `j:${JSON.stringify(item)}`;
+}
+
+/**
+ * What one request may cost: every value of a multi-valued attribute an operation looks at counts
+ * one. A group of 20,000 members takes ten filtered operations in a request; 1,000 of them would run
+ * 20 million filter tests on the event loop, so a directory splits such a change into smaller requests.
+ */
+const WORK_BUDGET = 200_000;
+
+interface Work {
+  left: number;
+  /** The identities of the values of each list this request appended to, kept as the list grows. */
+  identities: WeakMap<unknown[], Set<string>>;
+}
+
+function spend(work: Work, amount: number): void {
+  work.left -= amount;
+  if (work.left < 0)
+    throw new Refusal("PATCH grande demais para uma requisição: divida as operações em requisições menores.", "invalidValue");
 }
 
 function merge(into: unknown, from: unknown): Record<string, unknown> {
@@ -159,7 +186,7 @@ function merge(into: unknown, from: unknown): Record<string, unknown> {
 }
 
 /** Applies one step to `document` (null-prototype objects only). */
-function applyStep(document: Record<string, unknown>, step: Step): void {
+function applyStep(document: Record<string, unknown>, step: Step, work: Work): void {
   if ("wholeExtension" in step) {
     delete document[step.wholeExtension.id];
     return;
@@ -193,22 +220,42 @@ function applyStep(document: Record<string, unknown>, step: Step): void {
     return;
   }
 
-  const list: unknown[] = Array.isArray(holder[name]) ? [...(holder[name] as unknown[])] : [];
   if (!filter) {
+    const current: unknown[] = Array.isArray(holder[name]) ? (holder[name] as unknown[]) : [];
     if (op === "remove") {
       if (step.value === undefined || step.value === null) delete holder[name];
       else {
-        const gone = (Array.isArray(step.value) ? step.value : [step.value]).map((item) => nullPrototypeCopy(item));
-        holder[name] = list.filter((item) => !gone.some((other) => sameValue(item, other)));
+        spend(work, current.length);
+        const gone = new Set((Array.isArray(step.value) ? step.value : [step.value]).map(identityOf));
+        holder[name] = current.filter((item) => !gone.has(identityOf(item)));
       }
       return;
     }
     const values = checked(attribute, step.value, label) as unknown[] | undefined;
-    if (op === "replace") holder[name] = values ?? [];
-    else for (const value of values ?? []) if (!list.some((item) => sameValue(item, value))) list.push(value);
-    if (op === "add") holder[name] = list;
+    if (op === "replace") {
+      holder[name] = values ?? [];
+      return;
+    }
+    // Appended in place with the list's identities kept: each add costs its own values, not the list's length again.
+    const list = Array.isArray(holder[name]) ? current : [];
+    let seen = work.identities.get(list);
+    if (!seen) {
+      spend(work, list.length);
+      seen = new Set(list.map(identityOf));
+      work.identities.set(list, seen);
+    }
+    for (const value of values ?? []) {
+      const identity = identityOf(value);
+      if (seen.has(identity)) continue;
+      seen.add(identity);
+      list.push(value);
+    }
+    holder[name] = list;
     return;
   }
+
+  spend(work, Array.isArray(holder[name]) ? (holder[name] as unknown[]).length : 0);
+  const list: unknown[] = Array.isArray(holder[name]) ? [...(holder[name] as unknown[])] : [];
 
   if (op === "remove") {
     holder[name] = sub
@@ -242,6 +289,21 @@ function applyStep(document: Record<string, unknown>, step: Step): void {
     for (let i = 0; i < list.length; i++) if (filter.test(list[i])) list[i] = change(list[i]);
   }
   holder[name] = list;
+}
+
+/** The values a request adds to or sets on each multi-valued attribute, all operations together, within the attribute's limit: checked before any work. */
+function tooManyValues(steps: Step[]): void {
+  const sums = new Map<AttributeDef, number>();
+  for (const step of steps) {
+    if ("wholeExtension" in step || step.op === "remove" || !step.target.attribute.multiValued) continue;
+    const count = Array.isArray(step.value) ? step.value.length : 1;
+    sums.set(step.target.attribute, (sums.get(step.target.attribute) ?? 0) + count);
+  }
+  for (const [attribute, sum] of sums) {
+    const limit = valueLimit(attribute);
+    if (sum > limit)
+      throw new Refusal(`O atributo \`${attribute.name}\` aceita no máximo ${limit} valores por requisição.`, "invalidValue");
+  }
 }
 
 /** Drops what the operations left empty: an extension with no attribute, a multi-valued attribute with no value. */
@@ -284,8 +346,10 @@ export function applyPatch(
       if (op !== "remove" && operation.value === undefined) throw new Refusal(`A operação \`${op}\` precisa de \`value\`.`, "invalidValue");
       steps.push(...stepsOf(resource, current.id, op, operation.path, operation.value));
     }
+    tooManyValues(steps);
     const document = nullPrototypeCopy(current);
-    for (const step of steps) applyStep(document, step);
+    const work: Work = { left: WORK_BUDGET, identities: new WeakMap() };
+    for (const step of steps) applyStep(document, step, work);
     tidy(document, resource);
     return { ok: true, resource: document };
   } catch (error) {

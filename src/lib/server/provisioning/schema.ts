@@ -42,6 +42,9 @@ export const TEXT_MAX_LENGTH = 256;
 const MAX_VALUES = 20;
 export const MAX_MEMBERS = 20_000;
 
+/** How many values a multi-valued attribute keeps (and a request may send). */
+export const valueLimit = (attribute: AttributeDef) => (attribute.name === "members" ? MAX_MEMBERS : MAX_VALUES);
+
 const text = (name: string, extra: Partial<AttributeDef> = {}): AttributeDef => ({ name, type: "string", ...extra });
 
 const USER_CORE: SchemaDef = {
@@ -158,7 +161,7 @@ export function checkValue(attribute: AttributeDef, value: unknown, strict: bool
   if (value === null || value === undefined) return { ok: true, value: undefined };
   if (attribute.multiValued) {
     const items = Array.isArray(value) ? value : [value];
-    const limit = attribute.name === "members" ? MAX_MEMBERS : MAX_VALUES;
+    const limit = valueLimit(attribute);
     if (items.length > limit) return { ok: false, detail: `O atributo \`${label}\` aceita no máximo ${limit} valores.` };
     const out: unknown[] = [];
     for (const item of items) {
