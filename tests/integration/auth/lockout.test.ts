@@ -69,7 +69,7 @@ describe("a forwarded address that is not an IP address (TRUST_PROXY=true)", () 
     const victim = await createTestUser(server.db, ["visualizador"], "forjado");
     const statuses: number[] = [];
     // A new made-up "address" per guess would be a new client to the throttle if it were believed.
-    for (let i = 0; i < 10; i++) statuses.push((await signIn(`nao-e-ip-${i}, 203.0.113.9`, victim.email, `Errada@${i}x`)).status);
+    for (let i = 0; i < 10; i++) statuses.push((await signIn(`203.0.113.9, nao-e-ip-${i}`, victim.email, `Errada@${i}x`)).status);
     expect(statuses.slice(0, 8)).toEqual(Array(8).fill(401));
     expect(statuses.slice(8)).toEqual(Array(2).fill(429));
     const rows = await server.db
@@ -87,5 +87,26 @@ describe("a forwarded address that is not an IP address (TRUST_PROXY=true)", () 
     }
     const rows = await server.db.select({ ip: auditLogs.ipAddress }).from(auditLogs).where(eq(auditLogs.userId, user.id));
     expect(rows.map((row) => row.ip).sort()).toEqual(["192.0.2.45", "2001:db8::45"]);
+  });
+
+  it("only the proxy's own entry, the last, names the client: what the client wrote before it is not believed", async () => {
+    // Found by the attacker's pass behind deploy/haproxy.cfg (option forwardfor keeps the client's header and
+    // appends its own): the first entry was taken, so a new made-up address per guess was never throttled
+    // (40 of 40 checked) and the audit log recorded whatever the client wrote.
+    const victim = await createTestUser(server.db, ["visualizador"], "cabecalho-do-cliente");
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await signIn(`203.0.${i}.7, 198.51.100.1`, victim.email, `Errada@${i}x`)).status);
+    expect(statuses.slice(0, 8)).toEqual(Array(8).fill(401));
+    expect(statuses.slice(8)).toEqual(Array(2).fill(429));
+    const rows = await server.db.select({ ip: auditLogs.ipAddress }).from(auditLogs).where(eq(auditLogs.userId, victim.id));
+    expect(new Set(rows.map((row) => row.ip))).toEqual(new Set(["198.51.100.1"]));
+  });
+
+  it("a zone id or a port in the proxy's entry is not an address; an IPv4-mapped IPv6 address is read as IPv4", async () => {
+    const user = await createTestUser(server.db, ["visualizador"], "zona");
+    for (const ip of ["fe80::1%eth0", "192.0.2.7:443", "::ffff:192.0.2.77"])
+      expect((await signIn(ip, user.email, "Errada@123x")).status).toBe(401);
+    const rows = await server.db.select({ ip: auditLogs.ipAddress }).from(auditLogs).where(eq(auditLogs.userId, user.id));
+    expect(rows.map((row) => row.ip).sort()).toEqual(["127.0.0.1", "127.0.0.1", "192.0.2.77"].sort());
   });
 });

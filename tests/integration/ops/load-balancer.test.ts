@@ -10,6 +10,9 @@ import { findHaproxy, HAPROXY_CONFIG, haproxyConfig, startLbCluster, type LbClus
 import { failedRequests, lbLoad, roleChangeEverywhere, sessionEndedEverywhere } from "../../../scripts/bench/lb";
 import { closeDatabase, openDatabase, type Db } from "../../../src/lib/server/data/db";
 import { freshDatabaseUrl, onPostgres } from "../../support/pg";
+import { createTestUser } from "../../support/users";
+import { eq } from "drizzle-orm";
+import { auditLogs } from "../../../db/schema/index";
 
 describe("the recommended HAProxy configuration", () => {
   it("is used as documented: only the bind address and the server lines change", () => {
@@ -51,6 +54,22 @@ describe.skipIf(!onPostgres || !findHaproxy())("two instances behind HAProxy", (
     const { before, after } = await sessionEndedEverywhere(cluster, db);
     expect(before).toEqual(["200", "200"]);
     expect(after).toEqual([expect.stringMatching(/^302 \/auth/)]);
+  });
+
+  it("an X-Forwarded-For the client writes does not pass the balancer: the audit row has the address HAProxy saw", async () => {
+    // Found by the attacker's pass: with option forwardfor keeping the client's header, the instances took its
+    // first entry, so a client chose the address its guesses were counted and audited under.
+    const user = await createTestUser(db, ["visualizador"], "atras-do-balanceador");
+    for (const spoofed of ["203.0.113.50", "203.0.113.51, 198.51.100.9"]) {
+      const response = await fetch(`${cluster.url}/api/auth/sign-in`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: cluster.url, "x-forwarded-for": spoofed },
+        body: JSON.stringify({ email: user.email, password: "Errada@123x" }),
+      });
+      expect(response.status).toBe(401);
+    }
+    const rows = await db.select({ ip: auditLogs.ipAddress }).from(auditLogs).where(eq(auditLogs.userId, user.id));
+    expect(rows.map((row) => row.ip)).toEqual(["127.0.0.1", "127.0.0.1"]);
   });
 
   it("a role removed on one instance is gone on the other at once", async () => {
