@@ -266,6 +266,8 @@ describe("SCIM never takes over an account it does not manage", () => {
     expect(roundTrip.portal.get("b1_session")).toBeUndefined();
     const challenge = roundTrip.portal.get("b1_2fa");
     expect(challenge).toBeTruthy();
+    // The browser is marked as come from the provider already, so that 'Sair' after the code ends the provider's session too.
+    expect(roundTrip.portal.get("b1_sso")).toBe("1");
     expect(await auditRows(server.db, "sso_second_factor_required")).toEqual([
       expect.objectContaining({ userId: made.userId, details: expect.objectContaining({ email: "ana@b1.example.com", linked: true }) }),
     ]);

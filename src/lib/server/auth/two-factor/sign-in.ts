@@ -19,7 +19,7 @@ export const TWO_FACTOR_PATH = "/dois-fatores";
 const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 /** Codes a challenge checks before the password is asked again (which has its own limits); counted in `failures`. */
 const MAX_FAILURES = 5;
-export const CHALLENGE_EXPIRED_MESSAGE = "Sua verificação expirou. Entre com e-mail e senha novamente.";
+export const CHALLENGE_EXPIRED_MESSAGE = "Sua verificação expirou. Entre novamente.";
 
 function hashChallenge(token: string): string {
   return encodeHexLowerCase(sha256(token));

@@ -13,7 +13,7 @@ export const prerender = false;
 
 /** The provider's redirect back: signed in → `next`; second factor on file → its code page; refused → /auth with the reason in `?sso_error=`. */
 export const GET: APIRoute = async ({ request, locals, url }) => {
-  const { oidc, publicUrl, secureCookies } = config();
+  const { oidc, publicUrl, secureCookies, sessionMaxLifetimeMs } = config();
   if (!oidc) return jsonResponse(404, { error: "Login corporativo não configurado" });
   const cookieState = readStateCookie(request.headers.get("cookie"), secureCookies);
   const ctx = { db: getDb(), settings: oidc, publicUrl, meta: requestMeta(locals, request) };
@@ -29,6 +29,8 @@ export const GET: APIRoute = async ({ request, locals, url }) => {
       headers.append("Set-Cookie", deviceCookieHeader(session.device, secureCookies));
     } else {
       headers.append("Set-Cookie", challengeCookieHeader(twoFactorChallenge, secureCookies));
+      // The session the code will open comes from the provider: 'Sair' must end the provider's session too.
+      headers.append("Set-Cookie", ssoMarkerCookieHeader(Date.now() + sessionMaxLifetimeMs, secureCookies));
     }
   } else {
     headers.set("Location", `/auth?sso_error=${result.code}`);
