@@ -62,6 +62,10 @@ function fillSource(source: BetterSQLite3Database<typeof sqliteSchema>) {
     .run();
   source.insert(s.rolePermissions).values({ roleId: custom.id, pageId: page.id, canAccess: false }).run();
   source
+    .insert(s.rememberedDevices)
+    .values({ tokenHash: "d1", userId: "u1", createdAt: CONFIRMED_AT, expiresAt: CONFIRMED_AT + 180 * 86_400_000 })
+    .run();
+  source
     .insert(s.sessions)
     .values({
       id: "s1",
