@@ -18,11 +18,16 @@ export const MESSAGES = {
 
 export const FIELD_MAX_LENGTH = { name: 120, email: 254, password: 128 } as const;
 
-/** Unicode control and format characters (Cc, Cf: separators, zero-width and bidi marks, BOM): never part of a name. */
-export const INVISIBLE_CHARACTER = /[\p{Cc}\p{Cf}]/u;
+/**
+ * Characters that are never part of a name: control and format (Cc, Cf: separators, zero-width and
+ * bidi marks, BOM), lone surrogates (Cs), private use (Co), unassigned and noncharacters (Cn), line
+ * and paragraph separators (Zl, Zp), and the letters that draw nothing (Hangul fillers, the braille
+ * blank, the combining grapheme joiner): a name made only of them looked empty in the panel.
+ */
+export const INVISIBLE_CHARACTER = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u034F\u115F\u1160\u2800\u3164\uFFA0]/u;
 
 /** The same, line breaks excepted: for free text written in a text area (a role's description, a trail answer). */
-export const INVISIBLE_EXCEPT_LINE_BREAK = /(?![\n\r])[\p{Cc}\p{Cf}]/u;
+export const INVISIBLE_EXCEPT_LINE_BREAK = /(?![\n\r])[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u034F\u115F\u1160\u2800\u3164\uFFA0]/u;
 
 /** ≥ 8 characters: lower, upper, digit and one of @$!%*?&; nothing else allowed. */
 export const PASSWORD_PATTERN = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[@$!%*?&])[A-Za-z\d@$!%*?&]{8,}$/;

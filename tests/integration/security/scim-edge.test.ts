@@ -271,4 +271,25 @@ describe("SCIM edge: sizes, depth, numbers and characters", () => {
     });
     expect(over.status).toBe(400);
   });
+
+  it("names follow the forms' rule: blank letters, separators, lone surrogates and private use are 400; no name shows the address", async () => {
+    // Found by the attacker's pass: "\u3164\u3164\u3164" (a name that draws nothing), U+2028, a lone surrogate
+    // (stored as U+FFFD) and an empty name were all stored.
+    const bad = ["\u3164\u3164\u3164", "Ana\u2028Souza", "Ab\udc00cd", "Ana\ue000", "Ana\uffff", "\u2800\u2800"];
+    const before = await server.db.select({ n: count() }).from(users);
+    for (const displayName of bad) {
+      const response = await scim(server, "POST", "/Users", { schemas: [USER], userName: "nomes@b1.example.com", displayName });
+      expect(response.status, JSON.stringify(displayName)).toBe(400);
+    }
+    expect(await server.db.select({ n: count() }).from(users)).toEqual(before);
+    const unnamed = await scim(server, "POST", "/Users", { schemas: [USER], userName: "sem.nome@b1.example.com" });
+    const long = await scim(server, "POST", "/Users", {
+      schemas: [USER],
+      userName: "longo@b1.example.com",
+      displayName: `${"a".repeat(119)}😀`,
+    });
+    const names = await server.db.select({ id: users.id, fullName: users.fullName }).from(users);
+    expect(names.find((row) => row.id === unnamed.body!.id)!.fullName).toBe("sem.nome");
+    expect(names.find((row) => row.id === long.body!.id)!.fullName).toBe(`${"a".repeat(119)}😀`);
+  });
 });

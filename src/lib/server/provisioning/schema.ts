@@ -5,6 +5,7 @@
  * case-insensitive (RFC 7643 §2.1) and come out in the spelling written here. Everything kept is
  * held in null-prototype objects: no key the directory sends can reach `Object.prototype`.
  */
+import { INVISIBLE_CHARACTER } from "../../auth/rules.ts";
 import { ENTERPRISE_USER_SCHEMA, GROUP_SCHEMA, isPlainObject, USER_SCHEMA } from "./protocol.ts";
 
 export type AttributeType = "string" | "boolean" | "reference" | "complex";
@@ -144,8 +145,8 @@ export function resolveTopLevel(resource: ResourceDef, name: string): TopLevel {
   return attribute.mutability === "readOnly" ? { kind: "readOnly", name: attribute.name } : { kind: "attribute", schema: null, attribute };
 }
 
-/** Control and format characters (bidi marks, zero-width, BOM): never part of anything the directory keeps here. */
-const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
+/** Control, format, bidi, surrogate, private-use and blank characters (the forms' rule): never part of anything kept here. */
+const INVISIBLE = INVISIBLE_CHARACTER;
 
 /** A refused value; `unknown` when it names a sub-attribute the schema does not have (a PATCH answers `invalidPath`). */
 export type ValueCheck = { ok: true; value: unknown } | { ok: false; detail: string; unknown?: true };

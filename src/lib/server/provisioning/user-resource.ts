@@ -73,12 +73,17 @@ function isCorporateAddress(value: unknown): boolean {
   return EMAIL_PATTERN.test(address) && isAllowedEmail(address);
 }
 
-/** The name the portal shows: `displayName`, else `name.formatted`, else given and family names. */
-function fullNameOf(resource: Record<string, unknown>): string {
+/**
+ * The name the portal shows: `displayName`, else `name.formatted`, else given and family names, in
+ * NFC and cut at a whole character; with none of them, the address's local part (an empty name
+ * showed as a blank row in the panel).
+ */
+function fullNameOf(resource: Record<string, unknown>, email: string): string {
   const name = isPlainObject(resource.name) ? resource.name : {};
-  const text = (value: unknown) => (typeof value === "string" ? value.trim() : "");
+  const text = (value: unknown) => (typeof value === "string" ? value.normalize("NFC").trim() : "");
   const joined = [text(name.givenName), text(name.familyName)].filter(Boolean).join(" ");
-  return (text(resource.displayName) || text(name.formatted) || joined).slice(0, FIELD_MAX_LENGTH.name);
+  const chosen = text(resource.displayName) || text(name.formatted) || joined || email.slice(0, email.indexOf("@"));
+  return Array.from(chosen).slice(0, FIELD_MAX_LENGTH.name).join("");
 }
 
 /**
@@ -127,6 +132,6 @@ export function readUserInput(body: unknown): { ok: true; input: UserInput } | {
   }
   return {
     ok: true,
-    input: { email: userName, fullName: fullNameOf(resource), externalId: externalId?.trim() || null, active, resource },
+    input: { email: userName, fullName: fullNameOf(resource, userName), externalId: externalId?.trim() || null, active, resource },
   };
 }
