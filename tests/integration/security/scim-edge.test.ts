@@ -208,6 +208,13 @@ describe("SCIM edge: sizes, depth, numbers and characters", () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ userName: "caixa@b1.example.com", displayName: "Caixa Alta", active: true });
     expect(created.body).not.toHaveProperty("DISPLAYNAME");
+    // The same attribute twice, in two cases: which one counts would be a guess (found by the attacker's pass).
+    const twice = await scim(server, "POST", "/Users", {
+      schemas: [USER],
+      userName: "dup2@b1.example.com",
+      UserName: "dup3@b1.example.com",
+    });
+    expect(twice.status).toBe(400);
     const id = created.body!.id;
     const put = await scim(server, "PUT", `/Users/${id}`, { schemas: [USER], userName: "caixa@b1.example.com", Active: false });
     expect(put.body).toMatchObject({ active: false });

@@ -105,9 +105,15 @@ export function excludedAttributes(query: URLSearchParams): Set<string> {
 
 /**
  * A resource's `schemas`, when sent: a short list of URNs (texts without control characters).
- * Directories always send it; absent is tolerated, anything else is a 400 `invalidSyntax`.
+ * Directories always send it; absent is tolerated, anything else is a 400 `invalidSyntax` — as is
+ * an attribute sent twice under names that differ only in case.
  */
 export function schemasProblem(body: Record<string, unknown>): ScimAnswer | null {
+  // `userName` and `UserName` in one resource: names are case-insensitive, so which one counts would be a guess.
+  const names = Object.keys(body).map((name) => name.toLowerCase());
+  if (new Set(names).size !== names.length) {
+    return scimError(400, "Atributo repetido no recurso (nomes de atributo não diferenciam maiúsculas).", "invalidSyntax");
+  }
   const { schemas } = body;
   if (schemas === undefined || schemas === null) return null;
   const valid =
