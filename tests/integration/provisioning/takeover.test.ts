@@ -6,8 +6,7 @@
  * directory's `externalId` opens only accounts the directory created; an account with a second
  * factor is asked for it after corporate sign-in unless the provider asserts MFA; both engines.
  */
-import { decodeBase32IgnorePadding } from "@oslojs/encoding";
-import { generateHOTP } from "@oslojs/otp";
+import { totp } from "../../support/totp";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { roles, sessions, userRoles, users } from "../../../db/schema/index";
@@ -25,10 +24,6 @@ const GROUP = "urn:ietf:params:scim:schemas:core:2.0:Group";
 const PATCH = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
 const ERROR = "urn:ietf:params:scim:api:messages:2.0:Error";
 const TWO_FACTOR_KEY = "d".repeat(64);
-
-function totp(manualKey: string, offset: number): string {
-  return generateHOTP(decodeBase32IgnorePadding(manualKey.replace(/\s/g, "")), BigInt(Math.floor(Date.now() / 30_000) + offset), 6);
-}
 
 describe("SCIM never takes over an account it does not manage", () => {
   let provider: TestProvider;

@@ -5,8 +5,7 @@
  * with the row missing. Once the row can be written, the same sign-in works.
  */
 import { count, eq, sql } from "drizzle-orm";
-import { decodeBase32IgnorePadding } from "@oslojs/encoding";
-import { generateHOTP } from "@oslojs/otp";
+import { totp } from "../../support/totp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessions } from "../../../db/schema/index";
 import { sqliteClient } from "../../../src/lib/server/data/db";
@@ -61,10 +60,6 @@ async function sessionsOf(userId: string): Promise<number> {
 }
 
 /** The code of the current 30 s step, or of the next one (a code is accepted once). */
-function totp(manualKey: string, offset = 0): string {
-  return generateHOTP(decodeBase32IgnorePadding(manualKey.replace(/\s/g, "")), BigInt(Math.floor(Date.now() / 30_000) + offset), 6);
-}
-
 beforeAll(async () => {
   const port = await freePort();
   provider = await startTestProvider(`http://127.0.0.1:${port}`, {

@@ -8,8 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeBase32IgnorePadding } from "@oslojs/encoding";
-import { generateHOTP } from "@oslojs/otp";
+import { totp } from "../../support/totp";
 import { createSession } from "../../../src/lib/server/sessions/session";
 import { freshDatabaseUrl, onPostgres } from "../../support/pg";
 import { startBuiltServer, type RunningServer } from "../../support/server";
@@ -36,10 +35,6 @@ function caller(server: () => RunningServer) {
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
     });
   };
-}
-
-function totp(manualKey: string, offset: number): string {
-  return generateHOTP(decodeBase32IgnorePadding(manualKey.replace(/\s/g, "")), BigInt(Math.floor(Date.now() / 30_000) + offset), 6);
 }
 
 function sessionTokenOf(response: Response, name = "b1_session"): string | undefined {

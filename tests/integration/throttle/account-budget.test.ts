@@ -5,8 +5,7 @@
  */
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
-import { decodeBase32IgnorePadding } from "@oslojs/encoding";
-import { generateHOTP } from "@oslojs/otp";
+import { totp } from "../../support/totp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLogs } from "../../../db/schema/index";
 import { readMails, waitForLink } from "../../support/mail";
@@ -66,10 +65,6 @@ async function rememberedDevice(user: TestUser, ip: string): Promise<string> {
   const cookie = deviceCookieOf(response);
   expect(cookie).toMatch(/^b1_device=[a-z2-7]{32}$/);
   return cookie!;
-}
-
-function totp(manualKey: string, offset: number): string {
-  return generateHOTP(decodeBase32IgnorePadding(manualKey.replace(/\s/g, "")), BigInt(Math.floor(Date.now() / 30_000) + offset), 6);
 }
 
 async function enrol(user: TestUser): Promise<string> {

@@ -1,6 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { decodeBase32IgnorePadding } from "@oslojs/encoding";
-import { generateHOTP } from "@oslojs/otp";
+import { totp } from "../../support/totp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLogs } from "../../../db/schema/index";
 import { startBuiltServer, type RunningServer } from "../../support/server";
@@ -36,10 +35,6 @@ async function countAudit(actionType: string, email: string, error?: string): Pr
 }
 
 const statuses = (responses: Response[]) => responses.map((r) => r.status).sort();
-
-function totp(manualKey: string, offset = 0): string {
-  return generateHOTP(decodeBase32IgnorePadding(manualKey.replace(/\s/g, "")), BigInt(Math.floor(Date.now() / 30_000) + offset), 6);
-}
 
 async function enrol(user: TestUser): Promise<string> {
   const cookie = `b1_session=${user.token}`;

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { eq } from "drizzle-orm";
-import { decodeBase32IgnorePadding } from "@oslojs/encoding";
-import { generateHOTP } from "@oslojs/otp";
+import { totp } from "../../../support/totp";
 import { auditLogs } from "../../../../db/schema/index";
 import { twoFactorSecrets } from "../../../../db/schema/index";
 import { readTwoFactorSettings } from "../../../../src/lib/server/config/two-factor";
@@ -21,10 +20,6 @@ function call(path: string, init: { method?: string; token?: string; cookie?: st
     headers: { "content-type": "application/json", origin: server.url, ...(cookies ? { cookie: cookies } : {}) },
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
   });
-}
-
-function totp(manualKey: string, offset: number): string {
-  return generateHOTP(decodeBase32IgnorePadding(manualKey.replace(/\s/g, "")), BigInt(Math.floor(Date.now() / 30_000) + offset), 6);
 }
 
 /** Enrols the user through the API; returns the key the page would show. */
