@@ -119,9 +119,12 @@ export function schemasProblem(body: Record<string, unknown>): ScimAnswer | null
   const valid =
     Array.isArray(schemas) &&
     schemas.length <= 10 &&
-    schemas.every((urn) => typeof urn === "string" && urn.length <= 256 && /^[\x21-\x7e]+$/.test(urn));
+    schemas.every((urn) => typeof urn === "string" && urn.length <= 256 && isPrintableAscii(urn));
   return valid ? null : scimError(400, "O atributo `schemas` deve ser uma lista de URNs de esquema.", "invalidSyntax");
 }
+
+/** Printable ASCII only, nothing else (no space): URNs, and addresses before they are lower-cased. */
+export const isPrintableAscii = (value: string) => /^[\x21-\x7e]+$/.test(value);
 
 export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);

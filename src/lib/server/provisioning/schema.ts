@@ -145,9 +145,6 @@ export function resolveTopLevel(resource: ResourceDef, name: string): TopLevel {
   return attribute.mutability === "readOnly" ? { kind: "readOnly", name: attribute.name } : { kind: "attribute", schema: null, attribute };
 }
 
-/** Control, format, bidi, surrogate, private-use and blank characters (the forms' rule): never part of anything kept here. */
-const INVISIBLE = INVISIBLE_CHARACTER;
-
 /** A refused value; `unknown` when it names a sub-attribute the schema does not have (a PATCH answers `invalidPath`). */
 export type ValueCheck = { ok: true; value: unknown } | { ok: false; detail: string; unknown?: true };
 
@@ -189,7 +186,7 @@ function checkSingle(attribute: AttributeDef, value: unknown, strict: boolean, l
       if (typeof value !== "string") return { ok: false, detail: `O atributo \`${label}\` deve ser um texto.` };
       const limit = attribute.maxLength ?? TEXT_MAX_LENGTH;
       if (value.length > limit) return { ok: false, detail: `O atributo \`${label}\` passa de ${limit} caracteres.` };
-      if (INVISIBLE.test(value)) {
+      if (INVISIBLE_CHARACTER.test(value)) {
         return { ok: false, detail: `O atributo \`${label}\` não pode conter caracteres de controle ou invisíveis.` };
       }
       return { ok: true, value };

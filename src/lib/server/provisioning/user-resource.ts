@@ -1,8 +1,17 @@
 import { DOMAIN_MESSAGE, isAllowedEmail } from "../auth/allowed-email.ts";
 import { normalizeEmail } from "../auth/user.ts";
 import { EMAIL_PATTERN, FIELD_MAX_LENGTH } from "../../auth/rules.ts";
-import { ENTERPRISE_USER_SCHEMA, isPlainObject, readBoolean, schemasProblem, scimError, USER_SCHEMA, type ScimAnswer } from "./protocol.ts";
-import { attributeOf, readResource, USER_RESOURCE } from "./schema.ts";
+import {
+  ENTERPRISE_USER_SCHEMA,
+  isPlainObject,
+  isPrintableAscii,
+  readBoolean,
+  schemasProblem,
+  scimError,
+  USER_SCHEMA,
+  type ScimAnswer,
+} from "./protocol.ts";
+import { attributeOf, checkValue, EXTERNAL_ID, readResource, USER_RESOURCE } from "./schema.ts";
 
 /** The account columns a User resource is read from and written to. */
 export interface AccountRow {
@@ -33,9 +42,6 @@ export interface UserInput {
 
 /** Attributes kept in the account's own columns rather than in the stored resource. */
 const IN_COLUMNS = ["userName", "active"];
-/** Printable ASCII: an address with anything else is refused before lower-casing (the Kelvin sign `K` lower-cases to `k`). */
-const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
-export const isPrintableAscii = (value: string) => PRINTABLE_ASCII.test(value);
 const USER_NAME_MESSAGE = "O `userName` deve ser o e-mail corporativo da pessoa.";
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -68,7 +74,7 @@ export function toUserResource(row: AccountRow, groups: GroupRef[], baseUrl: str
 }
 
 function isCorporateAddress(value: unknown): boolean {
-  if (typeof value !== "string" || !PRINTABLE_ASCII.test(value.trim())) return false;
+  if (typeof value !== "string" || !isPrintableAscii(value.trim())) return false;
   const address = normalizeEmail(value);
   return EMAIL_PATTERN.test(address) && isAllowedEmail(address);
 }
@@ -101,7 +107,8 @@ export function readUserInput(body: unknown): { ok: true; input: UserInput } | {
   const externalId = attributeOf(body, "externalId");
   const sent = typeof sentName === "string" ? sentName.trim() : "";
   if (!sent) return { ok: false, answer: scimError(400, "O atributo `userName` é obrigatório.", "invalidValue") };
-  if (!PRINTABLE_ASCII.test(sent)) return { ok: false, answer: scimError(400, USER_NAME_MESSAGE, "invalidValue") };
+  // Anything outside printable ASCII is refused before lower-casing (the Kelvin sign `K` lower-cases to `k`).
+  if (!isPrintableAscii(sent)) return { ok: false, answer: scimError(400, USER_NAME_MESSAGE, "invalidValue") };
   const userName = normalizeEmail(sent);
   if (userName.length > FIELD_MAX_LENGTH.email || !EMAIL_PATTERN.test(userName)) {
     return { ok: false, answer: scimError(400, USER_NAME_MESSAGE, "invalidValue") };
@@ -111,15 +118,8 @@ export function readUserInput(body: unknown): { ok: true; input: UserInput } | {
   const active = sentActive === undefined || sentActive === null ? null : readBoolean(sentActive);
   if (active === undefined)
     return { ok: false, answer: scimError(400, "O atributo `active` deve ser verdadeiro ou falso.", "invalidValue") };
-  if (externalId !== undefined && externalId !== null && typeof externalId !== "string") {
-    return { ok: false, answer: scimError(400, "O atributo `externalId` deve ser um texto.", "invalidValue") };
-  }
-  if (typeof externalId === "string" && (externalId.length > 256 || /[\p{Cc}\p{Cf}]/u.test(externalId))) {
-    return {
-      ok: false,
-      answer: scimError(400, "O atributo `externalId` passa de 256 caracteres ou tem caracteres invisíveis.", "invalidValue"),
-    };
-  }
+  const external = checkValue(EXTERNAL_ID, externalId, false);
+  if (!external.ok) return { ok: false, answer: scimError(400, external.detail, "invalidValue") };
   const read = readResource(USER_RESOURCE, body);
   if (!read.ok) return { ok: false, answer: scimError(400, read.detail, "invalidValue") };
   const resource = read.kept;
@@ -132,6 +132,12 @@ export function readUserInput(body: unknown): { ok: true; input: UserInput } | {
   }
   return {
     ok: true,
-    input: { email: userName, fullName: fullNameOf(resource, userName), externalId: externalId?.trim() || null, active, resource },
+    input: {
+      email: userName,
+      fullName: fullNameOf(resource, userName),
+      externalId: typeof external.value === "string" ? external.value.trim() || null : null,
+      active,
+      resource,
+    },
   };
 }

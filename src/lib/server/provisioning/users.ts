@@ -12,8 +12,8 @@ import { applyDirectoryRoles } from "./directory-roles.ts";
 import { parseEqualityFilter } from "./filter.ts";
 import { applyPatch } from "./patch.ts";
 import { USER_RESOURCE } from "./schema.ts";
-import { listAnswer, notFound, readPage, scimError, type ScimAnswer, type ScimContext } from "./protocol.ts";
-import { isPrintableAscii, readUserInput, toUserResource, type AccountRow, type GroupRef, type UserInput } from "./user-resource.ts";
+import { isPrintableAscii, listAnswer, notFound, readPage, scimError, type ScimAnswer, type ScimContext } from "./protocol.ts";
+import { readUserInput, toUserResource, type AccountRow, type GroupRef, type UserInput } from "./user-resource.ts";
 
 const accountColumns = {
   id: users.id,
