@@ -83,6 +83,7 @@ function send(res: ServerResponse, edge: ScimEdge, answer: ScimAnswer, extra: Re
   for (const [name, value] of Object.entries(extra)) res.setHeader(name, value);
   res.setHeader("Cache-Control", "no-store");
   if (answer.location) res.setHeader("Location", answer.location);
+  if (answer.etag) res.setHeader("ETag", answer.etag);
   if (answer.body === undefined) {
     res.writeHead(answer.status);
     res.end();
@@ -92,6 +93,9 @@ function send(res: ServerResponse, edge: ScimEdge, answer: ScimAnswer, extra: Re
   res.writeHead(answer.status, { "Content-Type": `${SCIM_CONTENT_TYPE}; charset=utf-8`, "Content-Length": Buffer.byteLength(body) });
   res.end(body);
 }
+
+/** A precondition header as one value (Node joins repeated ones with ", ", the list form they have anyway). */
+const oneHeader = (value: string | string[] | undefined) => (value === undefined ? null : Array.isArray(value) ? value.join(", ") : value);
 
 /** Answers one `/scim/v2/*` request (the gate has normalised `path`). */
 export async function handleScimRequest(edge: ScimEdge, req: IncomingMessage, res: ServerResponse, path: string, query: string) {
@@ -120,6 +124,13 @@ export async function handleScimRequest(edge: ScimEdge, req: IncomingMessage, re
     baseUrl: `${edge.publicUrl}${SCIM_PREFIX}`,
     meta: { ipAddress: edge.clientIp(req), userAgent: req.headers["user-agent"] ?? null },
   };
-  const answer = await answerScimRequest(ctx, { method, segments, query: new URLSearchParams(query.replace(/^\?/, "")), body });
+  const answer = await answerScimRequest(ctx, {
+    method,
+    segments,
+    query: new URLSearchParams(query.replace(/^\?/, "")),
+    body,
+    ifMatch: oneHeader(req.headers["if-match"]),
+    ifNoneMatch: oneHeader(req.headers["if-none-match"]),
+  });
   return send(res, edge, answer);
 }

@@ -7,6 +7,7 @@ export interface ScimResponse {
   status: number;
   contentType: string | null;
   location: string | null;
+  etag: string | null;
   body: Record<string, any> | null;
 }
 
@@ -17,8 +18,9 @@ export async function scim(
   path: string,
   body?: unknown,
   token: string | null = SCIM_TOKEN,
+  extraHeaders: Record<string, string> = {},
 ): Promise<ScimResponse> {
-  const headers: Record<string, string> = { accept: "application/scim+json" };
+  const headers: Record<string, string> = { accept: "application/scim+json", ...extraHeaders };
   if (token !== null) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers["content-type"] = "application/scim+json; charset=utf-8";
   const response = await fetch(`${server.url}/scim/v2${path}`, {
@@ -31,6 +33,7 @@ export async function scim(
     status: response.status,
     contentType: response.headers.get("content-type"),
     location: response.headers.get("location"),
+    etag: response.headers.get("etag"),
     body: text ? (JSON.parse(text) as Record<string, any>) : null,
   };
 }

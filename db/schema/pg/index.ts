@@ -26,6 +26,8 @@ export const users = pgTable(
     externalId: text("external_id"),
     deactivatedAt: millis("deactivated_at"),
     directoryResource: text("directory_resource"),
+    resourceModifiedAt: millis("resource_modified_at"),
+    resourceVersion: integer("resource_version").notNull().default(1),
     readingDigestOptOut: boolean("reading_digest_opt_out").notNull().default(false),
   },
   (table) => [
@@ -300,6 +302,7 @@ export const directoryGroups = pgTable(
     externalId: text("external_id"),
     createdAt: createdAt(),
     updatedAt: millis("updated_at").notNull(),
+    resourceVersion: integer("resource_version").notNull().default(1),
   },
   (table) => [index("directory_groups_display_name_idx").on(table.displayName)],
 );

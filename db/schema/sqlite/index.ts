@@ -36,6 +36,13 @@ export const users = sqliteTable(
     deactivatedAt: integer("deactivated_at", { mode: "number" }),
     /** JSON of the last User resource the directory sent (name parts, e-mails, extensions), echoed back as SCIM asks. */
     directoryResource: text("directory_resource"),
+    /**
+     * When the person's SCIM resource last changed (e-mail, name, external id, activity, the directory's attributes or
+     * groups); null while unchanged since creation. Kept by triggers (migration 0016), whichever code path wrote.
+     */
+    resourceModifiedAt: integer("resource_modified_at", { mode: "number" }),
+    /** Counts those changes: the resource's `meta.version` (a weak ETag) is built on it. Kept by the same triggers. */
+    resourceVersion: integer("resource_version", { mode: "number" }).notNull().default(1),
     /** Set when the person unticked the weekly required-reading reminder in their account. */
     readingDigestOptOut: integer("reading_digest_opt_out", { mode: "boolean" }).notNull().default(false),
   },

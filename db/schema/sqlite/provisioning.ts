@@ -13,7 +13,10 @@ export const directoryGroups = sqliteTable(
     createdAt: integer("created_at", { mode: "number" })
       .notNull()
       .default(sql`(unixepoch('subsec') * 1000)`),
+    /** When the name, external id or members last changed (members' e-mails too: they are shown). Kept by triggers (0016). */
     updatedAt: integer("updated_at", { mode: "number" }).notNull(),
+    /** Counts those changes: the group's `meta.version` (a weak ETag). */
+    resourceVersion: integer("resource_version", { mode: "number" }).notNull().default(1),
   },
   (table) => [index("directory_groups_display_name_idx").on(table.displayName)],
 );

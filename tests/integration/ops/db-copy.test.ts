@@ -184,6 +184,21 @@ describe.skipIf(!process.env.TEST_PG_URL)("npm run db:copy (SQLite → PostgreSQ
     expect(ana).toMatchObject({ emailConfirmedAt: CONFIRMED_AT, createdAt: CONFIRMED_AT - 1, passwordHash: "$argon2id$x" });
     const [ze] = await target.select().from(p.users).where(eq(p.users.id, "u2"));
     expect(ze).toMatchObject({ fullName: "Zé Ção", emailConfirmedAt: null });
+    // The SCIM versions and dates come as they were: the target's triggers do not move them while copying.
+    const source = new Database(sourceFile, { readonly: true });
+    const sourceZe = source.prepare("select resource_version, resource_modified_at from users where id = 'u2'").get() as Record<
+      string,
+      number
+    >;
+    const sourceGroup = source.prepare("select resource_version, updated_at from directory_groups where id = 'g1'").get() as Record<
+      string,
+      number
+    >;
+    source.close();
+    expect(sourceZe.resource_version).toBeGreaterThan(1);
+    expect({ resource_version: ze!.resourceVersion, resource_modified_at: ze!.resourceModifiedAt }).toEqual(sourceZe);
+    const [group] = await target.select().from(p.directoryGroups);
+    expect({ resource_version: group!.resourceVersion, updated_at: group!.updatedAt }).toEqual(sourceGroup);
     const roles = await target.select().from(p.roles);
     expect(roles.find((role) => role.name === "auditoria-externa")?.isSystem).toBe(false);
     expect(roles.find((role) => role.name === "admin")?.isSystem).toBe(true);

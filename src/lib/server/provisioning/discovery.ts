@@ -5,7 +5,7 @@ const SPC_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig"
 const RESOURCE_TYPE_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:ResourceType";
 const SCHEMA_SCHEMA = "urn:ietf:params:scim:schemas:core:2.0:Schema";
 
-/** What this service does (RFC 7643 §5): PATCH and filters yes; bulk, sort, ETags and password changes no. */
+/** What this service does (RFC 7643 §5): PATCH, filters and ETags yes; bulk, sort and password changes no. */
 export function serviceProviderConfig(baseUrl: string): ScimAnswer {
   return {
     status: 200,
@@ -17,7 +17,7 @@ export function serviceProviderConfig(baseUrl: string): ScimAnswer {
       filter: { supported: true, maxResults: MAX_PAGE_SIZE },
       changePassword: { supported: false },
       sort: { supported: false },
-      etag: { supported: false },
+      etag: { supported: true },
       authenticationSchemes: [
         {
           type: "oauthbearertoken",

@@ -9,14 +9,16 @@ import { parseEqualityFilter } from "./filter.ts";
 import { applyPatch } from "./patch.ts";
 import { attributeOf, checkValue, EXTERNAL_ID, find, GROUP_RESOURCE } from "./schema.ts";
 import {
-  excludedAttributes,
   GROUP_SCHEMA,
   isPlainObject,
   listAnswer,
+  matchesTag,
   notFound,
+  preconditionFailed,
   readPage,
   schemasProblem,
   scimError,
+  versionTag,
   type ScimAnswer,
   type ScimContext,
 } from "./protocol.ts";
@@ -33,6 +35,12 @@ interface GroupInput {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** The group's version tag: its change counter and last change, both kept by the database's triggers (migration 0016). */
+const groupVersion = (group: GroupRow) => versionTag(group.resourceVersion, Math.max(group.createdAt, group.updatedAt));
+
+/** A change sent with an `If-Match` that no longer names the group's version (read after the change's lock). */
+const outdated = (ifMatch: string | null, group: GroupRow) => ifMatch !== null && !matchesTag(ifMatch, groupVersion(group));
+
 function toGroupResource(group: GroupRow, members: Member[] | null, baseUrl: string): Record<string, unknown> {
   return {
     schemas: [GROUP_SCHEMA],
@@ -43,8 +51,9 @@ function toGroupResource(group: GroupRow, members: Member[] | null, baseUrl: str
     meta: {
       resourceType: "Group",
       created: iso(group.createdAt),
-      lastModified: iso(group.updatedAt),
+      lastModified: iso(Math.max(group.createdAt, group.updatedAt)),
       location: `${baseUrl}/Groups/${group.id}`,
+      version: groupVersion(group),
     },
   };
 }
@@ -115,11 +124,11 @@ async function writeGroup(ctx: ScimContext, tx: Tx, group: GroupRow, input: Grou
   const locked = await holdBackLockedMembers(ctx, tx, touched, group.id);
   const added = known.filter((id) => !beforeSet.has(id) && !locked.has(id));
   const removed = before.filter((id) => !knownSet.has(id) && !locked.has(id));
-  const [row] = await tx
+  // `updated_at` and the version move by trigger, and only when the name, external id or members really change.
+  await tx
     .update(directoryGroups)
-    .set({ displayName: input.displayName, externalId: input.externalId, updatedAt: Date.now() })
-    .where(eq(directoryGroups.id, group.id))
-    .returning();
+    .set({ displayName: input.displayName, externalId: input.externalId })
+    .where(eq(directoryGroups.id, group.id));
   if (removed.length) {
     await tx
       .delete(directoryGroupMembers)
@@ -147,7 +156,9 @@ async function writeGroup(ctx: ScimContext, tx: Tx, group: GroupRow, input: Grou
     );
   }
   await applyRolesOf(ctx, tx, renamed ? [...new Set([...known, ...removed])].filter((id) => !locked.has(id)) : [...added, ...removed]);
-  return { status: created ? 201 : 200, body: toGroupResource(row!, await membersOf(tx, group.id), ctx.baseUrl) };
+  // Read after the triggers ran (SQLite's RETURNING would show the row before them).
+  const row = (await findGroup(tx, group.id))!;
+  return { status: created ? 201 : 200, body: toGroupResource(row, await membersOf(tx, group.id), ctx.baseUrl) };
 }
 
 async function applyRolesOf(ctx: ScimContext, tx: Tx, userIds: string[]): Promise<void> {
@@ -156,14 +167,15 @@ async function applyRolesOf(ctx: ScimContext, tx: Tx, userIds: string[]): Promis
   for (const person of people) await applyDirectoryRoles(tx, person, ctx.settings, ctx.meta);
 }
 
-export async function getScimGroup(ctx: ScimContext, id: string, query: URLSearchParams): Promise<ScimAnswer> {
+/** GET /Groups/{id}; `withMembers` false when the answer leaves `members` out (not read at all: a group may have 20,000). */
+export async function getScimGroup(ctx: ScimContext, id: string, withMembers: boolean): Promise<ScimAnswer> {
   const group = await findGroup(ctx.db, id);
   if (!group) return notFound("Grupo");
-  const members = excludedAttributes(query).has("members") ? null : await membersOf(ctx.db, id);
+  const members = withMembers ? await membersOf(ctx.db, id) : null;
   return { status: 200, body: toGroupResource(group, members, ctx.baseUrl) };
 }
 
-export async function listScimGroups(ctx: ScimContext, query: URLSearchParams): Promise<ScimAnswer> {
+export async function listScimGroups(ctx: ScimContext, query: URLSearchParams, withMembers: boolean): Promise<ScimAnswer> {
   const filter = parseEqualityFilter(query.get("filter"), ["displayname", "externalid", "id"]);
   if (!filter.ok) return scimError(400, filter.detail, "invalidFilter");
   const conditions: SQL[] = filter.tests.map(({ attribute, value }) => {
@@ -184,7 +196,6 @@ export async function listScimGroups(ctx: ScimContext, query: URLSearchParams): 
           .orderBy(asc(directoryGroups.createdAt), asc(directoryGroups.id))
           .limit(size)
           .offset(startIndex - 1);
-  const withMembers = !excludedAttributes(query).has("members");
   const resources = [];
   for (const row of rows) resources.push(toGroupResource(row, withMembers ? await membersOf(ctx.db, row.id) : null, ctx.baseUrl));
   return listAnswer(resources, Number(total), startIndex);
@@ -215,24 +226,36 @@ export async function createScimGroup(ctx: ScimContext, body: unknown): Promise<
   return id ? { ...answer, location: `${ctx.baseUrl}/Groups/${id}` } : answer;
 }
 
-export async function replaceScimGroup(ctx: ScimContext, id: string, body: unknown): Promise<ScimAnswer> {
+export async function replaceScimGroup(ctx: ScimContext, id: string, body: unknown, ifMatch: string | null): Promise<ScimAnswer> {
   const read = readGroupInput(body);
   if (!read.ok) return read.answer;
   return ctx.db.transaction(async (tx) => {
     await holdLock(tx, "accounts");
     const group = await findGroup(tx, id);
     if (!group) return notFound("Grupo");
+    if (outdated(ifMatch, group)) return preconditionFailed();
     if (await nameTaken(tx, read.input.displayName, id)) return scimError(409, "Já existe um grupo com este displayName.", "uniqueness");
     return writeGroup(ctx, tx, group, read.input, false);
   });
 }
 
-/** PATCH /Groups/{id}: member adds and removes (by list or by `members[value eq "…"]`), renames. 204 as Entra expects. */
-export async function patchScimGroup(ctx: ScimContext, id: string, body: unknown): Promise<ScimAnswer> {
+/**
+ * PATCH /Groups/{id}: member adds and removes (by list or by `members[value eq "…"]`), renames.
+ * 204 as Entra expects, with the new version in `ETag`; 200 with the group when the request asks
+ * for `attributes` or `excludedAttributes` (RFC 7644 §3.5.2: then the body MUST come back).
+ */
+export async function patchScimGroup(
+  ctx: ScimContext,
+  id: string,
+  body: unknown,
+  ifMatch: string | null,
+  answerWithBody: boolean,
+): Promise<ScimAnswer> {
   return ctx.db.transaction(async (tx) => {
     await holdLock(tx, "accounts");
     const group = await findGroup(tx, id);
     if (!group) return notFound("Grupo");
+    if (outdated(ifMatch, group)) return preconditionFailed();
     // Members are compared by `value` (the account id): Entra's removals carry `$ref: null`, ours carry display and $ref.
     const members = (await membersOf(tx, id)).map((member) => ({ value: member.value }));
     const current = { ...toGroupResource(group, null, ctx.baseUrl), members };
@@ -242,16 +265,18 @@ export async function patchScimGroup(ctx: ScimContext, id: string, body: unknown
     const read = readGroupInput({ ...resource, members: resource.members ?? [] });
     if (!read.ok) return read.answer;
     if (await nameTaken(tx, read.input.displayName, id)) return scimError(409, "Já existe um grupo com este displayName.", "uniqueness");
-    await writeGroup(ctx, tx, group, read.input, false);
-    return { status: 204 };
+    const written = await writeGroup(ctx, tx, group, read.input, false);
+    if (answerWithBody) return written;
+    return { status: 204, etag: (written.body as { meta: { version: string } }).meta.version };
   });
 }
 
-export async function deleteScimGroup(ctx: ScimContext, id: string): Promise<ScimAnswer> {
+export async function deleteScimGroup(ctx: ScimContext, id: string, ifMatch: string | null): Promise<ScimAnswer> {
   return ctx.db.transaction(async (tx) => {
     await holdLock(tx, "accounts");
     const group = await findGroup(tx, id);
     if (!group) return notFound("Grupo");
+    if (outdated(ifMatch, group)) return preconditionFailed();
     const members = (await membersOf(tx, id)).map((member) => member.value);
     const locked = await holdBackLockedMembers(ctx, tx, members, id);
     await tx.delete(directoryGroups).where(eq(directoryGroups.id, id));

@@ -39,6 +39,8 @@ export interface ScimAnswer {
   status: number;
   body?: unknown;
   location?: string;
+  /** The resource's version, sent as the `ETag` header. */
+  etag?: string;
 }
 
 export type ScimErrorType = "uniqueness" | "invalidFilter" | "invalidValue" | "invalidSyntax" | "invalidPath" | "noTarget" | "mutability";
@@ -93,15 +95,23 @@ export function readBoolean(value: unknown): boolean | undefined {
   return undefined;
 }
 
-/** The `excludedAttributes` query value as a lower-cased set (Entra asks for groups without `members`). */
-export function excludedAttributes(query: URLSearchParams): Set<string> {
-  return new Set(
-    (query.get("excludedAttributes") ?? "")
-      .split(",")
-      .map((name) => name.trim().toLowerCase())
-      .filter(Boolean),
-  );
+/**
+ * A resource's `meta.version` (RFC 7644 §3.14): a weak ETag built on the change counter the
+ * database's triggers keep, and the time of that change (so that a database restored from a
+ * backup cannot give an old number to a different state).
+ */
+export const versionTag = (counter: number, changedAt: number) => `W/"${counter}-${changedAt.toString(36)}"`;
+
+/** Whether an `If-Match`/`If-None-Match` value names `version` (`*` names any): weak comparison for both, as
+ * RFC 7644 §3.14 does with weak ETags in If-Match (RFC 9110 §8.8.3.2). */
+export function matchesTag(header: string, version: string): boolean {
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+  return header.split(",").some((tag) => tag.trim() === "*" || opaque(tag) === opaque(version));
 }
+
+/** The answer to a PUT, PATCH or DELETE whose `If-Match` no longer names the resource's version. */
+export const preconditionFailed = () =>
+  scimError(412, "O recurso mudou desde a versão informada em If-Match: leia-o de novo antes de alterá-lo.");
 
 /**
  * A resource's `schemas`, when sent: a short list of URNs (texts without control characters).

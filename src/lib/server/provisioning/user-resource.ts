@@ -3,6 +3,7 @@ import { normalizeEmail } from "../auth/user.ts";
 import { EMAIL_PATTERN, FIELD_MAX_LENGTH } from "../../auth/rules.ts";
 import {
   ENTERPRISE_USER_SCHEMA,
+  versionTag,
   isPlainObject,
   isPrintableAscii,
   readBoolean,
@@ -23,6 +24,9 @@ export interface AccountRow {
   externalId: string | null;
   deactivatedAt: number | null;
   directoryResource: string | null;
+  /** When what the resource shows last changed (null: never since creation) and how many times: kept by triggers. */
+  resourceModifiedAt: number | null;
+  resourceVersion: number;
 }
 
 export interface GroupRef {
@@ -46,6 +50,12 @@ const USER_NAME_MESSAGE = "O `userName` deve ser o e-mail corporativo da pessoa.
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** When the account's resource last changed and its version tag; the database's clock may trail this process's, so never before the creation. */
+export function userVersion(row: Pick<AccountRow, "createdAt" | "resourceModifiedAt" | "resourceVersion">) {
+  const changedAt = Math.max(row.createdAt, row.resourceModifiedAt ?? row.createdAt);
+  return { changedAt, tag: versionTag(row.resourceVersion, changedAt) };
+}
+
 /** The account as a SCIM User (RFC 7643 §4.1), with the attributes the directory sent kept as sent. */
 export function toUserResource(row: AccountRow, groups: GroupRef[], baseUrl: string): Record<string, unknown> {
   // Read through the schema: only what it keeps comes back, whatever an older version stored.
@@ -53,6 +63,7 @@ export function toUserResource(row: AccountRow, groups: GroupRef[], baseUrl: str
     ? readResource(USER_RESOURCE, JSON.parse(row.directoryResource) as Record<string, unknown>, true).kept
     : {};
   const location = `${baseUrl}/Users/${row.id}`;
+  const { changedAt, tag } = userVersion(row);
   return {
     schemas: ENTERPRISE_USER_SCHEMA in stored ? [USER_SCHEMA, ENTERPRISE_USER_SCHEMA] : [USER_SCHEMA],
     ...stored,
@@ -67,8 +78,9 @@ export function toUserResource(row: AccountRow, groups: GroupRef[], baseUrl: str
     meta: {
       resourceType: "User",
       created: iso(row.createdAt),
-      lastModified: iso(Math.max(row.createdAt, row.provisionedAt ?? 0, row.deactivatedAt ?? 0)),
+      lastModified: iso(changedAt),
       location,
+      version: tag,
     },
   };
 }

@@ -12,8 +12,18 @@ import { applyDirectoryRoles } from "./directory-roles.ts";
 import { parseEqualityFilter } from "./filter.ts";
 import { applyPatch } from "./patch.ts";
 import { USER_RESOURCE } from "./schema.ts";
-import { isPrintableAscii, listAnswer, notFound, readPage, scimError, type ScimAnswer, type ScimContext } from "./protocol.ts";
-import { readUserInput, toUserResource, type AccountRow, type GroupRef, type UserInput } from "./user-resource.ts";
+import {
+  isPrintableAscii,
+  listAnswer,
+  matchesTag,
+  notFound,
+  preconditionFailed,
+  readPage,
+  scimError,
+  type ScimAnswer,
+  type ScimContext,
+} from "./protocol.ts";
+import { readUserInput, toUserResource, userVersion, type AccountRow, type GroupRef, type UserInput } from "./user-resource.ts";
 
 const accountColumns = {
   id: users.id,
@@ -24,6 +34,8 @@ const accountColumns = {
   externalId: users.externalId,
   deactivatedAt: users.deactivatedAt,
   directoryResource: users.directoryResource,
+  resourceModifiedAt: users.resourceModifiedAt,
+  resourceVersion: users.resourceVersion,
   emailConfirmedAt: users.emailConfirmedAt,
 };
 
@@ -155,6 +167,13 @@ export async function createScimUser(ctx: ScimContext, body: unknown): Promise<S
 type Account = NonNullable<Awaited<ReturnType<typeof findAccount>>>;
 
 /**
+ * A change sent with `If-Match` that no longer names the account's version: 412, nothing written.
+ * Read inside the change's transaction, after its lock, so two changes sent with the same version
+ * cannot both pass (RFC 7644 §3.14).
+ */
+const outdated = (ifMatch: string | null, account: Account) => ifMatch !== null && !matchesTag(ifMatch, userVersion(account).tag);
+
+/**
  * Writes a read User resource over an existing account, with its audit rows: changed fields,
  * deactivation (all sessions end before the answer) or reactivation. The caller has checked the
  * directory may (account-control.ts): an account it had not managed yet and nobody made by hand is
@@ -179,7 +198,7 @@ async function writeUser(ctx: ScimContext, tx: Tx, account: Account, input: User
       ...(pending ? { emailConfirmedAt: now, passwordHash: NO_PASSWORD } : {}),
     })
     .where(eq(users.id, account.id))
-    .returning(accountColumns);
+    .returning({ id: users.id });
   const changes: Record<string, { before: unknown; after: unknown }> = {};
   if (account.email !== input.email) changes.email = { before: account.email, after: input.email };
   if (account.fullName !== input.fullName) changes.full_name = { before: account.fullName, after: input.fullName };
@@ -196,27 +215,30 @@ async function writeUser(ctx: ScimContext, tx: Tx, account: Account, input: User
   } else if (!wasActive && active) {
     await auditDirectoryChange(tx, "scim_user_reactivated", subject, ctx.meta);
   }
-  return { status: 200, body: await resourceOf(tx, row!, ctx.baseUrl) };
+  // Read again: SQLite's RETURNING does not show what the triggers then changed (the version, the date).
+  return { status: 200, body: await resourceOf(tx, (await findAccount(tx, row!.id))!, ctx.baseUrl) };
 }
 
 /** PUT /Users/{id}: the resource sent replaces the directory's attributes. */
-export async function replaceScimUser(ctx: ScimContext, id: string, body: unknown): Promise<ScimAnswer> {
+export async function replaceScimUser(ctx: ScimContext, id: string, body: unknown, ifMatch: string | null): Promise<ScimAnswer> {
   const read = readUserInput(body);
   if (!read.ok) return read.answer;
   return ctx.db.transaction(async (tx) => {
     await holdLock(tx, "accounts");
     const account = await findAccount(tx, id);
     if (!account) return notFound("Usuário");
+    if (outdated(ifMatch, account)) return preconditionFailed();
     return (await refuseLockedAccount(ctx, tx, account, "replace")) ?? writeUser(ctx, tx, account, read.input);
   });
 }
 
 /** PATCH /Users/{id}: the operations are applied to the current resource, which is then written as a replacement. */
-export async function patchScimUser(ctx: ScimContext, id: string, body: unknown): Promise<ScimAnswer> {
+export async function patchScimUser(ctx: ScimContext, id: string, body: unknown, ifMatch: string | null): Promise<ScimAnswer> {
   return ctx.db.transaction(async (tx) => {
     await holdLock(tx, "accounts");
     const account = await findAccount(tx, id);
     if (!account) return notFound("Usuário");
+    if (outdated(ifMatch, account)) return preconditionFailed();
     const locked = await refuseLockedAccount(ctx, tx, account, "patch");
     if (locked) return locked;
     const current = await resourceOf(tx, account, ctx.baseUrl);
@@ -229,11 +251,12 @@ export async function patchScimUser(ctx: ScimContext, id: string, body: unknown)
 }
 
 /** DELETE /Users/{id}: the account goes (sessions, roles and memberships with it); its audit rows stay. */
-export async function deleteScimUser(ctx: ScimContext, id: string): Promise<ScimAnswer> {
+export async function deleteScimUser(ctx: ScimContext, id: string, ifMatch: string | null): Promise<ScimAnswer> {
   return ctx.db.transaction(async (tx) => {
     await holdLock(tx, "accounts");
     const account = await findAccount(tx, id);
     if (!account) return notFound("Usuário");
+    if (outdated(ifMatch, account)) return preconditionFailed();
     const locked = await refuseLockedAccount(ctx, tx, account, "delete");
     if (locked) return locked;
     const roles = await roleNamesOf(tx, id);
