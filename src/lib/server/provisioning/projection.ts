@@ -8,7 +8,7 @@
  * for an attribute this service does not keep gets the rest of the answer).
  */
 import { isPlainObject, scimError, type ScimAnswer } from "./protocol.ts";
-import type { ResourceDef } from "./schema.ts";
+import { EXTERNAL_ID, find, type AttributeDef, type ResourceDef } from "./schema.ts";
 
 /** Attributes whose `returned` characteristic is "always" (RFC 7643 §3.1, §7): never left out. */
 const ALWAYS_RETURNED = new Set(["id", "schemas"]);
@@ -20,25 +20,44 @@ export type Projection = { kind: "all" } | { kind: "include" | "exclude"; paths:
 
 const ALL: Projection = { kind: "all" };
 
-/** The path one comma-separated name selects, or null when it cannot name anything of this resource. */
+/** The common attributes every resource has (RFC 7643 §3.1), `meta` with its sub-attributes. */
+const META: AttributeDef = {
+  name: "meta",
+  type: "complex",
+  subAttributes: ["resourceType", "created", "lastModified", "location", "version"].map((name) => ({ name, type: "string" })),
+};
+const COMMON: AttributeDef[] = [EXTERNAL_ID, META, { name: "id", type: "string" }, { name: "schemas", type: "string" }];
+
+/** `[attribute]` or `[attribute, sub-attribute]` when `dotted` names one of `attributes`, else null. */
+function attributePath(attributes: AttributeDef[], dotted: string): Path | null {
+  const [name = "", sub, ...more] = dotted.split(".");
+  const attribute = find(attributes, name);
+  if (!attribute || more.length > 0) return null;
+  if (sub === undefined) return [attribute.name.toLowerCase()];
+  const inner = find(attribute.subAttributes, sub);
+  return inner ? [attribute.name.toLowerCase(), inner.name.toLowerCase()] : null;
+}
+
+/**
+ * The path one comma-separated name selects, or null when it names nothing this resource has: only
+ * published names count, so however long the list, the projection holds a few dozen paths at most.
+ */
 function pathOf(resource: ResourceDef, name: string): Path | null {
   const lower = name.trim().toLowerCase();
-  if (!lower) return null;
   if (lower.startsWith("urn:")) {
     const core = resource.core.id.toLowerCase();
-    if (lower.startsWith(`${core}:`)) return pathOf(resource, lower.slice(core.length + 1));
+    if (lower.startsWith(`${core}:`)) return attributePath([...resource.core.attributes, ...COMMON], lower.slice(core.length + 1));
     for (const extension of resource.extensions) {
       const id = extension.id.toLowerCase();
       if (lower === id) return [id];
       if (lower.startsWith(`${id}:`)) {
-        const inner = lower.slice(id.length + 1).split(".");
-        return inner.length <= 2 && inner.every(Boolean) ? [id, ...inner] : null;
+        const inner = attributePath(extension.attributes, lower.slice(id.length + 1));
+        return inner ? [id, ...inner] : null;
       }
     }
     return null;
   }
-  const parts = lower.split(".");
-  return parts.length <= 2 && parts.every(Boolean) ? parts : null;
+  return attributePath([...resource.core.attributes, ...COMMON], lower);
 }
 
 /**
@@ -58,10 +77,12 @@ export function readProjection(
     };
   }
   if (!included && !excluded) return { ok: true, projection: ALL };
-  const paths = (included || excluded)
-    .split(",")
-    .map((name) => pathOf(resource, name))
-    .filter((path): path is Path => path !== null);
+  const unique = new Map<string, Path>();
+  for (const name of (included || excluded).split(",")) {
+    const path = pathOf(resource, name);
+    if (path) unique.set(path.join("\n"), path);
+  }
+  const paths = [...unique.values()];
   return { ok: true, projection: { kind: included ? "include" : "exclude", paths } };
 }
 
