@@ -18,6 +18,8 @@ import { checkContent, formatProblem, PAGES_DIR, type ContentCheck } from "./che
 import { showContentProblemsInDev } from "./dev-feedback.ts";
 import { contentNews } from "./news.ts";
 import { readingHistory } from "./reading-history.ts";
+import { splitFrontmatter } from "./frontmatter.ts";
+import { mdxSyntaxProblem } from "./mdx-syntax.ts";
 
 /** The name of no loader: `refreshContent` with it runs none and only saves the store. */
 const NO_LOADER = "b1-nenhum-loader";
@@ -40,6 +42,34 @@ function lazyServerSourceMaps(): Plugin {
             createRunnableDevEnvironment(environmentName, config, { runnerOptions: { sourcemapInterceptor: "prepareStackTrace" } }),
         },
       };
+    },
+  };
+}
+
+/**
+ * `astro dev`: an MDX file that does not compile fails with the content check's Portuguese words and
+ * its `content/…:linha:coluna` (in the browser's overlay and the terminal) before Astro's MDX
+ * plugin would fail with the compiler's English and no path ("Unexpected Application Error!").
+ */
+function mdxSyntaxInDev(root: string): Plugin {
+  return {
+    name: "b1-mdx-syntax",
+    apply: "serve",
+    enforce: "pre",
+    transform: {
+      filter: { id: /\.mdx$/ },
+      handler(code, id) {
+        const file = path.relative(root, id.split("?")[0]!).split(path.sep).join("/");
+        const { body, bodyStartLine } = splitFrontmatter(code);
+        const problem = mdxSyntaxProblem(file, body, bodyStartLine);
+        if (!problem) return null;
+        const error = new Error(formatProblem(problem)) as Error & { loc?: unknown; hint?: string; title?: string };
+        error.name = "Conteúdo com problemas";
+        error.title = "MDX com problema";
+        error.hint = "Corrija e salve o arquivo: a página se atualiza sozinha. A mesma mensagem sai em npm run content:check.";
+        error.loc = { file: id, line: problem.line, column: problem.column ?? 1 };
+        throw error;
+      },
     },
   };
 }
@@ -92,7 +122,7 @@ export function contentPages(): AstroIntegration {
         const problems = [...check.problems, ...reading.problems];
         if (command === "dev") {
           devStart = { root, outDir, check };
-          updateConfig({ vite: { plugins: [lazyServerSourceMaps()] } });
+          updateConfig({ vite: { plugins: [lazyServerSourceMaps(), mdxSyntaxInDev(root)] } });
         }
         if (problems.length) {
           const report = problems.map(formatProblem).join("\n");

@@ -2,6 +2,7 @@
 import { MDX_COMPONENT_NAMES } from "../../src/components/mdx/names.ts";
 import type { Problem } from "./problem.ts";
 import type { MissingLink } from "./downloads.ts";
+import { moduleLineProblem, mdxSyntaxProblem } from "./mdx-syntax.ts";
 
 export interface MdxFile {
   file: string;
@@ -33,8 +34,12 @@ function codeFreeLines(body: string): string[] {
 export function checkBodies(bodies: readonly MdxFile[], knownPaths: ReadonlySet<string>, problems: Problem[], links: BodyLinks): void {
   const components = new Set<string>(MDX_COMPONENT_NAMES);
   for (const { file, body, bodyStartLine, page } of bodies) {
+    const syntax = mdxSyntaxProblem(file, body, bodyStartLine);
+    if (syntax) problems.push(syntax);
     codeFreeLines(body).forEach((line, index) => {
       const lineNumber = bodyStartLine + index;
+      const moduleLine = moduleLineProblem(file, line, lineNumber);
+      if (moduleLine) problems.push(moduleLine);
       for (const match of line.matchAll(/<Acao\b[^>]*/g)) {
         const tag = match[0];
         const rotulo = /\brotulo=["']([^"']*)["']/.exec(tag)?.[1] ?? "Acao";

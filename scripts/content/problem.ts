@@ -2,7 +2,10 @@
 export interface Problem {
   file: string;
   line: number;
+  /** Column (1-based) when the problem is at one point of the line (an MDX syntax error). */
+  column?: number;
   message: string;
 }
 
-export const formatProblem = (problem: Problem) => `${problem.file}:${problem.line}: ${problem.message}`;
+export const formatProblem = (problem: Problem) =>
+  `${problem.file}:${problem.line}${problem.column ? `:${problem.column}` : ""}: ${problem.message}`;

@@ -223,6 +223,33 @@ test("an unknown MDX component and a broken internal link are named in Portugues
   );
 });
 
+test("an MDX tag left open shows in Portuguese with file:line:column, in the browser and the terminal", async ({ page }) => {
+  await openPage(page, "/exemplo-componentes");
+  const logBefore = log.length;
+  await saveAndTime(
+    page,
+    "tag MDX sem fechar → erro",
+    () => edit(PAGE, "## Passos", '<Aviso tipo="info">\nSem fechar.\n\n## Passos'),
+    overlayHas,
+    "a tag <Aviso> foi aberta e não foi fechada",
+  );
+  // Opened again, the page would fail in Astro's MDX compiler: the overlay still says it in Portuguese, with the path.
+  await openPage(page, "/exemplo-componentes");
+  const overlay = page.locator("vite-error-overlay");
+  await expect(overlay).toContainText(new RegExp(`${PAGE.replaceAll(".", "\\.")}:\\d+:\\d+: a tag <Aviso> foi aberta e não foi fechada`));
+  await expect(overlay).not.toContainText("Expected a closing tag");
+  // Under the overlay the page is the spec's 500 ("Unexpected Application Error!"); the overlay says what and where.
+  expect(log.slice(logBefore)).toMatch(new RegExp(`${PAGE.replaceAll(".", "\\.")}:\\d+:\\d+: a tag <Aviso> foi aberta`));
+  expect(log.slice(logBefore)).not.toContain("MDXError");
+  await saveAndTime(
+    page,
+    "correção → página",
+    () => edit(PAGE, '<Aviso tipo="info">\nSem fechar.\n\n## Passos', "## Passos"),
+    overlayGoneAndHeading,
+    "Exemplo de componentes revisado",
+  );
+});
+
 test("a broken YAML data file shows its line; a new page's menu entry appears without a restart", async ({ page }) => {
   await openPage(page, "/faq");
   await saveAndTime(

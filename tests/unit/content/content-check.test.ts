@@ -143,3 +143,42 @@ describe("route of a content page", () => {
     expect(decideAccess(route, principal([]))).toBe("allow");
   });
 });
+
+describe("content:check, MDX syntax", () => {
+  /** An MDX page of the copy with `body` after its frontmatter (which ends on line 5). */
+  const pageWith = (body: string) =>
+    checkCopy((root) =>
+      fs.writeFileSync(path.join(root, "content/paginas/nova.mdx"), `---\ntitle: Nova\ndescription: x\naccess: signed-in\n---\n${body}`),
+    );
+
+  it("says in Portuguese, with line and column, that a tag was not closed", () => {
+    expect(pageWith('# Nova\n\nTexto.\n\n<Aviso tipo="info">\nSem fechar.\n')).toContain(
+      "content/paginas/nova.mdx:10:1: a tag <Aviso> foi aberta e não foi fechada: feche com </Aviso> (ou escreva <Aviso />)",
+    );
+  });
+
+  it("points a bad expression at its line and column", () => {
+    const problems = pageWith("# Nova\n\nTotal: {1 +}\n");
+    expect(problems).toContain(
+      "content/paginas/nova.mdx:8:12: expressão entre chaves { } inválida: confira o que está entre elas (para escrever uma chave no texto, use \\{ )",
+    );
+  });
+
+  it("refuses imports and exports, and components the pages do not have", () => {
+    const problems = pageWith("import X from './x.js'\n\n# Nova\n\n<Desconhecido />\n");
+    expect(problems).toContain(
+      "content/paginas/nova.mdx:6:1: as páginas em MDX não usam import nem export: os componentes (Aviso, Acao…) já estão disponíveis em todas",
+    );
+    expect(problems.some((line) => line.startsWith("content/paginas/nova.mdx:10: componente desconhecido <Desconhecido>"))).toBe(true);
+  });
+
+  it("words every common slip in Portuguese, at a line of the file", () => {
+    const slips = ["<Aviso>\n\n</Acao>", "<Aviso>\n- a\n- b</Aviso>", "amo <3 MDX", "Total: {1 ", "<Aviso titulo=>x</Aviso>"];
+    for (const slip of slips) {
+      const problems = pageWith(`# Nova\n\n${slip}\n`).filter((line) => line.startsWith("content/paginas/nova.mdx:"));
+      expect(problems, slip).toHaveLength(1);
+      expect(problems[0], slip).toMatch(/^content\/paginas\/nova\.mdx:(8|9|10):\d+: [a-z<]/);
+      expect(problems[0], slip).not.toMatch(/MDX inválido|Expected|Unexpected/);
+    }
+  });
+});
