@@ -45,4 +45,15 @@ test("an administrator links an account made in the portal to the directory from
   await expect(page.getByText("Conta vinculada ao diretório")).toBeVisible();
   await expect(row).toContainText("Diretório");
   await expect(page.getByRole("button", { name: `Vincular ${person.email} ao diretório` })).toHaveCount(0);
+
+  // Deleting an account the directory manages says what the directory will do, and where access really ends.
+  await page.getByRole("button", { name: `Excluir ${person.email}` }).click();
+  const dialog = page.getByRole("alertdialog", { name: "Excluir usuário" });
+  await expect(dialog).toContainText("Tem certeza que deseja excluir este usuário?");
+  await expect(dialog).toContainText("gerida pelo diretório da empresa");
+  await expect(dialog).toContainText("cria de novo na próxima sincronização");
+  await expect(dialog).toContainText("desative ou remova a pessoa no diretório");
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(row).toBeVisible();
 });

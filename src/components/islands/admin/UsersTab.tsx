@@ -14,6 +14,21 @@ const loadUserDialog = () => import("./UserDialog");
 const UserDialog = lazy(loadUserDialog);
 const preload = () => void loadUserDialog();
 
+/**
+ * The delete confirmation. For an account the directory manages it also says that the directory
+ * creates it again at its next sync while the person is assigned there, so access ends for good
+ * only in the directory (docs/decisions.md).
+ */
+function deleteMessage(user: UserRow): string {
+  const who = `${user.fullName || "A conta"} (${user.email})`;
+  const base = `Tem certeza que deseja excluir este usuário? ${who} perde o acesso e as sessões; o log de auditoria é mantido.`;
+  if (!user.directoryManaged) return base;
+  return (
+    `${base} Esta conta é gerida pelo diretório da empresa (SCIM): enquanto a pessoa estiver atribuída ao portal no diretório, ` +
+    "ele a cria de novo na próxima sincronização, com os perfis dos grupos. Para tirar o acesso de vez, desative ou remova a pessoa no diretório."
+  );
+}
+
 interface Props {
   roles: RoleRow[];
   /** Roles' user counts change with users: the panel reloads them. */
@@ -176,7 +191,7 @@ export default function UsersTab({ roles, onChanged, currentEmail }: Props) {
                         triggerClassName={ghostButton}
                         triggerContent={<Trash2 className="size-4 text-red-600" aria-hidden="true" />}
                         title="Excluir usuário"
-                        message={`Tem certeza que deseja excluir este usuário? ${user.fullName || "A conta"} (${user.email}) perde o acesso e as sessões; o log de auditoria é mantido.`}
+                        message={deleteMessage(user)}
                         confirmLabel="Excluir"
                         onConfirm={() => remove(user)}
                       />
