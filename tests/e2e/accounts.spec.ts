@@ -24,6 +24,10 @@ test("sign up → confirmation e-mail → link + sign-up password → confirmed,
   await page.getByRole("button", { name: "Cadastrar-se" }).click();
   await expect(page.getByText("Cadastro realizado!")).toBeVisible();
   await expect(page.getByText("Acesse sua conta")).toBeVisible();
+  // The link will ask for the password just chosen: the page says so before the person leaves for the mailbox.
+  await expect(page.getByRole("status").filter({ hasText: "Falta confirmar o e-mail" })).toContainText(
+    "digite a senha que você acabou de criar",
+  );
 
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Senha", { exact: true }).fill(password);

@@ -44,6 +44,7 @@ function readQuery(): QueryState {
 export default function AuthForm() {
   const [query] = useState(readQuery);
   const [mode, setMode] = useState<AuthMode>(query.mode);
+  const [signedUp, setSignedUp] = useState(false);
 
   const go = (next: AuthMode) => {
     setMode(next);
@@ -69,6 +70,16 @@ export default function AuthForm() {
           </p>
         </div>
       )}
+      {signedUp && mode === "signin" && (
+        <div role="status" className="mb-4 rounded-lg border border-sky-300 bg-sky-50 p-4 dark:border-sky-700 dark:bg-sky-950">
+          <p className="flex items-center gap-2 font-semibold">
+            <MailWarning className="size-5" aria-hidden="true" /> Falta confirmar o e-mail
+          </p>
+          <p className="mt-1 text-sm">
+            Abra o link que enviamos e digite a senha que você acabou de criar: só quem tem a caixa de entrada e a senha ativa a conta.
+          </p>
+        </div>
+      )}
       {query.confirmed && mode === "signin" && (
         <div
           role="status"
@@ -83,7 +94,7 @@ export default function AuthForm() {
       <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-700 dark:bg-slate-900">
         <p className="mb-5 text-center font-medium">{SUBTITLES[mode]}</p>
         {mode === "signin" && <SignInForm next={query.next} onMode={go} />}
-        {mode === "signup" && <SignUpForm onMode={go} />}
+        {mode === "signup" && <SignUpForm onMode={go} onSignedUp={() => setSignedUp(true)} />}
         {mode === "reset" && <ResetForm onMode={go} />}
         {mode === "update-password" && <UpdatePasswordForm token={query.token} onMode={go} />}
         {mode === "confirm" && <ConfirmForm token={query.token} onMode={go} />}

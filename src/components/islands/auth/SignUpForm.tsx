@@ -8,12 +8,14 @@ import { submitAuth } from "./submit-auth";
 /** Refusals that have their own card on /signup-error. */
 const toErrorPage = (code: string) => () => window.location.assign(`/signup-error?error=${code}`);
 
-export function SignUpForm({ onMode }: { onMode: (mode: AuthMode) => void }) {
+/** `onSignedUp` shows, on the sign-in form, that the link will ask for the password just chosen. */
+export function SignUpForm({ onMode, onSignedUp }: { onMode: (mode: AuthMode) => void; onSignedUp: () => void }) {
   const { errors, busy, formProps } = useValidatedForm(signUpRules, (data) =>
     submitAuth("/api/auth/sign-up", data, {
       success: 201,
       onSuccess: () => {
         toast.success("Cadastro realizado!", { description: "Verifique seu e-mail para confirmar a conta antes de fazer login." });
+        onSignedUp();
         onMode("signin");
       },
       onCode: {
