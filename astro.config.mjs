@@ -31,6 +31,8 @@ export default defineConfig({
   prerenderConflictBehavior: "error",
   build: { format: "directory" },
   devToolbar: { enabled: false },
+  // No code blocks in the content, and Shiki's inline styles are what the CSP would have to allow: plain <pre><code>.
+  markdown: { syntaxHighlight: false },
   // Astro hashes its own scripts into a per-page policy (a <meta> the gate also sends as a header).
   // Pagefind compiles WebAssembly; styles keep 'unsafe-inline' for React's and the toasts' inline styles.
   security: {
@@ -52,5 +54,14 @@ export default defineConfig({
     // drizzle-orm goes inside the server chunks: loaded from node_modules as its hundreds of separate
     // ES modules it cost the server process ~200 MB of memory (docs/decisions.md).
     ssr: { noExternal: ["drizzle-orm"] },
+    build: {
+      rollupOptions: {
+        /** Astro's own "use astro:head-inject" marker in compiled MDX is not a directive for the bundler: its warning is noise. */
+        onwarn(warning, warn) {
+          if (warning.code === "MODULE_LEVEL_DIRECTIVE" && warning.message.includes("astro:head-inject")) return;
+          warn(warning);
+        },
+      },
+    },
   },
 });

@@ -86,7 +86,17 @@ async function runPostgresPass(report) {
   }
 }
 
-if (run("npm", ["run", "build"]) !== 0) {
+/** The build, printed when done and kept in test-results/build.log: a test reads it (no warning, in English or not, is left). */
+function build() {
+  console.log("\n==> npm run build");
+  const result = spawnSync("npm", ["run", "build"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 });
+  const output = (result.stdout ?? "") + (result.stderr ?? "");
+  process.stdout.write(output);
+  fs.writeFileSync(`${results}/build.log`, output);
+  return result.status ?? 1;
+}
+
+if (build() !== 0) {
   console.log("\n0 passed, 1 failed (build)");
   process.exit(1);
 }

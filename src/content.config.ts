@@ -9,6 +9,27 @@ import { guideSchema } from "./schemas/guide";
 // Schema messages in Portuguese for editors (zod's built-in locale).
 z.config(z.locales.pt());
 
+/**
+ * An MDX folder's glob loader without its English warning for a folder that is still empty
+ * (`content/guias` ships empty): the folder is still watched, so the first file appears in `astro dev`.
+ */
+function mdxFolder(base: string) {
+  const inner = glob({ pattern: "*.mdx", base });
+  return {
+    ...inner,
+    load: (context: Parameters<typeof inner.load>[0]) => {
+      const logger = new Proxy(context.logger, {
+        get(target, property, receiver) {
+          if (property === "warn") return (message: string) => void (/^No files found matching/.test(message) || target.warn(message));
+          const value: unknown = Reflect.get(target, property, receiver);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+      return inner.load({ ...context, logger });
+    },
+  };
+}
+
 function yamlCollection<S extends z.ZodType>({ file, schema }: { file: string; schema: S }) {
   return defineCollection({ loader: yamlLoader(file), schema });
 }
@@ -38,6 +59,6 @@ export const collections = {
   fastTrack: yamlCollection(YAML_FILES.fastTrack),
   committee: yamlCollection(YAML_FILES.committee),
   reading: yamlCollection(YAML_FILES.reading),
-  guias: defineCollection({ loader: glob({ pattern: "*.mdx", base: "./content/guias" }), schema: guideSchema }),
-  paginas: defineCollection({ loader: glob({ pattern: "*.mdx", base: "./content/paginas" }), schema: contentPageSchema }),
+  guias: defineCollection({ loader: mdxFolder("./content/guias"), schema: guideSchema }),
+  paginas: defineCollection({ loader: mdxFolder("./content/paginas"), schema: contentPageSchema }),
 };
