@@ -165,7 +165,10 @@ test("an audit row's 'Detalhes' opens from the keyboard with the JSON pretty-pri
   expect(await row.locator("pre").textContent()).toContain(`{\n  "marker": "${marker}",\n  "motivo": "${"x".repeat(120)}"\n}`);
 });
 
-test("audit filters live in the address: a shared link applies them and Back restores the previous ones", async ({ page, loginAs }) => {
+test("audit filters live in the address and apply when changed: a shared link applies them and Back restores the previous ones", async ({
+  page,
+  loginAs,
+}) => {
   await loginAs(["admin"]);
   await page.goto("/audit-logs?result=blocked");
   const result = await hydrated(page.getByRole("combobox", { name: "Resultado", exact: true }));
@@ -173,8 +176,8 @@ test("audit filters live in the address: a shared link applies them and Back res
   await expect(result).toHaveValue("blocked");
   await expect(table.getByText("Bloqueado").first()).toBeVisible();
   await expect(table.getByText("Sucesso", { exact: true })).toHaveCount(0);
+  // No "Filtrar" click: the choice applies by itself and the address follows.
   await result.selectOption("success");
-  await page.getByRole("button", { name: "Filtrar" }).click();
   await expect(page).toHaveURL(/\/audit-logs\?result=success$/);
   await expect(table.getByText("Bloqueado")).toHaveCount(0);
   await page.goBack();
@@ -275,6 +278,34 @@ test("the users tab searches on the server, accents ignored, with role counts", 
   await expect(filter.locator("option", { hasText: "Líder (1)" })).toHaveCount(1);
   await filter.selectOption("admin");
   await expect(page.getByText("Nenhum usuário encontrado")).toBeVisible();
+});
+
+test("the panel's tab, user search and page live in the address: a reload and Back show them again", async ({ page, loginAs }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await loginAs(["admin"]);
+  const person = await createTestUser(e2eDb(), ["visualizador"], "endereco-painel");
+  await page.goto("/admin-panel");
+  await (await hydrated(page.getByRole("tab", { name: "Usuários" }))).click();
+  await expect(page).toHaveURL(/\/admin-panel\?aba=usuarios$/);
+  await page.getByPlaceholder("Buscar usuários...").fill(person.email);
+  await expect(page).toHaveURL(new RegExp(`aba=usuarios&q=${encodeURIComponent(person.email).replaceAll(".", "\\.")}$`));
+  await expect(page.getByRole("row", { name: new RegExp(person.email) })).toBeVisible();
+
+  await page.reload();
+  await expect(page.getByRole("tab", { name: "Usuários" })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByPlaceholder("Buscar usuários...")).toHaveValue(person.email);
+  await expect(page.getByRole("row", { name: new RegExp(person.email) })).toBeVisible();
+  await expect(page.getByText(/^1 usuário$/)).toBeVisible();
+
+  await page.getByRole("tab", { name: "Perfis" }).click();
+  await expect(page).toHaveURL(/\/admin-panel\?aba=perfis$/);
+  await page.goBack();
+  await expect(page.getByRole("tab", { name: "Usuários" })).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByPlaceholder("Buscar usuários...")).toHaveValue(person.email);
+  await page.goto("/admin-panel?aba=usuarios&pagina=999");
+  await expect(page.getByRole("tab", { name: "Usuários" })).toHaveAttribute("aria-selected", "true");
+  await page.goto("/admin-panel?aba=inexistente");
+  await expect(page.getByRole("tab", { name: "Visão Geral" })).toHaveAttribute("aria-selected", "true");
 });
 
 test("without TWO_FACTOR_KEY no row offers a two-factor reset and the list says two-factor is off", async ({ page, loginAs }) => {

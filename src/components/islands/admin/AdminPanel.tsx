@@ -4,6 +4,11 @@ import { TAB, TAB_LIST } from "../ui/tabs";
 import { Toasts, toast } from "../ui/toast";
 import type { ChecklistPage, RoleRow } from "./types";
 import { RoleBadge } from "./RoleBadge";
+import { readAddress, useAddress, writeAddress } from "./address-state";
+
+/** The tabs as the address names them (`/admin-panel?aba=usuarios`). */
+const TAB_NAMES = ["visao-geral", "usuarios", "perfis", "sistema"] as const;
+const tabFromAddress = () => Math.max(0, TAB_NAMES.indexOf(readAddress("aba") as (typeof TAB_NAMES)[number]));
 
 // The users and roles tabs are chunks of their own, fetched when the admin points at or opens the tab.
 const loadUsersTab = () => import("./UsersTab");
@@ -29,6 +34,17 @@ export default function AdminPanel({ info, system }: { info?: ReactNode; system?
   const [me, setMe] = useState<{ email: string; roles: string[] } | null>(null);
   const [roles, setRoles] = useState<RoleRow[]>([]);
   const [pages, setPages] = useState<ChecklistPage[]>([]);
+  const [tab, setTab] = useState(0);
+  useAddress(() => setTab(tabFromAddress()));
+
+  const selectTab = (index: number) => {
+    setTab(index);
+    // Another tab is a step Back returns from; the users tab's own search and page stay only on it.
+    writeAddress(
+      index === 1 ? { aba: TAB_NAMES[index]! } : { aba: index === 0 ? "" : TAB_NAMES[index]!, q: "", perfil: "", pagina: "" },
+      "push",
+    );
+  };
 
   const reload = useCallback(async () => {
     setLoading(true);
@@ -49,7 +65,7 @@ export default function AdminPanel({ info, system }: { info?: ReactNode; system?
   return (
     <div>
       <Toasts />
-      <Tabs>
+      <Tabs selectedIndex={tab} onSelect={selectTab}>
         <TabList aria-label="Seções do painel" className={`${TAB_LIST} mb-6`}>
           <Tab className={TAB}>Visão Geral</Tab>
           <Tab className={TAB} onPointerEnter={preloadUsers} onFocus={preloadUsers}>

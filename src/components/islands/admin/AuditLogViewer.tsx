@@ -28,6 +28,8 @@ interface Filters {
   to: string;
 }
 
+/** How long a filter waits for the typing to pause before it applies. */
+const FILTER_DELAY_MS = 300;
 const EMPTY: Filters = { action: "", result: "", user: "", from: "", to: "" };
 const RESULT_CLASS: Record<AuditResult, string> = {
   success: "bg-green-100 text-green-800",
@@ -103,13 +105,27 @@ export default function AuditLogViewer() {
     return () => window.removeEventListener("popstate", onPopState);
   }, [load]);
 
+  const applyFilters = useCallback(
+    (next: Filters) => {
+      setApplied(next);
+      const query = queryString(next);
+      const address = `${window.location.pathname}${query ? `?${query}` : ""}`;
+      if (address !== `${window.location.pathname}${window.location.search}`) window.history.pushState(null, "", address);
+      void load(next);
+    },
+    [load],
+  );
+
+  // A changed filter applies by itself, once typing pauses (no "Filtrar" step to find); the address follows.
+  useEffect(() => {
+    if (queryString(filters) === queryString(applied)) return;
+    const timer = setTimeout(() => applyFilters(filters), FILTER_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [filters, applied, applyFilters]);
+
   function apply(event: FormEvent) {
     event.preventDefault();
-    setApplied(filters);
-    const query = queryString(filters);
-    const address = `${window.location.pathname}${query ? `?${query}` : ""}`;
-    if (address !== `${window.location.pathname}${window.location.search}`) window.history.pushState(null, "", address);
-    void load(filters);
+    applyFilters(filters);
   }
 
   const set = (key: keyof Filters) => (event: { target: { value: string } }) => setFilters((f) => ({ ...f, [key]: event.target.value }));

@@ -9,6 +9,7 @@ import { ghostButton, inputClass, primaryButton } from "./styles";
 import type { Editing } from "./UserDialog";
 import { useUserList } from "./use-user-list";
 import { TwoFactorState, UserSecurityActions } from "./UserSecurityActions";
+import { readAddress, useAddress, writeAddress } from "./address-state";
 
 const loadUserDialog = () => import("./UserDialog");
 const UserDialog = lazy(loadUserDialog);
@@ -42,6 +43,16 @@ export default function UsersTab({ roles, onChanged, currentEmail }: Props) {
   const [search, setSearch] = useState("");
   const [role, setRole] = useState("");
   const [page, setPage] = useState(1);
+  // The search, the role filter and the page live in the address too (`?aba=usuarios&q=ana&pagina=2`).
+  useAddress(() => {
+    setSearch(readAddress("q"));
+    setRole(readAddress("perfil"));
+    setPage(Math.max(1, Math.trunc(Number(readAddress("pagina"))) || 1));
+  });
+  const goToPage = (next: number) => {
+    setPage(next);
+    writeAddress({ pagina: next > 1 ? String(next) : "" }, "push");
+  };
   const [editing, setEditing] = useState<Editing | null>(null);
   const { data, loading, reload } = useUserList(search, role, page);
   const summary = useRef<HTMLParagraphElement>(null);
@@ -73,6 +84,7 @@ export default function UsersTab({ roles, onChanged, currentEmail }: Props) {
             onChange={(value) => {
               setSearch(value);
               setPage(1);
+              writeAddress({ q: value, pagina: "" }, "replace");
             }}
           />
           <select
@@ -82,6 +94,7 @@ export default function UsersTab({ roles, onChanged, currentEmail }: Props) {
             onChange={(event) => {
               setRole(event.target.value);
               setPage(1);
+              writeAddress({ perfil: event.target.value, pagina: "" }, "replace");
             }}
           >
             <option value="">Todos os perfis ({data?.counts.all ?? 0})</option>
@@ -212,13 +225,13 @@ export default function UsersTab({ roles, onChanged, currentEmail }: Props) {
       </div>
       {data && data.pages > 1 && (
         <nav aria-label="Páginas de usuários" className="mt-3 flex items-center justify-end gap-2 text-sm">
-          <button type="button" className={ghostButton} disabled={data.page <= 1} onClick={() => setPage(data.page - 1)}>
+          <button type="button" className={ghostButton} disabled={data.page <= 1} onClick={() => goToPage(data.page - 1)}>
             Anterior
           </button>
           <span>
             Página {data.page} de {data.pages}
           </span>
-          <button type="button" className={ghostButton} disabled={data.page >= data.pages} onClick={() => setPage(data.page + 1)}>
+          <button type="button" className={ghostButton} disabled={data.page >= data.pages} onClick={() => goToPage(data.page + 1)}>
             Próxima
           </button>
         </nav>
