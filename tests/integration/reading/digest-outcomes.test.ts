@@ -32,6 +32,14 @@ let ids: string[];
 let emails: string[];
 let previousDist: string | undefined;
 
+/** The figure `npm run chaos` prints for a case: the most mails anyone got, and how the run ended. */
+function report(label: string, counts: number[], runs: { sent: number; failed: number; uncertain: number }[]) {
+  const total = (key: "sent" | "failed" | "uncertain") => runs.reduce((sum, run) => sum + run[key], 0);
+  console.log(
+    `lembrete semanal, ${label}: no máximo ${Math.max(...counts)} e-mail por pessoa (${counts.length} pessoas); ${total("sent")} enviados, ${total("failed")} recusados e tentados de novo, ${total("uncertain")} sem confirmação (não reenviados)`,
+  );
+}
+
 /** The sink answers `answers[email]` for these people and 250 for everyone else. */
 function answering(answers: Record<number, SinkAnswer>) {
   const byEmail = new Map(Object.entries(answers).map(([index, answer]) => [emails[Number(index)]!, answer]));
@@ -99,6 +107,7 @@ describe("the weekly reminder under ambiguous SMTP outcomes", () => {
     const again = await sendReadingDigests(db, { week, publicUrl: PUBLIC_URL, send });
     expect(again).toMatchObject({ sent: 0, failed: 0, uncertain: 0 });
     expect(mailCounts(since)).toEqual(Array(PEOPLE).fill(1));
+    report("conexão caída depois do DATA", mailCounts(since), [run, again]);
     const dropped = await claimOf(2, week);
     expect(dropped).toMatchObject({ sentAt: null, failedAt: expect.any(Number) });
     expect(await auditOf(week)).toEqual([{ semana: week, enviados: PEOPLE - 1, falhas: 0, incertos: 1 }]);
@@ -115,6 +124,7 @@ describe("the weekly reminder under ambiguous SMTP outcomes", () => {
     const resumed = await sendReadingDigests(db, { week, publicUrl: PUBLIC_URL, send });
     expect(resumed).toMatchObject({ sent: PEOPLE - 3, failed: 0, uncertain: 0 });
     expect(mailCounts(since)).toEqual(Array(PEOPLE).fill(1));
+    report("servidor sumiu no meio do lote", mailCounts(since), [run, resumed]);
     expect(await claimOf(2, week)).toMatchObject({ sentAt: null, failedAt: expect.any(Number) });
   });
 
@@ -129,6 +139,7 @@ describe("the weekly reminder under ambiguous SMTP outcomes", () => {
     const next = await sendReadingDigests(db, { week, publicUrl: PUBLIC_URL, send });
     expect(next).toMatchObject({ sent: 2, failed: 0, uncertain: 0 });
     expect(mailCounts(since)).toEqual(Array(PEOPLE).fill(1));
+    report("respostas 451 e 554", mailCounts(since), [run, next]);
   });
 
   it("the operator's resend sends the marked ones once, and only them", async () => {

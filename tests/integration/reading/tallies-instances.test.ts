@@ -82,6 +82,7 @@ describe.skipIf(!onPostgres)("required-reading totals on two instances", () => {
     expect((await confirm(a, viewers[0]!)).status).toBe(200);
     const onB = await waitForTotal(b, 1);
     expect(onB.seen, `B após ${onB.afterMs} ms`).toBe(1);
+    console.log(`totais do relatório: a confirmação feita em A apareceu em B em ${onB.afterMs} ms (prazo ${DEADLINE_MS} ms)`);
     expect((await confirm(b, viewers[1]!)).status).toBe(200);
     const onA = await waitForTotal(a, 2);
     expect(onA.seen, `A após ${onA.afterMs} ms`).toBe(2);
