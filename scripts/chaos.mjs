@@ -1,7 +1,9 @@
 // `npm run chaos`: the fault suites at full size, printing what an operator needs to know —
 // recovery times when PostgreSQL goes away (connections ended, frozen, stopped under load), the
 // answers while the disk is full or read-only, the SIGTERM drain, and the backup time of a
-// ~100 MB SQLite database under ≥ 50 writes/s. Options: --skip-build (reuse dist/), --size <MB>.
+// ~100 MB SQLite database under ≥ 50 writes/s, the weekly reading digest against a mail server that
+// drops, vanishes or refuses (mails per person), and how soon a second instance shows a confirmation
+// in the report's totals. Options: --skip-build (reuse dist/), --size <MB>.
 import { spawnSync } from "node:child_process";
 import { findBinDir, startCluster } from "./pg-cluster.mjs";
 
@@ -19,7 +21,9 @@ function run(command, commandArgs, env = {}) {
   // Only the figures the suites print, and the summary lines.
   const lines = result.stdout
     .split("\n")
-    .filter((line) => /de volta|congelado|parado|db:backup|gravações|Tests|Test Files|FAIL|×/.test(line));
+    .filter((line) =>
+      /de volta|congelado|parado|db:backup|gravações|lembrete semanal|totais do relatório|Tests|Test Files|FAIL|×/.test(line),
+    );
   console.log(lines.join("\n"));
   return result.status ?? 1;
 }
@@ -35,6 +39,7 @@ failed += run(
     "tests/integration/reliability/backup.test.ts",
     "tests/integration/reliability/database-write-failure.test.ts",
     "tests/integration/ops/shutdown-drain.test.ts",
+    "tests/integration/reading/digest-outcomes.test.ts",
   ],
   {
     BACKUP_SIZE_MB: sizeMb,
@@ -51,6 +56,8 @@ if (findBinDir()) {
         "run",
         "tests/integration/reliability/database-outage.test.ts",
         "tests/integration/reliability/database-write-failure.test.ts",
+        "tests/integration/reading/digest-outcomes.test.ts",
+        "tests/integration/reading/tallies-instances.test.ts",
       ],
       { TEST_DATABASE: "postgres", TEST_PG_URL: cluster.url, DATABASE_URL: cluster.url },
     );

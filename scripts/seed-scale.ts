@@ -1,7 +1,10 @@
 /**
  * `npm run seed:scale [-- --users N --audit N --sessions N]`: fills DATABASE_PATH (default
  * data/b1.sqlite) or DATABASE_URL (postgres://…) with 10,000 users, 1,000,000 audit rows and
- * 50,000 sessions spread over a year (by default), printing progress, then runs ANALYZE.
+ * 50,000 sessions spread over a year (by default), printing progress, then runs ANALYZE. The
+ * audit rows are chained and the chain's head moved (sealed with AUDIT_CHAIN_KEY when set), as the
+ * portal writes them, so `npm run audit:verify` passes on the result. Run it with the portal stopped
+ * (it gives the audit rows their ids itself).
  */
 import { parseArgs } from "node:util";
 import { eq } from "drizzle-orm";
@@ -9,6 +12,7 @@ import { users } from "../db/schema/index.ts";
 import { config } from "../src/lib/server/config/config.ts";
 import { closeDatabase, openDatabase, sqliteClient, type Db } from "../src/lib/server/data/db.ts";
 import { seedDatabase } from "../src/lib/server/data/seed.ts";
+import { writerKeyRefusal } from "../src/lib/server/audit/without-key.ts";
 import { analyzeDatabase, insertAuditRows, insertScaleUsers, insertSessions, SCALE_PASSWORD } from "./bench/scale-data.ts";
 
 export interface ScaleSizes {
@@ -70,6 +74,11 @@ async function main() {
   const db = await openDatabase(file, { migrate: true });
   // Opening only migrates: the system roles and pages come from the seed, as at the server's start.
   await seedDatabase(db);
+  const refusal = await writerKeyRefusal(db);
+  if (refusal) {
+    console.error(`Erro: ${refusal}.`);
+    process.exit(1);
+  }
   if ((await db.select({ id: users.id }).from(users).where(eq(users.email, "pessoa-0@b1.example.com")))[0]) {
     console.error(`Erro: ${file} já tem os dados de escala (pessoa-0@b1.example.com). Use outro DATABASE_PATH.`);
     process.exit(1);

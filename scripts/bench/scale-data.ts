@@ -2,10 +2,13 @@
  * Bulk fixtures for scale work (seed:scale, bench, tests): users, audit rows and sessions written
  * through the drizzle schema in multi-row inserts inside transactions (both engines).
  */
-import { eq } from "drizzle-orm";
-import { roles, userRoles, users } from "../../db/schema/index.ts";
+import { desc, eq } from "drizzle-orm";
+import { auditLogs, roles, userRoles, users } from "../../db/schema/index.ts";
 import { AUDIT_ACTION_LABELS, type AuditResult } from "../../src/lib/audit/actions.ts";
+import { GENESIS_HASH, chainHash, isCountedRow, latestCheckpoint, prunedPoint, type ChainPoint } from "../../src/lib/server/audit/chain.ts";
+import { addToSum, chainKey, countDigest, headIsSealedWith, readHead, sumAsHex, writeHead } from "../../src/lib/server/audit/head.ts";
 import { pgPool, sqliteClient, type Db, type Tx } from "../../src/lib/server/data/db.ts";
+import { holdLock } from "../../src/lib/server/data/dialect.ts";
 import { hashPassword } from "../../src/lib/server/auth/password/hash.ts";
 import { createSession } from "../../src/lib/server/sessions/session.ts";
 
@@ -73,6 +76,7 @@ const REBUILD_INDEXES_FROM = 1_000_000;
 const AUDIT_CHUNK = 50_000;
 
 type AuditTuple = [
+  id: number,
   createdAt: number,
   userId: string | null,
   actionType: string,
@@ -80,15 +84,39 @@ type AuditTuple = [
   details: string,
   ip: string,
   userAgent: string,
+  hash: string,
 ];
-const AUDIT_COLUMNS = "created_at, user_id, action_type, result, action_details, ip_address, user_agent";
+const AUDIT_COLUMNS = "id, created_at, user_id, action_type, result, action_details, ip_address, user_agent, hash";
 const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0 Safari/537.36";
 
 /**
- * `count` audit rows spread evenly over the year before `now`; ~1 in 10 without a user. Written with
- * one prepared statement per row in 50,000-row transactions (SQLite) or one multi-row
- * INSERT … SELECT FROM unnest(arrays) per 50,000 rows (PostgreSQL: the COPY-like path the pg driver
- * offers without another package). `progress` is called after each chunk with the rows written.
+ * Where the seed's rows go: after the last row (or the last pruned one), with the head to move
+ * when it is the portal's (sealed with this process's key, ending at that row) or when the log is
+ * empty and has none yet. Otherwise the head is left as it is (verify goes on saying what it said).
+ */
+async function auditChainEnd(db: Db): Promise<{ previous: ChainPoint; firstId: number; moveHead: "move" | "create" | null }> {
+  const [last] = await db.select({ id: auditLogs.id, hash: auditLogs.hash }).from(auditLogs).orderBy(desc(auditLogs.id)).limit(1);
+  const pruned = prunedPoint(await latestCheckpoint(db));
+  const previous = last ? { id: last.id, hash: last.hash ?? GENESIS_HASH } : pruned;
+  const head = await readHead(db);
+  const moveHead = head
+    ? headIsSealedWith(head, chainKey()) && head.lastId === previous.id && head.lastHash === previous.hash
+      ? "move"
+      : null
+    : last
+      ? null
+      : "create";
+  return { previous, firstId: Math.max(last?.id ?? 0, pruned.id ?? 0) + 1, moveHead };
+}
+
+/**
+ * `count` audit rows spread evenly over the year before `now`; ~1 in 10 without a user. Chained as
+ * the portal chains them (chain.ts: each row's hash over the previous one, ids given in order after
+ * the last row) and the head moved and sealed at the end (head.ts), so `npm run audit:verify`
+ * passes on the result. Meant for a database nothing else writes to meanwhile (the seed, a bench,
+ * a test). Written with one prepared statement per row in 50,000-row transactions (SQLite) or one
+ * multi-row INSERT … SELECT FROM unnest(arrays) per 50,000 rows (PostgreSQL: the COPY-like path
+ * the pg driver offers without another package). `progress` is called after each chunk with the rows written.
  */
 export async function insertAuditRows(
   db: Db,
@@ -100,20 +128,31 @@ export async function insertAuditRows(
 ): Promise<void> {
   const next = random(seed);
   const start = now - YEAR_MS;
-  const row = (index: number): AuditTuple => [
-    Math.floor(start + (index / count) * YEAR_MS),
-    userIds.length && next() > 0.1 ? userIds[Math.floor(next() * userIds.length)]! : null,
-    ACTIONS[Math.floor(next() * ACTIONS.length)]!,
-    RESULTS[Math.floor(next() * RESULTS.length)]!,
-    `{"n":${index}}`,
-    `10.0.${Math.floor(next() * 255)}.${Math.floor(next() * 255)}`,
-    USER_AGENT,
-  ];
+  const key = chainKey();
+  const end = await auditChainEnd(db);
+  let previousHash = end.previous.hash;
+  let counted = 0n;
+  const row = (index: number): AuditTuple => {
+    const content = {
+      id: end.firstId + index,
+      createdAt: Math.floor(start + (index / count) * YEAR_MS),
+      userId: userIds.length && next() > 0.1 ? userIds[Math.floor(next() * userIds.length)]! : null,
+      actionType: ACTIONS[Math.floor(next() * ACTIONS.length)]!,
+      result: RESULTS[Math.floor(next() * RESULTS.length)]!,
+      actionDetails: `{"n":${index}}`,
+      ipAddress: `10.0.${Math.floor(next() * 255)}.${Math.floor(next() * 255)}`,
+      userAgent: USER_AGENT,
+    };
+    previousHash = chainHash(previousHash, content);
+    if (isCountedRow(content)) counted += countDigest(key, content);
+    const { id, createdAt, userId, actionType, result, actionDetails, ipAddress, userAgent } = content;
+    return [id, createdAt, userId, actionType, result, actionDetails, ipAddress, userAgent, previousHash];
+  };
   const rebuild = count >= REBUILD_INDEXES_FROM ? await dropAuditIndexes(db) : null;
   const sqlite = sqliteClient(db);
   const pool = pgPool(db);
   if (sqlite) {
-    const insert = sqlite.prepare(`insert into audit_logs (${AUDIT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?)`);
+    const insert = sqlite.prepare(`insert into audit_logs (${AUDIT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     for (let from = 0; from < count; from += AUDIT_CHUNK) {
       await db.transaction(async () => {
         for (let index = from; index < Math.min(count, from + AUDIT_CHUNK); index++) insert.run(row(index));
@@ -125,21 +164,38 @@ export async function insertAuditRows(
     try {
       // Bulk load: losing the last commits on a crash costs nothing here (the seed is rerun).
       await client.query("set synchronous_commit = off");
+      // The next chunk (and its hashes) is built while the server stores the one before.
+      let storing: Promise<unknown> = Promise.resolve();
       for (let from = 0; from < count; from += AUDIT_CHUNK) {
-        const columns: unknown[][] = [[], [], [], [], [], [], []];
+        const columns: unknown[][] = [[], [], [], [], [], [], [], [], []];
         for (let index = from; index < Math.min(count, from + AUDIT_CHUNK); index++)
           row(index).forEach((value, c) => columns[c]!.push(value));
-        await client.query(
-          `insert into audit_logs (${AUDIT_COLUMNS}) select * from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`,
+        await storing;
+        if (from > 0) progress?.(from);
+        storing = client.query(
+          `insert into audit_logs (${AUDIT_COLUMNS}) select * from unnest($1::integer[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])`,
           columns,
         );
-        progress?.(Math.min(count, from + AUDIT_CHUNK));
       }
+      await storing;
+      if (count > 0) progress?.(count);
+      // The ids were given here: the identity column's sequence goes on after them.
+      if (count > 0) await client.query("select setval(pg_get_serial_sequence('audit_logs', 'id'), $1)", [end.firstId + count - 1]);
     } finally {
       client.release();
     }
   }
   if (rebuild) await rebuild();
+  if (count === 0 || !end.moveHead) return;
+  const lastId = end.firstId + count - 1;
+  await db.transaction(async (tx) => {
+    await holdLock(tx, "audit-chain");
+    const head = end.moveHead === "move" ? (await readHead(tx))! : null;
+    const fields = head
+      ? { ...head, sealedSum: addToSum(head.sealedSum, counted) }
+      : { prunedId: end.previous.id, prunedHash: end.previous.hash, sealedSum: sumAsHex(counted) };
+    await writeHead(tx, key, { ...fields, lastId, lastHash: previousHash });
+  });
 }
 
 /** Drops the audit table's secondary indexes and returns what recreates them, with the very DDL the migrations left. */

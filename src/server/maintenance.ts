@@ -108,7 +108,10 @@ function scheduleReadingDigest(db: Db, schedule: ReadingDigestSchedule): Repeati
       const week = isoWeekOf(now, schedule.timeZone);
       if (week === doneWeek || !digestDue(now, schedule.timeZone)) return;
       const run = await sendReadingDigests(db, { week, publicUrl: schedule.publicUrl });
-      if (run.sent || run.failed) console.log(`Leitura: lembrete semanal ${week}: ${run.sent} enviados, ${run.failed} falhas`);
+      if (run.sent || run.failed || run.uncertain)
+        console.log(
+          `Leitura: lembrete semanal ${week}: ${run.sent} enviados, ${run.failed} falhas, ${run.uncertain} sem confirmação do servidor${run.uncertain ? " (não reenviados; veja npm run reading:digest -- --reenviar-falhas)" : ""}`,
+        );
       if (!run.failed) doneWeek = week;
     },
     DIGEST_FIRST_DELAY_MS,

@@ -207,6 +207,7 @@ export const readingDigestSends = pgTable(
     week: text("week").notNull(),
     claimedAt: millis("claimed_at").notNull(),
     sentAt: millis("sent_at"),
+    failedAt: millis("failed_at"),
   },
   (table) => [primaryKey({ columns: [table.userId, table.week] })],
 );

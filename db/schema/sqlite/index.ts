@@ -243,7 +243,9 @@ export const readingNewsVisits = sqliteTable("reading_news_visits", {
 /**
  * The weekly required-reading reminder: one row per person and ISO week (`2026-W48`), inserted
  * before the mail goes out. The insert is the claim: a second run or instance that finds the row
- * sends nothing, and a row left without `sent_at` by a crash is never retried (at most once).
+ * sends nothing, and a row left without `sent_at` by a crash is never retried (at most once). A
+ * send whose outcome is unknown (the connection dropped after the message went out) keeps its row
+ * with `failed_at`: only the operator's resend (`npm run reading:digest -- --reenviar-falhas`) sends again.
  */
 export const readingDigestSends = sqliteTable(
   "reading_digest_sends",
@@ -255,6 +257,8 @@ export const readingDigestSends = sqliteTable(
     claimedAt: integer("claimed_at", { mode: "number" }).notNull(),
     /** When the mail server took the message; null while sending, or if the run stopped before it did. */
     sentAt: integer("sent_at", { mode: "number" }),
+    /** When a send ended without the server's answer (it may have stored the message); null otherwise. */
+    failedAt: integer("failed_at", { mode: "number" }),
   },
   (table) => [primaryKey({ columns: [table.userId, table.week] })],
 );

@@ -16,11 +16,11 @@ interface TableShape {
 type Shapes = Record<string, TableShape>;
 
 /**
- * Tables that exist on one engine by design: drizzle's journal, the PostgreSQL-only cache counter,
+ * Tables that exist on one engine by design: drizzle's journal, the PostgreSQL-only counters (sessions cache, reading totals),
  * and the user search's index, which is a trigram table (with its shadow tables) on SQLite and a
  * trigram index (users_search_trgm_idx) on PostgreSQL.
  */
-const ENGINE_OWN = /^(__drizzle_migrations|cache_version|sqlite_.*|users_search(_.*)?)$/;
+const ENGINE_OWN = /^(__drizzle_migrations|cache_version|reading_tally_version|sqlite_.*|users_search(_.*)?)$/;
 
 const byName = <T extends { name: string }>(items: T[]) => items.sort((a, b) => a.name.localeCompare(b.name));
 

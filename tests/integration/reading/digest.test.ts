@@ -13,7 +13,9 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLogs, readingDigestSends, users } from "../../../db/schema/index";
 import { freePort } from "../../../scripts/pg-cluster.mjs";
+import { config } from "../../../src/lib/server/config/config";
 import { closeDatabase, type Db } from "../../../src/lib/server/data/db";
+import { isoWeekOf } from "../../../src/lib/server/reading/digest-week";
 import { confirmReading } from "../../../src/lib/server/reading/confirmations";
 import { setDigestChoice } from "../../../src/lib/server/reading/digest-setting";
 import { decodeQuotedPrintable, mailSubject } from "../../support/mail";
@@ -41,8 +43,11 @@ let acceptDelayMs = 0;
 const who: Record<string, TestUser> = {};
 
 /** Runs the digest command once; resolves with its exit code and output. */
-function runDigest(onStart?: (child: ReturnType<typeof spawn>) => void): Promise<{ code: number | string; output: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/reading-digest.ts"], {
+function runDigest(
+  onStart?: (child: ReturnType<typeof spawn>) => void,
+  args: string[] = [],
+): Promise<{ code: number | string; output: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/reading-digest.ts", ...args], {
     env: {
       ...process.env,
       B1_DIST_DIR: dist,
@@ -127,7 +132,7 @@ describe("the weekly reminder", () => {
     expect(rows.every((row) => row.sentAt !== null && /^\d{4}-W\d{2}$/.test(row.week))).toBe(true);
     const audit = await db.select().from(auditLogs).where(eq(auditLogs.actionType, "reading_digest_sent"));
     expect(audit).toHaveLength(1);
-    expect(JSON.parse(audit[0]!.actionDetails!)).toEqual({ semana: rows[0]!.week, enviados: 2, falhas: 0 });
+    expect(JSON.parse(audit[0]!.actionDetails!)).toEqual({ semana: rows[0]!.week, enviados: 2, falhas: 0, incertos: 0 });
     expect(audit[0]!.hash).toMatch(/^[0-9a-f]{64}$/);
   }, 60_000);
 
@@ -178,4 +183,18 @@ describe("the weekly reminder", () => {
     const claims = await db.select().from(readingDigestSends);
     expect(claims.filter((row) => row.sentAt === null).length).toBeLessThanOrEqual(1);
   }, 90_000);
+
+  it("--reenviar-falhas resends this week's mails marked as failed (outcome unknown), once", async () => {
+    const person = await createTestUser(db, ["visualizador"], "resumo-reenvio");
+    const week = isoWeekOf(Date.now(), config().tzDisplay);
+    // What a pass leaves when the connection dropped after the message went out (digest-outcomes.test.ts).
+    await db.insert(readingDigestSends).values({ userId: person.id, week, claimedAt: Date.now(), failedAt: Date.now() });
+    // (The weekly pass leaves such a row alone: digest-outcomes.test.ts.)
+    const resent = await runDigest(undefined, ["--reenviar-falhas"]);
+    expect(resent.code, resent.output).toBe(0);
+    expect(resent.output).toMatch(/Reenvio do lembrete semanal \d{4}-W\d{2}: 1 enviados, 0 falhas/);
+    expect(mailsTo(person)).toHaveLength(1);
+    const [row] = await db.select().from(readingDigestSends).where(eq(readingDigestSends.userId, person.id));
+    expect(row).toMatchObject({ sentAt: expect.any(Number), failedAt: null });
+  }, 60_000);
 });

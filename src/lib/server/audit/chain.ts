@@ -1,7 +1,7 @@
 import { desc, lt } from "drizzle-orm";
 import { auditChainCheckpoints, auditLogs } from "../../../../db/schema/index.ts";
 import type { Db } from "../data/db.ts";
-import { sha256 } from "../platform/hashing.ts";
+import { sha256Hex } from "../platform/hashing.ts";
 
 /** The `prev` of the first row ever chained (and of rows from before the chain). */
 export const GENESIS_HASH = "";
@@ -62,7 +62,7 @@ export function canonicalAuditContent(row: ChainedContent, version: 1 | 2 = 2): 
 }
 
 export function chainHash(previousHash: string, row: ChainedContent, version: 1 | 2 = 2): string {
-  return Buffer.from(sha256(previousHash + "\n" + canonicalAuditContent(row, version))).toString("hex");
+  return sha256Hex(previousHash + "\n" + canonicalAuditContent(row, version));
 }
 
 /**

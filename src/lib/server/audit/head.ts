@@ -20,7 +20,7 @@ import { and, asc, desc, eq, gt, isNotNull, isNull, lt } from "drizzle-orm";
 import { auditChainHead, auditLogs } from "../../../../db/schema/index.ts";
 import type { Db, Tx } from "../data/db.ts";
 import { config } from "../config/config.ts";
-import { constantTimeEqual, sha256 } from "../platform/hashing.ts";
+import { constantTimeEqual, sha256Hex } from "../platform/hashing.ts";
 import { GENESIS_HASH, chainsFrom, isCountedRow, latestCheckpoint, prunedPoint, type ChainPoint, type ChainedContent } from "./chain.ts";
 
 const HEAD_ROW_ID = 1;
@@ -55,7 +55,7 @@ export function keyIdOf(key: Buffer | null): string | null {
 }
 
 function rowDigest(key: Buffer | null, text: string): bigint {
-  const hex = key ? hmacHex(key, text) : Buffer.from(sha256(text)).toString("hex");
+  const hex = key ? hmacHex(key, text) : sha256Hex(text);
   return BigInt("0x" + hex);
 }
 

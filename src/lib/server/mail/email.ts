@@ -35,6 +35,24 @@ export async function sendMail(mail: Mail): Promise<void> {
   console.log(`[e-mail] ${mail.subject} → ${mail.to} (sem SMTP: ${file})\n${mail.text}`);
 }
 
+/** System errors of a connection that never opened: no byte of the message left this process. */
+const NEVER_CONNECTED = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL", "ENOTFOUND", "EAI_AGAIN"]);
+
+/**
+ * Whether a failed sendMail surely left the message undelivered: the mail server answered with a
+ * 4xx/5xx reply (it refused it), or no connection was ever made (refused, unreachable, no address,
+ * timed out while connecting). Anything else — the connection dropped or timed out after it
+ * opened, in particular after the message's content went out and before the server's 250 — may
+ * have left the message stored, so sending it again could deliver it twice.
+ */
+export function mailSurelyNotTaken(error: unknown): boolean {
+  if (!error || typeof error !== "object") return false;
+  const { responseCode, code, originalCode, timeoutType } = error as Record<string, unknown>;
+  if (typeof responseCode === "number" && responseCode >= 400 && responseCode < 600) return true;
+  if (code === "EDNS" || timeoutType === "CONNECT_TIMEOUT") return true;
+  return typeof originalCode === "string" && NEVER_CONNECTED.has(originalCode);
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 }

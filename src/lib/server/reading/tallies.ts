@@ -12,12 +12,19 @@
  * come back. On SQLite the counting runs on a worker thread (reading-worker.ts), never on the
  * thread that serves requests. The list of people is never cached.
  *
+ * Several instances (PostgreSQL): a confirmation bumps `reading_tally_version` in its own
+ * transaction (a statement trigger, migration 0013), whichever instance took it. Each count
+ * remembers the value it started from, and each report request reads it (one indexed read): a
+ * value that moved marks this instance's counts stale too, so every instance shows the new totals
+ * within seconds instead of after TALLY_TTL_MS. SQLite is one process: its own flag is enough.
+ *
  * The gate and the Astro server are two bundles with two copies of this module: the counts live
  * on globalThis (like the database handle), so the count the gate starts is the one the report reads.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { sql } from "drizzle-orm";
 import type { PageTally } from "../../reading/report.ts";
 import type { RequiredPage } from "../../reading/required-page.ts";
 import type { Db } from "../data/db.ts";
@@ -45,6 +52,9 @@ interface TallyState {
   counting?: Promise<TallyCounts>;
   /** A confirmation arrived since the counts were taken. */
   stale: boolean;
+  /** PostgreSQL: `reading_tally_version` when the counts in memory, and the count under way, started. */
+  countedVersion?: number;
+  countingVersion?: number;
   /** When the last count ended and how long it took (a count after a confirmation waits twice that). */
   lastEndedAt: number;
   lastTookMs: number;
@@ -94,18 +104,20 @@ function countOnWorker(): Promise<TallyCounts> {
 function refresh(db: Db, now: number): TallyState {
   const shared = state();
   const { buildId, pages } = readingManifest();
-  if (shared.buildId !== buildId) Object.assign(shared, { buildId, counts: undefined, counting: undefined, stale: false });
+  if (shared.buildId !== buildId)
+    Object.assign(shared, { buildId, counts: undefined, counting: undefined, stale: false, countedVersion: undefined });
   // Confirmations arriving all the time recount at most a third of the time (a count is seconds at 100,000 people).
   const rested = now - shared.lastEndedAt >= 2 * shared.lastTookMs;
   const due = !shared.counts || (shared.stale && rested) || now - shared.counts.countedAt > TALLY_TTL_MS;
   if (due && !shared.counting && pages.length) {
     shared.stale = false;
     const started = Date.now();
-    const counting = (onPostgres ? loadAccessData(db).then((access) => countTallies(db, pages, access)) : countOnWorker()).then(
+    let version: number | undefined;
+    const counting = (onPostgres ? countOnPostgres(db, pages, (read) => (version = shared.countingVersion = read)) : countOnWorker()).then(
       (counts) => {
         // The time shown is when the count was asked for: what it read is at least that new.
         const asked = { ...counts, countedAt: started };
-        if (shared.buildId === buildId) shared.counts = asked;
+        if (shared.buildId === buildId) Object.assign(shared, { counts: asked, countedVersion: version });
         shared.lastEndedAt = Date.now();
         shared.lastTookMs = shared.lastEndedAt - started;
         return asked;
@@ -116,10 +128,42 @@ function refresh(db: Db, now: number): TallyState {
     void counting
       .catch((error: unknown) => logger().warn({ err: error }, "relatório de leitura: a contagem dos totais falhou"))
       .finally(() => {
-        if (shared.counting === counting) shared.counting = undefined;
+        if (shared.counting === counting) Object.assign(shared, { counting: undefined, countingVersion: undefined });
       });
   }
   return shared;
+}
+
+/** The shared counter a confirmation bumps (PostgreSQL); undefined when it cannot be read (the counts then age by TALLY_TTL_MS). */
+async function tallyVersion(db: Db): Promise<number | undefined> {
+  try {
+    const [row] = await db
+      .select({ version: sql<number>`version`.mapWith(Number) })
+      .from(sql`reading_tally_version`)
+      .where(sql`id = 1`);
+    return row?.version;
+  } catch (error) {
+    logger().warn({ err: error }, "relatório de leitura: contador compartilhado dos totais ilegível");
+    return undefined;
+  }
+}
+
+/** The count on PostgreSQL, telling `started` the shared counter's value it started from (read first). */
+async function countOnPostgres(
+  db: Db,
+  pages: readonly RequiredPage[],
+  started: (version: number | undefined) => void,
+): Promise<TallyCounts> {
+  started(await tallyVersion(db));
+  return countTallies(db, pages, await loadAccessData(db));
+}
+
+/** Another instance took a confirmation since these counts (or the count under way) started: count again. */
+async function noticeOtherInstances(db: Db): Promise<void> {
+  const shared = state();
+  if (shared.countedVersion === undefined) return;
+  const version = await tallyVersion(db);
+  if (version !== undefined && version !== shared.countedVersion && version !== shared.countingVersion) shared.stale = true;
 }
 
 /** Starts counting this build's totals (server start), so the report's first visit finds them. */
@@ -138,6 +182,7 @@ export async function tallies(
   now = Date.now(),
   firstWaitMs = FIRST_WAIT_MS,
 ): Promise<PageTally[] | null> {
+  if (onPostgres) await noticeOtherInstances(db);
   const shared = refresh(db, now);
   let counts = shared.counts;
   if (!counts) {
@@ -153,7 +198,7 @@ export async function tallies(
   return wanted.map(({ page, version }) => tallyOf(counts, page, version));
 }
 
-/** A confirmation changes the totals: they are counted again at the next request (this process). */
+/** A confirmation changes the totals: they are counted again at the next request (this process; the others see reading_tally_version move). */
 export function markTalliesStale(): void {
   state().stale = true;
 }

@@ -1,0 +1,1 @@
+ALTER TABLE `reading_digest_sends` ADD `failed_at` integer;
