@@ -19,7 +19,9 @@ function run(command, commandArgs, env = {}) {
   // Only the figures the suites print, and the summary lines.
   const lines = result.stdout
     .split("\n")
-    .filter((line) => /de volta|congelado|parado|db:backup|gravações|SIGTERM numa|keep-alive|Tests|Test Files|FAIL|×/.test(line));
+    .filter((line) =>
+      /de volta|congelado|parado|db:backup|gravações|SIGTERM numa|keep-alive|disco cheio|Tests|Test Files|FAIL|×/.test(line),
+    );
   console.log(lines.join("\n"));
   return result.status ?? 1;
 }
@@ -34,6 +36,7 @@ failed += run(
     "run",
     "tests/integration/reliability/backup.test.ts",
     "tests/integration/reliability/database-write-failure.test.ts",
+    "tests/integration/reliability/disk-full.test.ts",
     "tests/integration/ops/shutdown-drain.test.ts",
     "tests/integration/ops/shutdown-burst.test.ts",
   ],

@@ -37,7 +37,7 @@ if (!observability.ok) {
   console.error(`Configuração inválida: ${observability.error}`);
   process.exit(1);
 }
-const { shutdownDrainMs, metricsToken, metricsPort } = observability.settings;
+const { shutdownDrainMs, metricsToken, metricsPort, readinessMinFreeBytes } = observability.settings;
 // Every instance migrates and seeds at start; both are idempotent and, on PostgreSQL, serialised
 // (the migrator's lock, the seed's advisory lock).
 const db = await getMigratedDb();
@@ -75,7 +75,7 @@ await scheduleMaintenance(
 startCountingTallies(db);
 
 const checkReadiness = createReadinessCheck({
-  database: engine === "sqlite" ? { engine, path: cfg.databasePath } : { engine, db },
+  database: engine === "sqlite" ? { engine, path: cfg.databasePath, minFreeBytes: readinessMinFreeBytes } : { engine, db },
   migrationsDir: engine === "sqlite" ? MIGRATIONS_DIR : PG_MIGRATIONS_DIR,
   pagesLoaded: () => pages.has("/") && pages.has("/500") && pages.has("/503"),
 });
