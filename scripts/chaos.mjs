@@ -1,7 +1,9 @@
 // `npm run chaos`: the fault suites at full size, printing what an operator needs to know —
 // recovery times when PostgreSQL goes away (connections ended, frozen, stopped under load), the
 // answers while the disk is full or read-only, the SIGTERM drain, and the backup time of a
-// ~100 MB SQLite database under ≥ 50 writes/s. Options: --skip-build (reuse dist/), --size <MB>.
+// ~100 MB SQLite database under ≥ 50 writes/s, a disk that fills up (SQLite, as root), SIGTERM in a
+// burst of connections. Options: --skip-build (reuse dist/), --size <MB>, --memory (also the memory
+// scenario of `npm run bench -- --memory`: RSS fresh, after load and idle; ~5 min).
 import { spawnSync } from "node:child_process";
 import { findBinDir, startCluster } from "./pg-cluster.mjs";
 
@@ -44,6 +46,10 @@ failed += run(
     BACKUP_SIZE_MB: sizeMb,
   },
 );
+
+if (args.includes("--memory")) {
+  failed += run("npx", ["tsx", "scripts/bench/bench.ts", "--memory", "60", "--repeat", "1", "--arenas", "default"]);
+}
 
 if (findBinDir()) {
   const cluster = await startCluster();
