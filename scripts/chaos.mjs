@@ -1,9 +1,11 @@
 // `npm run chaos`: the fault suites at full size, printing what an operator needs to know —
 // recovery times when PostgreSQL goes away (connections ended, frozen, stopped under load), the
 // answers while the disk is full or read-only, the SIGTERM drain, and the backup time of a
-// ~100 MB SQLite database under ≥ 50 writes/s, the weekly reading digest against a mail server that
-// drops, vanishes or refuses (mails per person), and how soon a second instance shows a confirmation
-// in the report's totals. Options: --skip-build (reuse dist/), --size <MB>.
+// ~100 MB SQLite database under ≥ 50 writes/s, a disk that fills up (SQLite, as root), SIGTERM in a
+// burst of connections, the weekly reading digest against a mail server that drops, vanishes or
+// refuses (mails per person), and how soon a second instance shows a confirmation in the report's
+// totals. Options: --skip-build (reuse dist/), --size <MB>, --memory (also the memory scenario of
+// `npm run bench -- --memory`: RSS fresh, after load and idle; ~5 min).
 import { spawnSync } from "node:child_process";
 import { findBinDir, startCluster } from "./pg-cluster.mjs";
 
@@ -22,7 +24,9 @@ function run(command, commandArgs, env = {}) {
   const lines = result.stdout
     .split("\n")
     .filter((line) =>
-      /de volta|congelado|parado|db:backup|gravações|lembrete semanal|totais do relatório|Tests|Test Files|FAIL|×/.test(line),
+      /de volta|congelado|parado|db:backup|gravações|lembrete semanal|totais do relatório|SIGTERM numa|keep-alive|disco cheio|Tests|Test Files|FAIL|×/.test(
+        line,
+      ),
     );
   console.log(lines.join("\n"));
   return result.status ?? 1;
@@ -38,13 +42,19 @@ failed += run(
     "run",
     "tests/integration/reliability/backup.test.ts",
     "tests/integration/reliability/database-write-failure.test.ts",
+    "tests/integration/reliability/disk-full.test.ts",
     "tests/integration/ops/shutdown-drain.test.ts",
+    "tests/integration/ops/shutdown-burst.test.ts",
     "tests/integration/reading/digest-outcomes.test.ts",
   ],
   {
     BACKUP_SIZE_MB: sizeMb,
   },
 );
+
+if (args.includes("--memory")) {
+  failed += run("npx", ["tsx", "scripts/bench/bench.ts", "--memory", "60", "--repeat", "1", "--arenas", "default"]);
+}
 
 if (findBinDir()) {
   const cluster = await startCluster();

@@ -12,7 +12,9 @@
  * or with --seeded on one seed:scale already filled), --export-seconds <s> (stop reading the CSV
  * export after that long: RSS growth over part of it),
  * --reading (alone: the required-reading report and pending count at 100,000 people × 50 pages,
- * --people / --pages / --samples to change the sizes; see reading.ts).
+ * --people / --pages / --samples to change the sizes; see reading.ts),
+ * --memory [s] (alone: RSS fresh, after mixed load + full CSV exports and idle, per allocator
+ * setting; --audit-rows (300,000 here), --exports, --memory-idle, --arenas, --repeat; see memory.ts).
  * Over 200 lines because it is one script: set-up, the scenarios in order, and one report; the
  * page-cost, scale, soak and profile scenarios live in their own files.
  */
@@ -38,6 +40,7 @@ import { gateNodeFlags, loadAverage, serverCore, startServer } from "./process.t
 import { benchSoak, type SoakFigures } from "./soak.ts";
 import { profileGate, type Frame } from "./profile.ts";
 import { benchReading } from "./reading.ts";
+import { benchMemory } from "./memory.ts";
 
 const args = process.argv.slice(2);
 const duration = Number(args[args.indexOf("--duration") + 1]) || 10;
@@ -451,7 +454,26 @@ function benchReadingAtScale() {
   return benchReading({ people: option("--people", 100_000), pages: option("--pages", 50), samples: option("--samples", 100), pgTarget });
 }
 
-(args.includes("--lb") ? benchLb() : args.includes("--reading") ? benchReadingAtScale() : main()).catch((error: unknown) => {
+/** `--memory`: memory.ts alone, on the dist/ already built (`npm run build` first). */
+function benchMemoryAlone() {
+  return benchMemory({
+    seconds: optionalNumber("--memory", 60)!,
+    idleSeconds: option("--memory-idle", 90),
+    auditRows: option("--audit-rows", 300_000),
+    exports: option("--exports", 2),
+    arenas: args.includes("--arenas") ? (args[args.indexOf("--arenas") + 1] ?? "default").split(",") : ["default", "2+mmap"],
+    repeat: option("--repeat", 2),
+  });
+}
+
+const scenario = args.includes("--lb")
+  ? benchLb
+  : args.includes("--reading")
+    ? benchReadingAtScale
+    : args.includes("--memory")
+      ? benchMemoryAlone
+      : main;
+scenario().catch((error: unknown) => {
   console.error(`Erro: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

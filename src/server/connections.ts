@@ -2,9 +2,20 @@ import type { IncomingMessage, RequestListener, Server, ServerResponse } from "n
 import net from "node:net";
 import type { Socket } from "node:net";
 
-/** A connection idle this long when the server stops may be closed: a busy client sends sooner. */
+/**
+ * A connection idle this long, counted from the shutdown signal at the earliest, may be closed once
+ * the server stops listening: a client that kept a connection open gets this long after the signal
+ * to send one more request (answered with `Connection: close`) before the connection ends under it.
+ */
 const IDLE_CLOSE_GRACE_MS = 1_000;
 const SWEEP_INTERVAL_MS = 100;
+/**
+ * The listener closes only once no connection has been accepted for this long: closing it resets
+ * every connection still in the kernel's accept queue, handshake done and request maybe sent.
+ */
+const ACCEPT_QUIET_MS = 100;
+/** A client that keeps connecting does not hold the listener open past this. */
+const ACCEPT_QUIET_LIMIT_MS = 3_000;
 /** Where a response keeps its connection's state. */
 const STATE = Symbol("b1.connectionState");
 
@@ -28,10 +39,18 @@ interface ConnectionState {
  * a request already on its way (the client sees a reset). Instead, from `answerWithClose()` on,
  * every answer says `Connection: close`, so a busy client's connection ends right after an answer;
  * once listening stops, only connections idle for IDLE_CLOSE_GRACE_MS are closed.
+ *
+ * Closing the listening socket resets the connections the kernel accepted and Node did not yet take
+ * (a burst arriving as SIGTERM does, or a process busy for a moment): listening stops only after a
+ * pass of the event loop took no new connection for ACCEPT_QUIET_MS.
  */
 export function createConnectionKeeper(listener: RequestListener) {
   const states = new Map<Socket, ConnectionState>();
   let closing = false;
+  /** When answerWithClose() was first called (the shutdown signal). */
+  let closingSince = 0;
+  /** Connections accepted so far: the listener closes once a quiet spell adds none. */
+  let accepted = 0;
 
   /** One function for every response (`this`), its connection's state kept on it: no closure per request. */
   function onAnswered(this: ServerResponse & { [STATE]?: ConnectionState }) {
@@ -54,13 +73,31 @@ export function createConnectionKeeper(listener: RequestListener) {
   }
 
   function keep(socket: Socket) {
+    accepted++;
     states.set(socket, { waiting: [], current: null, idleSince: Date.now() });
     socket.once("close", () => states.delete(socket));
   }
 
   function answerWithClose() {
+    if (!closing) closingSince = Date.now();
     closing = true;
     for (const state of states.values()) if (state.current && !state.current.headersSent) state.current.setHeader("Connection", "close");
+  }
+
+  /**
+   * Resolves once ACCEPT_QUIET_MS passed without a new connection, checked after an event-loop pass
+   * that polled the listening socket (`setImmediate` runs after the poll phase; a timer, after a
+   * loop blocked for a while, may fire before it), or after ACCEPT_QUIET_LIMIT_MS.
+   */
+  function acceptQueueEmptied(): Promise<void> {
+    const limit = Date.now() + ACCEPT_QUIET_LIMIT_MS;
+    return new Promise((resolve) => {
+      const wait = () => {
+        const seen = accepted;
+        setTimeout(() => setImmediate(() => (accepted === seen || Date.now() >= limit ? resolve() : wait())), ACCEPT_QUIET_MS);
+      };
+      wait();
+    });
   }
 
   return {
@@ -80,15 +117,17 @@ export function createConnectionKeeper(listener: RequestListener) {
     answerWithClose,
 
     /**
-     * Stops accepting connections and resolves once every open one has ended: each closes after
-     * its answer, or once idle for IDLE_CLOSE_GRACE_MS.
+     * Stops accepting connections (once the accept queue is empty) and resolves once every open one
+     * has ended: each closes after its answer, or once idle for IDLE_CLOSE_GRACE_MS since the signal.
      */
-    stop(server: Server): Promise<void> {
+    async stop(server: Server): Promise<void> {
       answerWithClose();
+      await acceptQueueEmptied();
       const sweep = setInterval(() => {
         const now = Date.now();
         for (const [socket, state] of states) {
-          if (!state.current && state.waiting.length === 0 && now - state.idleSince >= IDLE_CLOSE_GRACE_MS) socket.destroy();
+          if (!state.current && state.waiting.length === 0 && now - Math.max(state.idleSince, closingSince) >= IDLE_CLOSE_GRACE_MS)
+            socket.destroy();
         }
       }, SWEEP_INTERVAL_MS);
       // net.Server's close stops listening only; http.Server's would also destroy idle connections now.

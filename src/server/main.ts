@@ -21,9 +21,16 @@ import { loadDownloads } from "../lib/server/content/download-files.ts";
 import { startCountingTallies } from "../lib/server/reading/tallies.ts";
 import { applySignInMethods } from "../lib/auth/sign-in-methods.ts";
 import { createConnectionKeeper } from "./connections.ts";
+import {
+  createIdleCollector,
+  IDLE_CHECK_EVERY_MS,
+  IDLE_COLLECT_AFTER_MS,
+  IDLE_COLLECT_MIN_GROWTH_BYTES,
+  lastResortCollection,
+} from "./idle-memory.ts";
 import { createGate, type AppHandler } from "./gate.ts";
 import { responseFlow } from "./response-flow.ts";
-import { createHealthResponder, createReadinessCheck, markShuttingDown } from "./observability/health.ts";
+import { createHealthResponder, createReadinessCheck, HEALTH_PATHS, markShuttingDown } from "./observability/health.ts";
 import { createObservedListener } from "./observability/listener.ts";
 import { createMetrics } from "./observability/metrics.ts";
 import { createMetricsResponder, startMetricsServer } from "./observability/metrics-endpoint.ts";
@@ -37,7 +44,7 @@ if (!observability.ok) {
   console.error(`Configuração inválida: ${observability.error}`);
   process.exit(1);
 }
-const { shutdownDrainMs, metricsToken, metricsPort } = observability.settings;
+const { shutdownDrainMs, metricsToken, metricsPort, readinessMinFreeBytes } = observability.settings;
 // Every instance migrates and seeds at start; both are idempotent and, on PostgreSQL, serialised
 // (the migrator's lock, the seed's advisory lock).
 const db = await getMigratedDb();
@@ -75,7 +82,7 @@ await scheduleMaintenance(
 startCountingTallies(db);
 
 const checkReadiness = createReadinessCheck({
-  database: engine === "sqlite" ? { engine, path: cfg.databasePath } : { engine, db },
+  database: engine === "sqlite" ? { engine, path: cfg.databasePath, minFreeBytes: readinessMinFreeBytes } : { engine, db },
   migrationsDir: engine === "sqlite" ? MIGRATIONS_DIR : PG_MIGRATIONS_DIR,
   pagesLoaded: () => pages.has("/") && pages.has("/500") && pages.has("/503"),
 });
@@ -93,7 +100,20 @@ const listener = createObservedListener({
   respondWithMetrics: metricsToken ? createMetricsResponder(metrics.registry, metricsToken, logger()) : undefined,
 });
 
-const connections = createConnectionKeeper(listener);
+// The memory a burst of load leaves behind goes back to the system once requests stop (idle-memory.ts).
+const idleCollector = createIdleCollector({
+  idleMs: IDLE_COLLECT_AFTER_MS,
+  minGrowthBytes: IDLE_COLLECT_MIN_GROWTH_BYTES,
+  residentBytes: () => process.memoryUsage.rss(),
+  collect: lastResortCollection(),
+  now: Date.now,
+});
+setInterval(() => idleCollector.check(), IDLE_CHECK_EVERY_MS).unref();
+
+const connections = createConnectionKeeper((req, res) => {
+  if (!HEALTH_PATHS.has((req.url ?? "").split("?", 1)[0]!)) idleCollector.touch();
+  listener(req, res);
+});
 // A slow client cannot hold a request open: Node answers 408 past requestTimeout (checked every second).
 const server = http.createServer(
   {

@@ -28,8 +28,11 @@ export function isShuttingDown(): boolean {
 }
 
 export interface ReadinessOptions {
-  /** SQLite: the file, probed with a fresh read-only connection; PostgreSQL: the pool. */
-  database: { engine: "sqlite"; path: string } | { engine: "postgres"; db: Db };
+  /**
+   * SQLite: the file, probed with a fresh read-only connection, and the free space of its file
+   * system against `minFreeBytes`; PostgreSQL: the pool (its disk is the database server's).
+   */
+  database: { engine: "sqlite"; path: string; minFreeBytes: number } | { engine: "postgres"; db: Db };
   migrationsDir: string;
   /** True once the prerendered pages are in memory. */
   pagesLoaded: () => boolean;
@@ -79,6 +82,22 @@ async function probePostgres(db: Db, expectedMigration: number): Promise<string 
   }
 }
 
+/**
+ * Whether the database's file system has less than `minFreeBytes` left for this process (statfs:
+ * one system call). The probe row's rewrite below fits in pages the file already has, so a full disk
+ * would not show there while every write that needs a new page fails.
+ */
+function diskAlmostFull(databasePath: string, minFreeBytes: number): boolean {
+  if (minFreeBytes === 0) return false;
+  try {
+    const stats = fs.statfsSync(path.dirname(databasePath), { bigint: true });
+    return stats.bavail * stats.bsize < BigInt(minFreeBytes);
+  } catch {
+    // A folder that cannot be read shows in the database probe.
+    return false;
+  }
+}
+
 /** Rewrites the probe row through a fresh connection that waits at most DB_PROBE_TIMEOUT_MS for the write lock. */
 function probeSqliteWrite(databasePath: string): WriteOutcome {
   let probe: Database.Database | undefined;
@@ -121,7 +140,8 @@ export function createReadinessCheck(options: ReadinessOptions): () => Promise<s
   let writes: { at: number; refused: boolean } | undefined;
 
   async function writeRefused(now: number): Promise<boolean> {
-    if (writes && now - writes.at < WRITE_PROBE_INTERVAL_MS) return writes.refused;
+    // A refused write is tried again at every check, so readiness returns as soon as writes land.
+    if (writes && !writes.refused && now - writes.at < WRITE_PROBE_INTERVAL_MS) return false;
     const outcome = database.engine === "sqlite" ? probeSqliteWrite(database.path) : await probePostgresWrite(database.db);
     writes = { at: now, refused: outcome === "busy" ? (writes?.refused ?? false) : outcome === "refused" };
     return writes.refused;
@@ -136,6 +156,9 @@ export function createReadinessCheck(options: ReadinessOptions): () => Promise<s
       : database.engine === "sqlite"
         ? probeDatabase(database.path, expectedMigration)
         : await probePostgres(database.db, expectedMigration);
+    if (reason === null && database.engine === "sqlite" && diskAlmostFull(database.path, database.minFreeBytes)) {
+      reason = "pouco espaço em disco";
+    }
     if (reason === null && (await writeRefused(now))) reason = "banco de dados não aceita gravações";
     cached = { at: now, reason };
     return reason;

@@ -6,9 +6,13 @@ export interface ObservabilitySettings {
   metricsPort: number | null;
   /** How long `/readyz` answers 503 before the server stops accepting connections on SIGTERM. */
   shutdownDrainMs: number;
+  /** SQLite: `/readyz` answers 503 while the database's file system has less free space than this. */
+  readinessMinFreeBytes: number;
 }
 
 export const MIN_METRICS_TOKEN_LENGTH = 24;
+/** Room for a write-ahead log of a few thousand pages and its checkpoint into the database file. */
+export const DEFAULT_READINESS_MIN_FREE_MB = 64;
 
 export type SettingsResult = { ok: true; settings: ObservabilitySettings } | { ok: false; error: string };
 
@@ -34,5 +38,9 @@ export function readObservabilitySettings(env: NodeJS.ProcessEnv = process.env):
   if (!(shutdownDrainMs >= 0 && shutdownDrainMs <= 300_000)) {
     return { ok: false, error: "SHUTDOWN_DRAIN_MS deve ser um número de milissegundos entre 0 e 300000." };
   }
-  return { ok: true, settings: { metricsToken, metricsPort, shutdownDrainMs } };
+  const readinessMinFreeMb = wholeNumber(env.READINESS_MIN_FREE_MB) ?? DEFAULT_READINESS_MIN_FREE_MB;
+  if (!(readinessMinFreeMb >= 0 && readinessMinFreeMb <= 1_048_576)) {
+    return { ok: false, error: "READINESS_MIN_FREE_MB deve ser um número de megabytes entre 0 e 1048576." };
+  }
+  return { ok: true, settings: { metricsToken, metricsPort, shutdownDrainMs, readinessMinFreeBytes: readinessMinFreeMb * 1024 * 1024 } };
 }

@@ -5,8 +5,11 @@ import { createRouteClassifier } from "../../../src/server/observability/route-c
 import { readObservabilitySettings } from "../../../src/server/observability/settings";
 
 describe("operational settings", () => {
-  it("default to no metrics endpoint, no metrics port and no drain", () => {
-    expect(readObservabilitySettings({})).toEqual({ ok: true, settings: { metricsToken: "", metricsPort: null, shutdownDrainMs: 0 } });
+  it("default to no metrics endpoint, no metrics port, no drain and a 64 MB free-space floor", () => {
+    expect(readObservabilitySettings({})).toEqual({
+      ok: true,
+      settings: { metricsToken: "", metricsPort: null, shutdownDrainMs: 0, readinessMinFreeBytes: 64 * 1024 * 1024 },
+    });
   });
 
   it.each([
@@ -15,6 +18,8 @@ describe("operational settings", () => {
     [{ METRICS_PORT: "70000" }, "METRICS_PORT deve ser um número de porta"],
     [{ SHUTDOWN_DRAIN_MS: "-1" }, "SHUTDOWN_DRAIN_MS deve ser um número"],
     [{ SHUTDOWN_DRAIN_MS: "10s" }, "SHUTDOWN_DRAIN_MS deve ser um número"],
+    [{ READINESS_MIN_FREE_MB: "64MB" }, "READINESS_MIN_FREE_MB deve ser um número de megabytes"],
+    [{ READINESS_MIN_FREE_MB: "-1" }, "READINESS_MIN_FREE_MB deve ser um número de megabytes"],
   ])("refuse %j with a Portuguese message", (env, message) => {
     const result = readObservabilitySettings(env);
     expect(result.ok).toBe(false);
@@ -23,9 +28,11 @@ describe("operational settings", () => {
 
   it("read valid values", () => {
     const token = "a".repeat(32);
-    expect(readObservabilitySettings({ METRICS_TOKEN: token, METRICS_PORT: "9464", SHUTDOWN_DRAIN_MS: "10000" })).toEqual({
+    expect(
+      readObservabilitySettings({ METRICS_TOKEN: token, METRICS_PORT: "9464", SHUTDOWN_DRAIN_MS: "10000", READINESS_MIN_FREE_MB: "0" }),
+    ).toEqual({
       ok: true,
-      settings: { metricsToken: token, metricsPort: 9464, shutdownDrainMs: 10_000 },
+      settings: { metricsToken: token, metricsPort: 9464, shutdownDrainMs: 10_000, readinessMinFreeBytes: 0 },
     });
   });
 

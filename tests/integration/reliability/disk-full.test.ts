@@ -1,0 +1,91 @@
+/**
+ * SQLite on a disk that fills up for real: the database folder is a small tmpfs, filled by another
+ * file as a log or a backup would. `/readyz` answers 503 once the free space falls below
+ * READINESS_MIN_FREE_MB and 200 again within seconds of space returning. Mounting needs root (as in
+ * CI); where the mount is refused the test is skipped and says why. On PostgreSQL the disk is the
+ * database server's (docs/decisions.md): its write probe is covered by database-write-failure.test.ts.
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { onPostgres } from "../../support/pg";
+import { startBuiltServer } from "../../support/server";
+
+const TMPFS_MB = 24;
+const FLOOR_MB = 4;
+
+/** Mounts a tmpfs of TMPFS_MB, or says why it could not. */
+function mountSmallDisk(): { dir: string } | { skipped: string } {
+  if (onPostgres) return { skipped: "no PostgreSQL o disco é o do servidor do banco" };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-disco-"));
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${TMPFS_MB}m`, "tmpfs", dir], { stdio: "pipe" });
+    return { dir };
+  } catch (error) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    return { skipped: `mount -t tmpfs recusado (${String((error as { stderr?: Buffer }).stderr ?? error).trim()}): precisa de root` };
+  }
+}
+
+const disk = mountSmallDisk();
+if ("skipped" in disk) console.warn(`disco cheio: teste pulado — ${disk.skipped}`);
+
+afterAll(() => {
+  if ("dir" in disk) {
+    execFileSync("umount", ["-l", disk.dir]);
+    fs.rmSync(disk.dir, { recursive: true, force: true });
+  }
+});
+
+/** Writes `file` until the disk refuses (ENOSPC). */
+function fillDisk(file: string): void {
+  const block = Buffer.alloc(1024 * 1024, 1);
+  const fd = fs.openSync(file, "w");
+  try {
+    for (;;) fs.writeSync(fd, block);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
+  } finally {
+    fs.closeSync(fd);
+  }
+  // Whatever is left is smaller than a block: fill it too.
+  const rest = fs.openSync(file, "a");
+  try {
+    for (;;) fs.writeSync(rest, Buffer.alloc(4096, 1));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
+  } finally {
+    fs.closeSync(rest);
+  }
+}
+
+describe.skipIf("skipped" in disk)("SQLite on a full disk", () => {
+  it("/readyz answers 503 while the disk is full and 200 within seconds of space returning", { timeout: 30_000 }, async () => {
+    const dataDir = path.join((disk as { dir: string }).dir, "dados");
+    fs.mkdirSync(dataDir);
+    const server = await startBuiltServer({ READINESS_MIN_FREE_MB: String(FLOOR_MB) }, { dataDir });
+    const readiness = async () => {
+      const response = await fetch(`${server.url}/readyz`);
+      return `${response.status} ${(await response.text()).trim()}`;
+    };
+    try {
+      await expect.poll(readiness, { timeout: 5_000, interval: 100 }).toBe("200 pronto");
+      const filler = path.join((disk as { dir: string }).dir, "enchimento");
+      fillDisk(filler);
+      const filledAt = Date.now();
+      await expect.poll(readiness, { timeout: 3_000, interval: 100 }).toBe("503 não pronto: pouco espaço em disco");
+      const noticedMs = Date.now() - filledAt;
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      fs.rmSync(filler);
+      const freedAt = Date.now();
+      await expect.poll(readiness, { timeout: 3_000, interval: 100 }).toBe("200 pronto");
+      console.log(
+        `disco cheio (tmpfs de ${TMPFS_MB} MB, mínimo ${FLOOR_MB} MB): /readyz 503 em ${noticedMs} ms; de volta a 200 em ${Date.now() - freedAt} ms depois de liberar espaço`,
+      );
+    } finally {
+      await server.stop({ keepData: true });
+    }
+  });
+});
