@@ -1,14 +1,14 @@
 import { and, asc, count, eq, inArray, isNotNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { directoryGroupMembers, directoryGroups, twoFactorChallenges, users } from "../../../../db/schema/index.ts";
 import type { Db, Tx } from "../data/db.ts";
-import { holdLock } from "../data/dialect.ts";
+import { holdIdentityLocks, holdLock } from "../data/dialect.ts";
 import { invalidateUserSessions } from "../sessions/session.ts";
 import { forgetDevices } from "../sessions/remembered-device.ts";
 import { deleteUnusedEmailTokens } from "../auth/email-tokens.ts";
 import { NO_PASSWORD, roleNamesOf } from "../auth/user.ts";
 import { refuseLockedAccount } from "./account-control.ts";
 import { auditDirectoryChange } from "./audit.ts";
-import { applyDirectoryRoles } from "./directory-roles.ts";
+import { setDirectoryRoles } from "./directory-roles.ts";
 import { parseEqualityFilter } from "./filter.ts";
 import { applyPatch } from "./patch.ts";
 import { USER_RESOURCE } from "./schema.ts";
@@ -120,8 +120,10 @@ export async function createScimUser(ctx: ScimContext, body: unknown): Promise<S
   if (!read.ok) return read.answer;
   const { input } = read;
   return ctx.db.transaction(async (tx) => {
-    // Two creates of the same person at once: the second waits here and then sees the first.
-    await holdLock(tx, "accounts");
+    // Two creates of the same person (address or external id) at once: the second waits here and
+    // then sees the first. Creates of different people do not wait for each other (dialect.ts).
+    const identities = [`email:${input.email}`, ...(input.externalId === null ? [] : [`external:${input.externalId}`])];
+    await holdIdentityLocks(tx, identities);
     const conflict = await uniquenessConflict(tx, input, null);
     if (conflict) return conflict;
     const now = Date.now();
@@ -140,15 +142,17 @@ export async function createScimUser(ctx: ScimContext, body: unknown): Promise<S
         directoryResource: JSON.stringify(input.resource),
       })
       .returning(accountColumns);
+    // An account made just now is in no group: its roles come from none, and its resource lists none.
+    const roles = await setDirectoryRoles(tx, row!, ctx.settings, []);
+    // The audit rows last: the chain lock they take is held until commit, so every create waits for it the shortest time.
     await auditDirectoryChange(
       tx,
       "scim_user_created",
       { user_id: row!.id, email: input.email, full_name: input.fullName, external_id: input.externalId, active: input.active !== false },
       ctx.meta,
     );
-    await applyDirectoryRoles(tx, row!, ctx.settings, ctx.meta);
-    const resource = await resourceOf(tx, row!, ctx.baseUrl);
-    return { status: 201, body: resource, location: `${ctx.baseUrl}/Users/${row!.id}` };
+    if (roles) await auditDirectoryChange(tx, "scim_roles_updated", roles, ctx.meta);
+    return { status: 201, body: toUserResource(row!, [], ctx.baseUrl), location: `${ctx.baseUrl}/Users/${row!.id}` };
   });
 }
 
