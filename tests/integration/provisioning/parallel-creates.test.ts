@@ -51,6 +51,23 @@ describe("SCIM creates in parallel", () => {
     expect(chain.ok, JSON.stringify(chain)).toBe(true);
   });
 
+  it("list pages report the same total whether full, the last one, past the end or empty (count=0)", async () => {
+    const all = await scim(server, "GET", "/Users?count=0");
+    const total = all.body!.totalResults as number;
+    expect(total).toBeGreaterThan(20);
+    const ids: string[] = [];
+    for (let startIndex = 1; startIndex <= total; startIndex += 7) {
+      const page = await scim(server, "GET", `/Users?startIndex=${startIndex}&count=7`);
+      expect(page.body).toMatchObject({ totalResults: total, startIndex, itemsPerPage: Math.min(7, total - startIndex + 1) });
+      ids.push(...(page.body!.Resources as { id: string }[]).map((resource) => resource.id));
+    }
+    expect(new Set(ids).size).toBe(total);
+    const past = await scim(server, "GET", `/Users?startIndex=${total + 5}&count=7`);
+    expect(past.body).toMatchObject({ totalResults: total, itemsPerPage: 0 });
+    const lookup = await scim(server, "GET", '/Users?filter=userName eq "pessoa-paralela-3@b1.example.com"&startIndex=2');
+    expect(lookup.body).toMatchObject({ totalResults: 1, itemsPerPage: 0 });
+  });
+
   it("a sign-up and a directory create of the same address at once: one account, never a 5xx", async () => {
     const emails = Array.from({ length: 4 }, (_, n) => `corrida-cadastro-${n}@b1.example.com`);
     const signUp = (email: string) =>

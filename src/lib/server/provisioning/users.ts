@@ -7,7 +7,7 @@ import { forgetDevices } from "../sessions/remembered-device.ts";
 import { deleteUnusedEmailTokens } from "../auth/email-tokens.ts";
 import { NO_PASSWORD, roleNamesOf } from "../auth/user.ts";
 import { refuseLockedAccount } from "./account-control.ts";
-import { auditDirectoryChange } from "./audit.ts";
+import { auditDirectoryChange, auditDirectoryChanges } from "./audit.ts";
 import { setDirectoryRoles } from "./directory-roles.ts";
 import { parseEqualityFilter } from "./filter.ts";
 import { applyPatch } from "./patch.ts";
@@ -70,17 +70,23 @@ export async function listScimUsers(ctx: ScimContext, query: URLSearchParams): P
   if (!filter.tests.some(({ attribute }) => attribute === "username")) conditions.push(isNotNull(users.provisionedAt));
   const where = and(...conditions);
   const { startIndex, count: size } = readPage(query);
-  const [{ total }] = (await ctx.db.select({ total: count() }).from(users).where(where)) as [{ total: number }];
+  // The page's ids first (from the list's index alone, however deep startIndex goes), then their rows.
+  const pageIds = ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(where)
+    .orderBy(asc(users.createdAt), asc(users.id))
+    .limit(size)
+    .offset(startIndex - 1);
   const rows =
     size === 0
       ? []
-      : await ctx.db
-          .select(accountColumns)
-          .from(users)
-          .where(where)
-          .orderBy(asc(users.createdAt), asc(users.id))
-          .limit(size)
-          .offset(startIndex - 1);
+      : await ctx.db.select(accountColumns).from(users).where(inArray(users.id, pageIds)).orderBy(asc(users.createdAt), asc(users.id));
+  // A page that is not full ends the list: its total needs no count (the usual `eq` lookup is one query).
+  const total =
+    size > 0 && rows.length < size && (rows.length > 0 || startIndex === 1)
+      ? startIndex - 1 + rows.length
+      : Number(((await ctx.db.select({ total: count() }).from(users).where(where)) as [{ total: number }])[0].total);
   const groups = await groupsOf(
     ctx.db,
     rows.map((row) => row.id),
@@ -145,13 +151,14 @@ export async function createScimUser(ctx: ScimContext, body: unknown): Promise<S
     // An account made just now is in no group: its roles come from none, and its resource lists none.
     const roles = await setDirectoryRoles(tx, row!, ctx.settings, []);
     // The audit rows last: the chain lock they take is held until commit, so every create waits for it the shortest time.
-    await auditDirectoryChange(
-      tx,
-      "scim_user_created",
-      { user_id: row!.id, email: input.email, full_name: input.fullName, external_id: input.externalId, active: input.active !== false },
-      ctx.meta,
-    );
-    if (roles) await auditDirectoryChange(tx, "scim_roles_updated", roles, ctx.meta);
+    const created = {
+      user_id: row!.id,
+      email: input.email,
+      full_name: input.fullName,
+      external_id: input.externalId,
+      active: input.active !== false,
+    };
+    await auditDirectoryChanges(tx, [["scim_user_created", created], ...(roles ? [["scim_roles_updated", roles] as const] : [])], ctx.meta);
     return { status: 201, body: toUserResource(row!, [], ctx.baseUrl), location: `${ctx.baseUrl}/Users/${row!.id}` };
   });
 }
