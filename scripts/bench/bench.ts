@@ -15,6 +15,9 @@
  * --people / --pages / --samples to change the sizes; see reading.ts),
  * --memory [s] (alone: RSS fresh, after mixed load + full CSV exports and idle, per allocator
  * setting; --audit-rows (300,000 here), --exports, --memory-idle, --arenas, --repeat; see memory.ts).
+ * --scim-sync [N] (alone: a directory's first SCIM sync of N people, 100,000 by default, on SQLite
+ * and PostgreSQL, then lists and lookups at that size; --concurrency / --groups / --batch /
+ * --samples / --engine sqlite|postgres, see scim-sync.ts).
  * Over 200 lines because it is one script: set-up, the scenarios in order, and one report; the
  * page-cost, scale, soak and profile scenarios live in their own files.
  */
@@ -41,6 +44,7 @@ import { benchSoak, type SoakFigures } from "./soak.ts";
 import { profileGate, type Frame } from "./profile.ts";
 import { benchReading } from "./reading.ts";
 import { benchMemory } from "./memory.ts";
+import { benchScimSync } from "./scim-sync.ts";
 
 const args = process.argv.slice(2);
 const duration = Number(args[args.indexOf("--duration") + 1]) || 10;
@@ -466,12 +470,29 @@ function benchMemoryAlone() {
   });
 }
 
+/** `--scim-sync [N]`: scim-sync.ts alone, on both engines unless --engine names one. */
+function benchScimSyncAtScale() {
+  const engine = args.includes("--engine") ? args[args.indexOf("--engine") + 1] : null;
+  if (engine !== null && engine !== "sqlite" && engine !== "postgres") throw new Error("--engine aceita sqlite ou postgres");
+  return benchScimSync({
+    people: optionalNumber("--scim-sync", 100_000)!,
+    concurrency: option("--concurrency", 12),
+    groups: option("--groups", 100),
+    batch: option("--batch", 100),
+    samples: option("--samples", 200),
+    engines: engine === null ? ["sqlite", "postgres"] : [engine],
+    pgTarget,
+  });
+}
+
 const scenario = args.includes("--lb")
   ? benchLb
   : args.includes("--reading")
     ? benchReadingAtScale
     : args.includes("--memory")
       ? benchMemoryAlone
+      : args.includes("--scim-sync")
+        ? benchScimSyncAtScale
       : main;
 scenario().catch((error: unknown) => {
   console.error(`Erro: ${error instanceof Error ? error.message : String(error)}`);

@@ -39,6 +39,11 @@ export const users = pgTable(
     index("users_created_idx").on(table.createdAt, table.id),
     // The reading report's list walks people in e-mail order and skips inactive accounts without reading their rows.
     index("users_email_active_idx").on(table.email, table.id, table.emailConfirmedAt, table.deactivatedAt),
+    // The directory's list (SCIM GET /Users, accounts it manages, oldest first): its count and the rows a
+    // deep startIndex skips are read from this index alone, not from every user's row.
+    index("users_provisioned_created_idx")
+      .on(table.createdAt, table.id, table.provisionedAt)
+      .where(sql`${table.provisionedAt} is not null`),
   ],
 );
 

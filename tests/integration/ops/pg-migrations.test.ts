@@ -98,7 +98,8 @@ async function pgShapes(db: Db): Promise<Shapes> {
   }
   for (const index of indexes.rows) {
     if (ENGINE_OWN.test(index.tablename) || ENGINE_OWN.test(index.indexname) || keyIndexes.has(index.indexname)) continue;
-    const columnList = /\(([^)]*)\)\s*$/.exec(index.indexdef)![1]!;
+    // The column list after `USING <method>` (a partial index ends with its WHERE, not its columns).
+    const columnList = /USING \w+ \(([^)]*)\)/.exec(index.indexdef)![1]!;
     shapes[index.tablename]!.indexes.push({
       name: index.indexname,
       unique: /^CREATE UNIQUE INDEX/.test(index.indexdef),
@@ -113,8 +114,8 @@ async function pgShapes(db: Db): Promise<Shapes> {
 }
 
 async function cacheVersion(db: Db): Promise<number> {
-  const result = await pgPool(db)!.query<{ version: number }>("select version from cache_version");
-  return result.rows[0]!.version;
+  const result = await pgPool(db)!.query<{ version: string }>("select sum(version) as version from cache_version");
+  return Number(result.rows[0]!.version);
 }
 
 describe.skipIf(!process.env.TEST_PG_URL)("PostgreSQL migrations", () => {

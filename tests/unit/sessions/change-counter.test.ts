@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { users } from "../../../db/schema/index";
 import { changeCounter } from "../../../src/lib/server/data/change-counter";
@@ -172,4 +172,56 @@ describe.skipIf(onPostgres)("the change counter on SQLite's WAL index", () => {
     }
     expect(counter()).not.toBe(start);
   });
+});
+
+describe.skipIf(!onPostgres)("the change counter on PostgreSQL", () => {
+  /** The counter slot a transaction bumps (the one it would wait on), as the trigger picks it. */
+  const slotOf = async (tx: Parameters<Parameters<Db["transaction"]>[0]>[0]) =>
+    Number((await tx.execute<{ slot: number }>(sql`select (1 + txid_current() % 32)::int as slot`)).rows[0]!.slot);
+
+  it("two transactions writing users at once do not wait for each other's commit (a directory's sync), and the counter still moves", async () => {
+    const counter = changeCounter(db);
+    const before = await read(counter);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let wrote!: (slot: number) => void;
+    const written = new Promise<number>((resolve) => (wrote = resolve));
+    const first = db.transaction(async (tx) => {
+      await tx.insert(users).values({ id: crypto.randomUUID(), email: `contador-a-${Date.now()}@b1.example.com`, passwordHash: "x" });
+      wrote(await slotOf(tx));
+      await released;
+    });
+    const firstSlot = await written;
+    try {
+      await secondWriterDoesNotWait(firstSlot, counter, before);
+    } finally {
+      release();
+      await first;
+    }
+    expect(await read(counter)).toBeGreaterThan(before);
+  });
+
+  async function secondWriterDoesNotWait(firstSlot: number, counter: () => number | Promise<number>, before: number) {
+    // A second writer whose slot is another (the same slot, 1 in 32, is left for a next transaction: not a timing retry).
+    let outcome = "same-slot";
+    while (outcome === "same-slot") {
+      outcome = await db
+        .transaction(async (tx) => {
+          if ((await slotOf(tx)) === firstSlot) {
+            tx.rollback();
+          }
+          await tx.execute(sql`set local lock_timeout = '300ms'`);
+          await tx.insert(users).values({ id: crypto.randomUUID(), email: `contador-b-${Date.now()}@b1.example.com`, passwordHash: "x" });
+          return "ok";
+        })
+        .catch((error: { code?: string; cause?: { code?: string }; name?: string }) => {
+          if (error.name === "TransactionRollbackError") return "same-slot";
+          if ((error.cause?.code ?? error.code) === "55P03") return "blocked";
+          throw error;
+        });
+    }
+    expect(outcome).toBe("ok");
+    // The second writer's commit is seen while the first is still open.
+    expect(await read(counter)).toBeGreaterThan(before);
+  }
 });

@@ -37,11 +37,21 @@ export interface AuditEntry extends RequestMeta {
  * change, the request fails): nothing is acknowledged with its row missing.
  */
 export async function writeAuditLog(db: Db | Tx, entry: AuditEntry): Promise<number> {
+  return (await writeAuditLogs(db, [entry]))[0]!;
+}
+
+/**
+ * Several rows, chained in the order given, in one (nested) transaction and one take of the chain
+ * lock: what writeAuditLog does once per row, without repeating the savepoint and the head check.
+ */
+export async function writeAuditLogs(db: Db | Tx, entries: readonly AuditEntry[]): Promise<number[]> {
   return db.transaction(async (tx) => {
     await holdLock(tx, "audit-chain");
     const withoutKey = await takeInRowsWithoutKey(tx);
     if (withoutKey) await appendRow(tx, { actionType: ROWS_WITHOUT_KEY_ACTION, result: "failure", details: { ...withoutKey } });
-    return appendRow(tx, entry);
+    const ids: number[] = [];
+    for (const entry of entries) ids.push(await appendRow(tx, entry));
+    return ids;
   });
 }
 

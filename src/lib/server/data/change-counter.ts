@@ -18,14 +18,16 @@ import { sqliteClient, type Db } from "./db.ts";
  * Elsewhere (an in-memory database, another journal mode, no `-shm` file): `PRAGMA data_version`
  * (another connection committed) and `total_changes()` (this connection wrote), as before.
  *
- * PostgreSQL: the `cache_version` row that statement triggers bump on those tables, whichever
- * instance wrote (one indexed read).
+ * PostgreSQL: the sum of the `cache_version` rows that statement triggers bump on those tables,
+ * whichever instance wrote: each writer bumps the row (of 32) its transaction id picks, so writers
+ * do not wait for each other's commit on one row; every row only grows, so the sum moves exactly
+ * when a commit becomes visible (one read of a one-page table).
  */
 export function changeCounter(db: Db): () => number | Promise<number> {
   const sqlite = sqliteClient(db);
   if (sqlite) return walIndexCounter(sqlite) ?? pragmaCounter(sqlite);
   const read = db
-    .select({ version: sql<number>`version`.mapWith(Number) })
+    .select({ version: sql<number>`coalesce(sum(version), 0)::bigint`.mapWith(Number) })
     .from(sql`cache_version`)
     .prepare("cache_version");
   return async () => (await read.execute())[0]?.version ?? 0;

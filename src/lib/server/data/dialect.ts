@@ -2,6 +2,7 @@
  * The few places where SQLite and PostgreSQL need different SQL, each written once. Everything
  * else in the portal is the same drizzle query on both engines (see db.ts).
  */
+import { createHash } from "node:crypto";
 import { sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { ENGINE, users } from "../../../../db/schema/index.ts";
 import type { Tx } from "./db.ts";
@@ -35,7 +36,8 @@ export function incrementJsonCount(column: AnyColumn): SQL {
  * - `audit-chain`: appending to (or pruning) the audit chain, whose rows link to the previous one;
  * - `admin-changes`: changing who is an admin, so the last-admin rule holds when two admins act at once;
  * - `seeding`: seeding, so two instances starting at once do not both insert a new page;
- * - `accounts`: deciding who holds an e-mail address (creating a user, a corporate sign-in, purging pending sign-ups).
+ * - `accounts`: deciding who holds an e-mail address (creating a user, a corporate sign-in, purging pending sign-ups);
+ *   a directory's create holds it shared, with locks on the identities it claims (holdIdentityLocks).
  */
 const ADVISORY_LOCKS = { "audit-chain": 4_010_001, "admin-changes": 4_010_002, seeding: 4_010_003, accounts: 4_010_004 } as const;
 
@@ -46,6 +48,29 @@ const ADVISORY_LOCKS = { "audit-chain": 4_010_001, "admin-changes": 4_010_002, s
  */
 export async function holdLock(tx: Tx, lock: keyof typeof ADVISORY_LOCKS): Promise<void> {
   if (onPostgres) await tx.execute(sql`select pg_advisory_xact_lock(${ADVISORY_LOCKS[lock]})`);
+}
+
+/** The first key of the two-key advisory locks that stand for one identity (PostgreSQL keeps two-key locks apart from one-key ones). */
+const IDENTITY_LOCK_SPACE = 4_010_005;
+
+/** A 32-bit slot for an identity key; two keys sharing a slot only wait for each other. */
+function identitySlot(key: string): number {
+  return createHash("sha256").update(key).digest().readInt32BE(0);
+}
+
+/**
+ * Inside a transaction, claims identities (e.g. `email:…`, `external:…`) without holding every
+ * other writer back: on PostgreSQL the `accounts` lock in shared mode — so whoever holds it
+ * (sign-up, corporate sign-in, pending purge, directory updates) still waits for this transaction
+ * and is waited for — plus one exclusive lock per identity, taken in ascending slot order so two
+ * claimants never wait on each other in a circle. Two transactions claiming a common identity run
+ * one at a time; claims of different identities run at once. SQLite already runs writers one at a time.
+ */
+export async function holdIdentityLocks(tx: Tx, keys: readonly string[]): Promise<void> {
+  if (!onPostgres) return;
+  await tx.execute(sql`select pg_advisory_xact_lock_shared(${ADVISORY_LOCKS.accounts})`);
+  const slots = [...new Set(keys.map(identitySlot))].sort((a, b) => a - b);
+  for (const slot of slots) await tx.execute(sql`select pg_advisory_xact_lock(${IDENTITY_LOCK_SPACE}::int, ${slot}::int)`);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { writeAuditLog, type RequestMeta } from "../audit/audit.ts";
+import { writeAuditLog, writeAuditLogs, type RequestMeta } from "../audit/audit.ts";
 import type { Tx } from "../data/db.ts";
 import type { AuditActionType } from "../../audit/actions.ts";
 
@@ -18,4 +18,21 @@ export async function auditDirectoryChange(
 ): Promise<void> {
   // `actor` first: the viewer recognises a directory row by the start of its details text.
   await writeAuditLog(tx, { actionType, result: "success", details: { actor: DIRECTORY_ACTOR, ...details }, ...meta });
+}
+
+/** Several directory changes of one transaction, chained in the order given under one take of the chain lock. */
+export async function auditDirectoryChanges(
+  tx: Tx,
+  changes: readonly (readonly [actionType: AuditActionType, details: Record<string, unknown>])[],
+  meta: RequestMeta,
+): Promise<void> {
+  await writeAuditLogs(
+    tx,
+    changes.map(([actionType, details]) => ({
+      actionType,
+      result: "success" as const,
+      details: { actor: DIRECTORY_ACTOR, ...details },
+      ...meta,
+    })),
+  );
 }

@@ -1,14 +1,14 @@
 import { and, asc, count, eq, inArray, isNotNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { directoryGroupMembers, directoryGroups, twoFactorChallenges, users } from "../../../../db/schema/index.ts";
 import type { Db, Tx } from "../data/db.ts";
-import { holdLock } from "../data/dialect.ts";
+import { holdIdentityLocks, holdLock } from "../data/dialect.ts";
 import { invalidateUserSessions } from "../sessions/session.ts";
 import { forgetDevices } from "../sessions/remembered-device.ts";
 import { deleteUnusedEmailTokens } from "../auth/email-tokens.ts";
 import { NO_PASSWORD, roleNamesOf } from "../auth/user.ts";
 import { refuseLockedAccount } from "./account-control.ts";
-import { auditDirectoryChange } from "./audit.ts";
-import { applyDirectoryRoles } from "./directory-roles.ts";
+import { auditDirectoryChange, auditDirectoryChanges } from "./audit.ts";
+import { setDirectoryRoles } from "./directory-roles.ts";
 import { parseEqualityFilter } from "./filter.ts";
 import { applyPatch } from "./patch.ts";
 import { USER_RESOURCE } from "./schema.ts";
@@ -82,17 +82,23 @@ export async function listScimUsers(ctx: ScimContext, query: URLSearchParams): P
   if (!filter.tests.some(({ attribute }) => attribute === "username")) conditions.push(isNotNull(users.provisionedAt));
   const where = and(...conditions);
   const { startIndex, count: size } = readPage(query);
-  const [{ total }] = (await ctx.db.select({ total: count() }).from(users).where(where)) as [{ total: number }];
+  // The page's ids first (from the list's index alone, however deep startIndex goes), then their rows.
+  const pageIds = ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(where)
+    .orderBy(asc(users.createdAt), asc(users.id))
+    .limit(size)
+    .offset(startIndex - 1);
   const rows =
     size === 0
       ? []
-      : await ctx.db
-          .select(accountColumns)
-          .from(users)
-          .where(where)
-          .orderBy(asc(users.createdAt), asc(users.id))
-          .limit(size)
-          .offset(startIndex - 1);
+      : await ctx.db.select(accountColumns).from(users).where(inArray(users.id, pageIds)).orderBy(asc(users.createdAt), asc(users.id));
+  // A page that is not full ends the list: its total needs no count (the usual `eq` lookup is one query).
+  const total =
+    size > 0 && rows.length < size && (rows.length > 0 || startIndex === 1)
+      ? startIndex - 1 + rows.length
+      : Number(((await ctx.db.select({ total: count() }).from(users).where(where)) as [{ total: number }])[0].total);
   const groups = await groupsOf(
     ctx.db,
     rows.map((row) => row.id),
@@ -132,8 +138,10 @@ export async function createScimUser(ctx: ScimContext, body: unknown): Promise<S
   if (!read.ok) return read.answer;
   const { input } = read;
   return ctx.db.transaction(async (tx) => {
-    // Two creates of the same person at once: the second waits here and then sees the first.
-    await holdLock(tx, "accounts");
+    // Two creates of the same person (address or external id) at once: the second waits here and
+    // then sees the first. Creates of different people do not wait for each other (dialect.ts).
+    const identities = [`email:${input.email}`, ...(input.externalId === null ? [] : [`external:${input.externalId}`])];
+    await holdIdentityLocks(tx, identities);
     const conflict = await uniquenessConflict(tx, input, null);
     if (conflict) return conflict;
     const now = Date.now();
@@ -152,15 +160,18 @@ export async function createScimUser(ctx: ScimContext, body: unknown): Promise<S
         directoryResource: JSON.stringify(input.resource),
       })
       .returning(accountColumns);
-    await auditDirectoryChange(
-      tx,
-      "scim_user_created",
-      { user_id: row!.id, email: input.email, full_name: input.fullName, external_id: input.externalId, active: input.active !== false },
-      ctx.meta,
-    );
-    await applyDirectoryRoles(tx, row!, ctx.settings, ctx.meta);
-    const resource = await resourceOf(tx, row!, ctx.baseUrl);
-    return { status: 201, body: resource, location: `${ctx.baseUrl}/Users/${row!.id}` };
+    // An account made just now is in no group: its roles come from none, and its resource lists none.
+    const roles = await setDirectoryRoles(tx, row!, ctx.settings, []);
+    // The audit rows last: the chain lock they take is held until commit, so every create waits for it the shortest time.
+    const created = {
+      user_id: row!.id,
+      email: input.email,
+      full_name: input.fullName,
+      external_id: input.externalId,
+      active: input.active !== false,
+    };
+    await auditDirectoryChanges(tx, [["scim_user_created", created], ...(roles ? [["scim_roles_updated", roles] as const] : [])], ctx.meta);
+    return { status: 201, body: toUserResource(row!, [], ctx.baseUrl), location: `${ctx.baseUrl}/Users/${row!.id}` };
   });
 }
 

@@ -1,0 +1,1 @@
+CREATE INDEX `users_provisioned_created_idx` ON `users` (`created_at`,`id`,`provisioned_at`) WHERE "users"."provisioned_at" is not null;
