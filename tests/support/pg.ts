@@ -12,14 +12,19 @@ export function databaseUrl(clusterUrl: string, name: string): string {
   return url.toString();
 }
 
-/** Creates an empty database on the cluster at `clusterUrl` and returns its URL. */
-export async function createDatabase(clusterUrl: string): Promise<string> {
-  // Random hex only: the name is spliced into CREATE DATABASE, which takes no parameters.
+/**
+ * Creates a database on the cluster at `clusterUrl` and returns its URL: empty, or a copy of
+ * `templateUrl` (a database this module created, to which nobody is connected).
+ */
+export async function createDatabase(clusterUrl: string, templateUrl?: string): Promise<string> {
+  // Random hex only: the names are spliced into CREATE DATABASE, which takes no parameters.
   const name = `b1_${crypto.randomBytes(8).toString("hex")}`;
+  const template = templateUrl === undefined ? undefined : new URL(templateUrl).pathname.slice(1);
+  if (template !== undefined && !/^b1_[0-9a-f]{16}$/.test(template)) throw new Error(`modelo inesperado: ${template}`);
   const client = new pg.Client({ connectionString: clusterUrl });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE "${name}"`);
+    await client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ""}`);
   } finally {
     await client.end();
   }

@@ -6,7 +6,7 @@ import type { Db } from "../../src/lib/server/data/db";
 import { freePort } from "../../scripts/pg-cluster.mjs";
 import { closeDatabase, connectDatabase } from "../../src/lib/server/data/db";
 import { freshDatabaseUrl } from "./pg";
-import { openTestDatabase } from "./users";
+import { freshSeededDatabaseUrl, openTestDatabase } from "./users";
 
 export interface RunningServer {
   /** The address the server listens on (loopback, its port), whatever PUBLIC_URL says. */
@@ -46,7 +46,11 @@ export async function startBuiltServer(env: Record<string, string | undefined> =
   const databasePath = path.join(dataDir, "db.sqlite");
   // PostgreSQL pass: one database per data folder, remembered in it so a restart finds it again.
   const urlFile = path.join(dataDir, "database-url");
-  const databaseUrl = fs.existsSync(urlFile) ? fs.readFileSync(urlFile, "utf8") : await freshDatabaseUrl();
+  const databaseUrl = fs.existsSync(urlFile)
+    ? fs.readFileSync(urlFile, "utf8")
+    : options.openOnly
+      ? await freshDatabaseUrl()
+      : await freshSeededDatabaseUrl();
   if (databaseUrl) fs.writeFileSync(urlFile, databaseUrl);
   const db = options.openOnly ? connectDatabase(databaseUrl ?? databasePath) : await openTestDatabase(databaseUrl ?? databasePath);
   let log = "";

@@ -1,5 +1,5 @@
-import { openDatabase, type Db } from "../../src/lib/server/data/db";
-import { freshDatabaseUrl } from "./pg";
+import { closeDatabase, openDatabase, type Db } from "../../src/lib/server/data/db";
+import { createDatabase, onPostgres } from "./pg";
 import { seedDatabase } from "../../src/lib/server/data/seed";
 import { createSession } from "../../src/lib/server/sessions/session";
 import { createUser } from "../../src/lib/server/auth/user";
@@ -34,11 +34,28 @@ export async function openTestDatabase(file: string): Promise<Db> {
   return db;
 }
 
+let template: Promise<string> | undefined;
+
+/**
+ * PostgreSQL pass: a new database of the caller's own, copied (CREATE DATABASE … TEMPLATE) from one that
+ * this process migrated and seeded once, for openTestDatabase to open (its migration and seed checks then
+ * find nothing to do); null on SQLite. Migrating each new database cost ~0.6 s here, the copy ~0.2 s.
+ */
+export async function freshSeededDatabaseUrl(): Promise<string | null> {
+  if (!onPostgres) return null;
+  template ??= createDatabase(process.env.TEST_PG_URL!).then(async (url) => {
+    await closeDatabase(await openTestDatabase(url));
+    return url;
+  });
+  template.catch(() => (template = undefined));
+  return createDatabase(process.env.TEST_PG_URL!, await template);
+}
+
 /**
  * A test's own database: a fresh PostgreSQL database in the PostgreSQL pass of `npm test`, else
  * the SQLite file at `sqlitePath`; migrated and seeded. Returns where it is and the handle.
  */
 export async function openOwnTestDatabase(sqlitePath: string): Promise<{ target: string; db: Db }> {
-  const target = (await freshDatabaseUrl()) ?? sqlitePath;
+  const target = (await freshSeededDatabaseUrl()) ?? sqlitePath;
   return { target, db: await openTestDatabase(target) };
 }

@@ -8,6 +8,7 @@ import { users } from "../../../db/schema/index";
 import { createCustomRole } from "../../../src/lib/server/admin/roles";
 import { closeDatabase, type Db } from "../../../src/lib/server/data/db";
 import { openOwnTestDatabase } from "../../support/users";
+import { scriptArgs } from "../../support/scripts";
 
 let dir: string;
 let db: Db;
@@ -16,7 +17,7 @@ let databaseEnv: Record<string, string>;
 /** `npm run user -- …` as a process, with only the variables given here (no allow-list unless set). */
 function cli(args: string[], env: Record<string, string> = {}) {
   const { AUTH_ALLOWED_DOMAINS: _domains, AUTH_ALLOWED_EMAILS: _emails, ...inherited } = process.env;
-  const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/user.ts", ...args], {
+  const run = spawnSync(process.execPath, scriptArgs("scripts/user.ts", args), {
     env: { ...inherited, ...databaseEnv, ...env },
     encoding: "utf8",
     timeout: 60_000,

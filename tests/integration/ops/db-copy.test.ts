@@ -11,13 +11,14 @@ import { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDatabase, openDatabase, pgSchema, sqliteSchema, type Db } from "../../../src/lib/server/data/db";
 import { createDatabase } from "../../support/pg";
+import { scriptArgs } from "../../support/scripts";
 
 const CONFIRMED_AT = 1_700_000_000_123;
 const DETAILS = JSON.stringify({ motivo: 'ação ✓ "aspas"', n: 1, lista: [true, null] });
 const AUDIT_ROWS = 2_345; // more than two batches
 
 function runScript(script: string, args: string[], env: Record<string, string | undefined> = {}) {
-  const child = spawnSync(process.execPath, ["--import", "tsx", script, ...args], {
+  const child = spawnSync(process.execPath, scriptArgs(script, args), {
     encoding: "utf8",
     env: { ...process.env, ...env },
     timeout: 60_000,

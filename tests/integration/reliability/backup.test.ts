@@ -13,6 +13,7 @@ import { writeAuditLog } from "../../../src/lib/server/audit/audit";
 import { closeDatabase, openReadOnlyDatabase, sqliteClient, type Db } from "../../../src/lib/server/data/db";
 import { onPostgres } from "../../support/pg";
 import { openTestDatabase } from "../../support/users";
+import { scriptArgs } from "../../support/scripts";
 
 const SIZE_MB = Number(process.env.BACKUP_SIZE_MB ?? 10);
 /** insertAuditRows with users: 300 000 rows make a ~130 MB file, indexes and chain hashes included (seed:scale's shape). */
@@ -33,7 +34,7 @@ interface ScriptRun {
 
 function startScript(script: string, args: string[], env: Record<string, string>, deadlineMs = BACKUP_DEADLINE_MS): ScriptRun {
   const started = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+  const child = spawn(process.execPath, scriptArgs(script, args), {
     env: { ...process.env, DATABASE_URL: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

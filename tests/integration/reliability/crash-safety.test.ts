@@ -6,12 +6,13 @@ import { auditLogs, trailProgress } from "../../../db/schema/index";
 import { closeDatabase, sqliteClient } from "../../../src/lib/server/data/db";
 import { getUserByEmail } from "../../../src/lib/server/auth/user";
 import { startBuiltServer } from "../../support/server";
+import { scriptArgs } from "../../support/scripts";
 
 const LOAD_ENV = { RATE_LIMIT_MULTIPLIER: "100000" };
 
 function runCli(args: string[], databaseEnv: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/user.ts", ...args], {
+    const child = spawn(process.execPath, scriptArgs("scripts/user.ts", args), {
       // The CLI refuses an address outside the allow-list: the same one the test server runs with.
       env: { ...process.env, ...databaseEnv, AUTH_ALLOWED_DOMAINS: "b1.example.com" },
       stdio: ["ignore", "pipe", "pipe"],

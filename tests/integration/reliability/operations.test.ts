@@ -10,10 +10,11 @@ import { connectDatabase, sqliteClient, type Db } from "../../../src/lib/server/
 import { onPostgres } from "../../support/pg";
 import { startBuiltServer } from "../../support/server";
 import { createTestUser } from "../../support/users";
+import { scriptArgs } from "../../support/scripts";
 
 function npmScript(script: string, args: string[], databasePath: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    const child = spawn(process.execPath, scriptArgs(script, args), {
       env: { ...process.env, DATABASE_PATH: databasePath },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -14,6 +14,7 @@ import { closeDatabase, connectDatabase, type Db } from "../../../src/lib/server
 import { readConfig } from "../../../src/lib/server/config/config";
 import { onPostgres } from "../../support/pg";
 import { openOwnTestDatabase } from "../../support/users";
+import { scriptArgs } from "../../support/scripts";
 
 // This file's appends are sealed with a key, as a deployment with AUDIT_CHAIN_KEY set (read once, on first use).
 const KEY = "5f".repeat(32);
@@ -27,7 +28,7 @@ let db: Db;
 
 /** `npm run audit:verify` against the test database, with the deployment's key unless told otherwise. */
 function auditVerify(env: Record<string, string> = {}, args: string[] = []) {
-  const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/audit-verify.ts", ...args], {
+  const run = spawnSync(process.execPath, scriptArgs("scripts/audit-verify.ts", args), {
     env: { ...process.env, AUDIT_CHAIN_KEY: KEY, DATABASE_PATH: file, ...(target === file ? {} : { DATABASE_URL: target }), ...env },
     encoding: "utf8",
     timeout: 30_000,
@@ -258,18 +259,7 @@ describe("rows written without the key after the sealed end", () => {
     for (const key of ["", OTHER_KEY]) {
       const run = spawnSync(
         process.execPath,
-        [
-          "--import",
-          "tsx",
-          "scripts/user.ts",
-          "add",
-          "--email",
-          "cli@b1.example.com",
-          "--name",
-          "Pessoa CLI",
-          "--password",
-          "Jabuticaba@Azul7",
-        ],
+        scriptArgs("scripts/user.ts", ["add", "--email", "cli@b1.example.com", "--name", "Pessoa CLI", "--password", "Jabuticaba@Azul7"]),
         {
           env: {
             ...process.env,

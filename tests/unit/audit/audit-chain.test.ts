@@ -14,6 +14,7 @@ import { createTestUser, openOwnTestDatabase } from "../../support/users";
 import { chainHash, GENESIS_HASH } from "../../../src/lib/server/audit/chain";
 import { endMyOtherSessions } from "../../../src/lib/server/sessions/my-sessions";
 import { createSession } from "../../../src/lib/server/sessions/session";
+import { scriptArgs } from "../../support/scripts";
 
 const DAY = 24 * 60 * 60 * 1000;
 let dir: string;
@@ -23,7 +24,7 @@ let db: Db;
 
 /** `npm run audit:verify` against the test database. */
 function auditVerify(args: string[] = []) {
-  const run = spawnSync(process.execPath, ["--import", "tsx", "scripts/audit-verify.ts", ...args], {
+  const run = spawnSync(process.execPath, scriptArgs("scripts/audit-verify.ts", args), {
     env: { ...process.env, DATABASE_PATH: file, ...(target === file ? {} : { DATABASE_URL: target }) },
     encoding: "utf8",
     timeout: 30_000,

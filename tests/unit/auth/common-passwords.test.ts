@@ -6,6 +6,7 @@ import { users } from "../../../db/schema/index";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { waitForLink } from "../../support/mail";
 import { createTestUser } from "../../support/users";
+import { scriptArgs } from "../../support/scripts";
 
 const MESSAGE = "Esta senha está entre as mais usadas e é fácil de adivinhar. Escolha outra senha.";
 /** Each passes the composition rule (upper, lower, digit, symbol) and is still among the most leaked. */
@@ -62,7 +63,7 @@ describe("common passwords are refused", () => {
     const email = `cli-comum-${Date.now()}@b1.example.com`;
     const run = spawnSync(
       process.execPath,
-      ["--import", "tsx", "scripts/user.ts", "add", "--email", email, "--name", "Cli Comum", "--password", "Senha@123", "--role", "admin"],
+      scriptArgs("scripts/user.ts", ["add", "--email", email, "--name", "Cli Comum", "--password", "Senha@123", "--role", "admin"]),
       { env: { ...process.env, DATABASE_PATH: path.join(server.dataDir, "db.sqlite") }, encoding: "utf8", timeout: 30_000 },
     );
     expect(run.status).not.toBe(0);

@@ -14,6 +14,7 @@ import { returnToPortal, signInAtProvider } from "../../../support/oidc-browser"
 import { freePort, startTestProvider, type TestIdentity, type TestProvider } from "../../../support/oidc-provider";
 import { startBuiltServer, type RunningServer } from "../../../support/server";
 import { auditRows, findUser, refusalPage, sessionOwner, signInThroughProvider, ssoEnv } from "../../../support/sso-portal";
+import { scriptArgs } from "../../../support/scripts";
 
 const KATIA = "katia@b1.example.com";
 /** The documented expiry of a pending sign-up, written out rather than imported. */
@@ -59,7 +60,7 @@ async function restartPortal(issuer: string) {
 
 function runUserCli(args: string[], databaseEnv: Record<string, string>): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/user.ts", ...args], {
+    const child = spawn(process.execPath, scriptArgs("scripts/user.ts", args), {
       env: { ...process.env, ...databaseEnv },
       stdio: ["ignore", "pipe", "pipe"],
     });
