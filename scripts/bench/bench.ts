@@ -493,7 +493,7 @@ const scenario = args.includes("--lb")
       ? benchMemoryAlone
       : args.includes("--scim-sync")
         ? benchScimSyncAtScale
-      : main;
+        : main;
 scenario().catch((error: unknown) => {
   console.error(`Erro: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);

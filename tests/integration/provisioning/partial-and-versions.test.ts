@@ -141,7 +141,13 @@ describe("SCIM partial answers and versions", () => {
     expect(found.body!.totalResults).toBe(0);
 
     const { id } = await create();
-    for (const names of ["__proto__", "constructor.prototype,__proto__.polluted", "urn:x:y", "name..givenName", "%01,%E2%80%AE,userName%E2%80%AE"]) {
+    for (const names of [
+      "__proto__",
+      "constructor.prototype,__proto__.polluted",
+      "urn:x:y",
+      "name..givenName",
+      "%01,%E2%80%AE,userName%E2%80%AE",
+    ]) {
       const answer = await scim(server, "GET", `/Users/${id}?attributes=${names}`);
       expect(answer.status, names).toBe(200);
       expect(Object.keys(answer.body!).sort(), names).toEqual(["id", "schemas"]);
