@@ -17,7 +17,15 @@ import { resendFailedDigests, sendReadingDigests, type DigestRun } from "../src/
 import { isoWeekOf } from "../src/lib/server/reading/digest-week.ts";
 import { readingManifest, readingManifestPath } from "../src/lib/server/reading/manifest.ts";
 
-const { publicUrl, tzDisplay } = config();
+// A setting that cannot work (an SMTP_URL that is not an address) stops the run before anyone is claimed.
+let settings: ReturnType<typeof config>;
+try {
+  settings = config();
+} catch (error) {
+  console.error(`Erro: ${error instanceof Error ? error.message : String(error)}.`);
+  process.exit(1);
+}
+const { publicUrl, tzDisplay } = settings;
 let resend = false;
 try {
   resend = parseArgs({ options: { "reenviar-falhas": { type: "boolean" } } }).values["reenviar-falhas"] === true;

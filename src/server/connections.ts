@@ -25,6 +25,8 @@ interface ConnectionState {
   /** The response being worked on, if any. */
   current: ServerResponse | null;
   idleSince: number;
+  /** `socket.bytesRead` when the connection last fell idle: more since means a request is arriving. */
+  bytesAtIdle: number;
 }
 
 /**
@@ -38,7 +40,8 @@ interface ConnectionState {
  * On shutdown, `http.Server#close` would destroy every idle keep-alive connection at once, racing
  * a request already on its way (the client sees a reset). Instead, from `answerWithClose()` on,
  * every answer says `Connection: close`, so a busy client's connection ends right after an answer;
- * once listening stops, only connections idle for IDLE_CLOSE_GRACE_MS are closed.
+ * once listening stops, only connections idle for IDLE_CLOSE_GRACE_MS are closed — idle meaning no
+ * byte of a next request has arrived (a request half-sent at the signal is answered, not cut).
  *
  * Closing the listening socket resets the connections the kernel accepted and Node did not yet take
  * (a burst arriving as SIGTERM does, or a process busy for a moment): listening stops only after a
@@ -57,6 +60,7 @@ export function createConnectionKeeper(listener: RequestListener) {
     const state = this[STATE]!;
     state.current = null;
     state.idleSince = Date.now();
+    state.bytesAtIdle = this.req?.socket?.bytesRead ?? state.bytesAtIdle;
     const next = state.waiting.shift();
     // A connection that ended takes its unanswered requests with it.
     if (next && !next.req.socket.destroyed) start(state, next.req, next.res);
@@ -74,7 +78,7 @@ export function createConnectionKeeper(listener: RequestListener) {
 
   function keep(socket: Socket) {
     accepted++;
-    states.set(socket, { waiting: [], current: null, idleSince: Date.now() });
+    states.set(socket, { waiting: [], current: null, idleSince: Date.now(), bytesAtIdle: 0 });
     socket.once("close", () => states.delete(socket));
   }
 
@@ -126,7 +130,10 @@ export function createConnectionKeeper(listener: RequestListener) {
       const sweep = setInterval(() => {
         const now = Date.now();
         for (const [socket, state] of states) {
-          if (!state.current && state.waiting.length === 0 && now - Math.max(state.idleSince, closingSince) >= IDLE_CLOSE_GRACE_MS)
+          // A connection whose next request has begun to arrive is not idle: it gets its answer (with
+          // `Connection: close`), bounded by the server's header and request timeouts like any request.
+          const arriving = socket.bytesRead > state.bytesAtIdle;
+          if (!state.current && state.waiting.length === 0 && !arriving && now - Math.max(state.idleSince, closingSince) >= IDLE_CLOSE_GRACE_MS)
             socket.destroy();
         }
       }, SWEEP_INTERVAL_MS);

@@ -38,7 +38,14 @@ import { createRouteClassifier } from "./observability/route-class.ts";
 import { readObservabilitySettings } from "./observability/settings.ts";
 
 const dist = path.resolve(process.env.B1_DIST_DIR ?? "dist");
-const cfg = config();
+let cfg: ReturnType<typeof config>;
+try {
+  cfg = config();
+} catch (error) {
+  // A setting that cannot work (PUBLIC_URL, SMTP_URL) stops the start with one Portuguese line, not a stack.
+  console.error(`Configuração inválida: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
 const observability = readObservabilitySettings();
 if (!observability.ok) {
   console.error(`Configuração inválida: ${observability.error}`);

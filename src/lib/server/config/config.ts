@@ -109,6 +109,17 @@ function readPublicAddress(env: NodeJS.ProcessEnv, host: string, port: number): 
   return { publicUrl: origin(spellings[0]!), acceptedOrigins: spellings.map(origin) };
 }
 
+/** `SMTP_URL`: empty (mails go to data/outbox) or an smtp:// or smtps:// address; anything else stops the start. */
+function readSmtpUrl(env: NodeJS.ProcessEnv): string {
+  const configured = env.SMTP_URL?.trim() ?? "";
+  if (!configured) return "";
+  const url = URL.parse(configured);
+  if (!url || (url.protocol !== "smtp:" && url.protocol !== "smtps:") || !url.hostname) {
+    throw new Error("SMTP_URL deve ser um endereço smtp:// ou smtps:// (por exemplo smtp://usuario:senha@smtp.empresa.com:587)");
+  }
+  return configured;
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 4321);
   const host = env.HOST ?? "127.0.0.1";
@@ -125,7 +136,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // No default: an unconfigured portal lets nobody in (examples live in .env.example).
     allowedDomains: list(env.AUTH_ALLOWED_DOMAINS),
     allowedEmails: list(env.AUTH_ALLOWED_EMAILS),
-    smtpUrl: env.SMTP_URL ?? "",
+    smtpUrl: readSmtpUrl(env),
     mailFrom: env.MAIL_FROM ?? "B1 Method Hub <nao-responda@b1.example.com>",
     trustProxy: env.TRUST_PROXY === "1" || env.TRUST_PROXY === "true",
     tzDisplay: env.TZ_DISPLAY ?? "America/Sao_Paulo",

@@ -14,7 +14,38 @@ export interface Mail {
   html: string;
 }
 
-let transport: Transporter | undefined;
+/** How long a mail server may take to accept the connection and to greet (nodemailer's defaults are 2 min and 30 s). */
+const SMTP_CONNECT_TIMEOUT_MS = 10_000;
+
+/** A failed SMTP send, marked with whether the message's content had started to go out (the DATA command was sent). */
+type SendError = Error & { dataSent?: boolean };
+
+/**
+ * One SMTP send on its own connection, watching the commands it writes: before DATA nothing of the
+ * message can be stored by the server, so a failure then is a sure "not sent" (mailSurelyNotTaken).
+ */
+async function sendOverSmtp(smtpUrl: string, message: Mail & { from: string }): Promise<void> {
+  const state = { dataSent: false };
+  const watch = (entry: { tnx?: string } | undefined, text: unknown) => {
+    if (entry?.tnx === "client" && /^DATA\b/i.test(String(text ?? ""))) state.dataSent = true;
+  };
+  const logger = { trace: watch, debug: watch, info: watch, warn: watch, error: watch, fatal: watch };
+  const transport: Transporter = nodemailer.createTransport({
+    url: smtpUrl,
+    logger,
+    transactionLog: true,
+    connectionTimeout: SMTP_CONNECT_TIMEOUT_MS,
+    greetingTimeout: SMTP_CONNECT_TIMEOUT_MS,
+  } as Parameters<typeof nodemailer.createTransport>[0]);
+  try {
+    await transport.sendMail(message);
+  } catch (error) {
+    if (error instanceof Error) (error as SendError).dataSent = state.dataSent;
+    throw error;
+  } finally {
+    transport.close();
+  }
+}
 
 /**
  * Sends over SMTP when `SMTP_URL` is set; otherwise writes the message as an .eml file under
@@ -23,8 +54,7 @@ let transport: Transporter | undefined;
 export async function sendMail(mail: Mail): Promise<void> {
   const { smtpUrl, mailFrom, outboxDir } = config();
   if (smtpUrl) {
-    transport ??= nodemailer.createTransport(smtpUrl);
-    await transport.sendMail({ from: mailFrom, ...mail });
+    await sendOverSmtp(smtpUrl, { from: mailFrom, ...mail });
     return;
   }
   const outbox = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
@@ -40,17 +70,33 @@ const NEVER_CONNECTED = new Set(["ECONNREFUSED", "EHOSTUNREACH", "ENETUNREACH", 
 
 /**
  * Whether a failed sendMail surely left the message undelivered: the mail server answered with a
- * 4xx/5xx reply (it refused it), or no connection was ever made (refused, unreachable, no address,
- * timed out while connecting). Anything else — the connection dropped or timed out after it
+ * 4xx/5xx reply (it refused it), the session ended before the DATA command, or no connection was
+ * ever made (refused, unreachable, no address, timed out while connecting or greeting). Anything else — the connection dropped or timed out after it
  * opened, in particular after the message's content went out and before the server's 250 — may
  * have left the message stored, so sending it again could deliver it twice.
  */
 export function mailSurelyNotTaken(error: unknown): boolean {
   if (!error || typeof error !== "object") return false;
-  const { responseCode, code, originalCode, timeoutType } = error as Record<string, unknown>;
+  const { responseCode, code, originalCode, timeoutType, dataSent } = error as Record<string, unknown>;
   if (typeof responseCode === "number" && responseCode >= 400 && responseCode < 600) return true;
-  if (code === "EDNS" || timeoutType === "CONNECT_TIMEOUT") return true;
+  // The DATA command was never written (a server that closed or stayed silent before its greeting, a
+  // session cut before DATA): no byte of the message reached the server.
+  if (dataSent === false) return true;
+  if (code === "EDNS" || timeoutType === "CONNECT_TIMEOUT" || timeoutType === "GREETING_TIMEOUT") return true;
   return typeof originalCode === "string" && NEVER_CONNECTED.has(originalCode);
+}
+
+/** A failed send in one Portuguese line for the logs: what the server said or why there was no server, never a stack. */
+export function describeMailError(error: unknown): string {
+  const { responseCode, response, code, originalCode, timeoutType } = (error && typeof error === "object" ? error : {}) as Record<string, unknown>;
+  if (typeof responseCode === "number") return `o servidor de e-mail respondeu ${String(response ?? responseCode).slice(0, 200)}`;
+  if (typeof originalCode === "string" && NEVER_CONNECTED.has(originalCode)) return `servidor de e-mail inacessível (${originalCode})`;
+  if (code === "EDNS") return "o endereço do servidor de e-mail não foi encontrado (DNS)";
+  if (timeoutType === "CONNECT_TIMEOUT") return "o servidor de e-mail não aceitou a conexão a tempo";
+  if (timeoutType === "GREETING_TIMEOUT") return "o servidor de e-mail aceitou a conexão e não se apresentou a tempo";
+  if (timeoutType) return "o servidor de e-mail parou de responder no meio do envio";
+  if (code === "ECONNECTION") return "o servidor de e-mail encerrou a conexão";
+  return `falha no envio (${typeof code === "string" ? code : error instanceof Error ? error.message.slice(0, 200) : "erro desconhecido"})`;
 }
 
 function escapeHtml(text: string): string {

@@ -20,7 +20,7 @@ import { readingStatusOf, type Confirmation } from "../../reading/pending.ts";
 import { writeAuditLog } from "../audit/audit.ts";
 import { inJsonList } from "../data/dialect.ts";
 import type { Db } from "../data/db.ts";
-import { mailSurelyNotTaken, readingDigestMail, sendMail, type Mail } from "../mail/email.ts";
+import { describeMailError, mailSurelyNotTaken, readingDigestMail, sendMail, type Mail } from "../mail/email.ts";
 import { activeAccount, principalsOf } from "./audience.ts";
 import { readingManifest } from "./manifest.ts";
 
@@ -115,11 +115,11 @@ async function deliver(
     await send(mail);
   } catch (error) {
     const refused = mailSurelyNotTaken(error);
+    // One line, no error object: an operator reads these by the hundred when the mail server is down.
     console.error(
       refused
-        ? `[leitura] lembrete semanal recusado ou não enviado a ${mail.to}`
-        : `[leitura] lembrete semanal a ${mail.to} sem resposta do servidor (pode ter sido entregue; reenvio só com --reenviar-falhas)`,
-      error,
+        ? `[leitura] lembrete semanal não enviado a ${mail.to}: ${describeMailError(error)}`
+        : `[leitura] lembrete semanal a ${mail.to} sem resposta do servidor (pode ter sido entregue; reenvio só com --reenviar-falhas): ${describeMailError(error)}`,
     );
     if (refused && giveBack) {
       await db.delete(readingDigestSends).where(and(mine, isNull(readingDigestSends.sentAt)));
