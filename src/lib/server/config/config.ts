@@ -114,7 +114,8 @@ function readSmtpUrl(env: NodeJS.ProcessEnv): string {
   const configured = env.SMTP_URL?.trim() ?? "";
   if (!configured) return "";
   const url = URL.parse(configured);
-  if (!url || (url.protocol !== "smtp:" && url.protocol !== "smtps:") || !url.hostname) {
+  // Printable ASCII only: a bidi or zero-width character in a host is never a real server's name.
+  if (!/^[\x21-\x7e]+$/.test(configured) || !url || (url.protocol !== "smtp:" && url.protocol !== "smtps:") || !url.hostname) {
     throw new Error("SMTP_URL deve ser um endereço smtp:// ou smtps:// (por exemplo smtp://usuario:senha@smtp.empresa.com:587)");
   }
   return configured;
