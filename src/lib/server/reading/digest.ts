@@ -8,9 +8,9 @@
  * that week's mail (at most once, never twice).
  *
  * A failed send gives the claim back for the next pass only when the mail surely did not go out
- * (a 4xx/5xx reply, or no connection at all: mailSurelyNotTaken). Any other failure — the
- * connection dropped after the message's content, before the server's 250 — may have delivered
- * it: the claim stays, marked `failed_at`, and only the operator's resend (resendFailedDigests,
+ * (a 4xx/5xx reply, or the DATA command never written — no connection, a server that closed or
+ * stayed silent before its greeting: mailSurelyNotTaken). A failure once DATA was written — the
+ * connection dropped before the server's 250 — may have delivered it: the claim stays, marked `failed_at`, and only the operator's resend (resendFailedDigests,
  * `npm run reading:digest -- --reenviar-falhas`) sends it again. One audit row per batch that
  * sent or failed: sent, refused (`falhas`) and uncertain (`incertos`).
  */
