@@ -103,7 +103,7 @@ describe("operations", () => {
         (answer) => (answer.headers.get("connection") === "close" ? "respondida e fechada" : "respondida e aberta"),
         () => "recusada",
       );
-    await expect.poll(async () => seen[seen.push(await attempt()) - 1], { timeout: 8_000, intervals: [300] }).toBe("recusada");
+    await expect.poll(async () => seen[seen.push(await attempt()) - 1], { timeout: 8_000, interval: 300 }).toBe("recusada");
     expect(seen.filter((outcome) => outcome === "respondida e aberta")).toEqual([]);
     const decoder = new TextDecoder();
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += decoder.decode(chunk.value, { stream: true });
