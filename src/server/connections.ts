@@ -133,7 +133,12 @@ export function createConnectionKeeper(listener: RequestListener) {
           // A connection whose next request has begun to arrive is not idle: it gets its answer (with
           // `Connection: close`), bounded by the server's header and request timeouts like any request.
           const arriving = socket.bytesRead > state.bytesAtIdle;
-          if (!state.current && state.waiting.length === 0 && !arriving && now - Math.max(state.idleSince, closingSince) >= IDLE_CLOSE_GRACE_MS)
+          if (
+            !state.current &&
+            state.waiting.length === 0 &&
+            !arriving &&
+            now - Math.max(state.idleSince, closingSince) >= IDLE_CLOSE_GRACE_MS
+          )
             socket.destroy();
         }
       }, SWEEP_INTERVAL_MS);

@@ -88,7 +88,10 @@ export function mailSurelyNotTaken(error: unknown): boolean {
 
 /** A failed send in one Portuguese line for the logs: what the server said or why there was no server, never a stack. */
 export function describeMailError(error: unknown): string {
-  const { responseCode, response, code, originalCode, timeoutType } = (error && typeof error === "object" ? error : {}) as Record<string, unknown>;
+  const { responseCode, response, code, originalCode, timeoutType } = (error && typeof error === "object" ? error : {}) as Record<
+    string,
+    unknown
+  >;
   if (typeof responseCode === "number") return `o servidor de e-mail respondeu ${String(response ?? responseCode).slice(0, 200)}`;
   if (typeof originalCode === "string" && NEVER_CONNECTED.has(originalCode)) return `servidor de e-mail inacessível (${originalCode})`;
   if (code === "EDNS") return "o endereço do servidor de e-mail não foi encontrado (DNS)";
