@@ -1,6 +1,10 @@
 /** Types of pg-cluster.mjs (plain JS so scripts/test-all.mjs can import it without tsx). */
 export function findBinDir(): string | null;
 export function freePort(): Promise<number>;
+/** The kernel's ephemeral port range (Linux's default when unreadable). */
+export function ephemeralPortRange(): { low: number; high: number };
+/** The block of ports freePort draws from for a vitest worker id (undefined: any other process); null when none fits below the ephemeral range. */
+export function portBlock(poolId: string | undefined): { start: number; end: number } | null;
 export function startCluster(options?: { port?: number }): Promise<{
   url: string;
   port: number;

@@ -58,15 +58,58 @@ function postgresOwner() {
   return { uid, gid };
 }
 
-/** A loopback port that was free a moment ago (servers in tests and benchmarks, the test cluster). */
-export async function freePort() {
+/** The kernel's ephemeral range (outgoing connections take their local port from it), or Linux's default. */
+export function ephemeralPortRange() {
+  try {
+    const [low, high] = fs.readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(Number);
+    if (Number.isInteger(low) && Number.isInteger(high) && low <= high) return { low, high };
+  } catch {
+    // not Linux: assume its default
+  }
+  return { low: 32768, high: 60999 };
+}
+
+// Ports are handed out below the ephemeral range: a port probed free and then given to a child
+// process could otherwise be taken, before the child listens, as the local end of any outgoing
+// connection on the machine (a CI run lost a suite to EADDRINUSE that way). Each vitest worker
+// (VITEST_POOL_ID, unique among workers running at once) draws from its own block, so two workers
+// never probe the same port; other processes (Playwright, benchmarks, the test cluster) share block 0.
+const PORT_BLOCK = 1000;
+const FIRST_PORT = 16000;
+let nextInBlock = process.pid % PORT_BLOCK;
+
+/** The block of ports a process with this VITEST_POOL_ID (none: not a vitest worker) draws from: [start, end). */
+export function portBlock(poolId) {
+  const { low } = ephemeralPortRange();
+  const blocks = Math.floor((low - FIRST_PORT) / PORT_BLOCK);
+  if (blocks < 2) return null;
+  const index = poolId && /^\d+$/.test(poolId) ? 1 + ((Number(poolId) - 1) % (blocks - 1)) : 0;
+  return { start: FIRST_PORT + index * PORT_BLOCK, end: FIRST_PORT + (index + 1) * PORT_BLOCK };
+}
+
+function tryListen(port) {
   const probe = net.createServer();
-  await new Promise((resolve, reject) => {
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", resolve);
+  return new Promise((resolve) => {
+    probe.once("error", () => resolve(null));
+    probe.listen(port, "127.0.0.1", () => {
+      const chosen = probe.address().port;
+      probe.close(() => resolve(chosen));
+    });
   });
-  const { port } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
+}
+
+/** A loopback port free a moment ago, outside the ephemeral range (servers in tests and benchmarks, the test cluster). */
+export async function freePort() {
+  const block = portBlock(process.env.VITEST_POOL_ID);
+  if (block) {
+    for (let tries = 0; tries < PORT_BLOCK; tries++) {
+      const port = block.start + (nextInBlock++ % PORT_BLOCK);
+      if ((await tryListen(port)) !== null) return port;
+    }
+  }
+  // A kernel with (almost) no ports below its ephemeral range: let it choose.
+  const port = await tryListen(0);
+  if (port === null) throw new Error("nenhuma porta livre em 127.0.0.1");
   return port;
 }
 
