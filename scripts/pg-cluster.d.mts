@@ -3,7 +3,7 @@ export function findBinDir(): string | null;
 export function freePort(): Promise<number>;
 /** The kernel's ephemeral port range (Linux's default when unreadable). */
 export function ephemeralPortRange(): { low: number; high: number };
-/** The block of ports freePort draws from for a vitest worker id (undefined: any other process); null when none fits below the ephemeral range. */
+/** The block of ports freePort draws from for a vitest worker id (undefined: any other process), within TEST_PORTS if set; null when none fits. */
 export function portBlock(poolId: string | undefined): { start: number; end: number } | null;
 export function startCluster(options?: { port?: number }): Promise<{
   url: string;

@@ -74,17 +74,24 @@ export function ephemeralPortRange() {
 // connection on the machine (a CI run lost a suite to EADDRINUSE that way). Each vitest worker
 // (VITEST_POOL_ID, unique among workers running at once) draws from its own block, so two workers
 // never probe the same port; other processes (Playwright, benchmarks, the test cluster) share block 0.
-const PORT_BLOCK = 1000;
-const FIRST_PORT = 16000;
+// TEST_PORTS=<first>-<last> narrows the range, so two test runs on one machine stay apart.
+const PORT_BLOCK = 250;
 let nextInBlock = process.pid % PORT_BLOCK;
+
+function portRange() {
+  const { low } = ephemeralPortRange();
+  const chosen = /^(\d+)-(\d+)$/.exec(process.env.TEST_PORTS ?? "");
+  if (chosen) return { first: Number(chosen[1]), end: Math.min(Number(chosen[2]) + 1, low) };
+  return { first: 16000, end: low };
+}
 
 /** The block of ports a process with this VITEST_POOL_ID (none: not a vitest worker) draws from: [start, end). */
 export function portBlock(poolId) {
-  const { low } = ephemeralPortRange();
-  const blocks = Math.floor((low - FIRST_PORT) / PORT_BLOCK);
+  const { first, end } = portRange();
+  const blocks = Math.floor((end - first) / PORT_BLOCK);
   if (blocks < 2) return null;
   const index = poolId && /^\d+$/.test(poolId) ? 1 + ((Number(poolId) - 1) % (blocks - 1)) : 0;
-  return { start: FIRST_PORT + index * PORT_BLOCK, end: FIRST_PORT + (index + 1) * PORT_BLOCK };
+  return { start: first + index * PORT_BLOCK, end: first + (index + 1) * PORT_BLOCK };
 }
 
 function tryListen(port) {
