@@ -8,12 +8,12 @@ import { and, eq, isNotNull } from "drizzle-orm";
 import { auditLogs } from "../../../../db/schema/index.ts";
 import type { AuditActionType, AuditResult } from "../../audit/actions.ts";
 import type { Db, Tx } from "../data/db.ts";
-import { chainHash, chainPointBefore } from "./chain.ts";
-import { moveHeadAfterAppend, moveHeadAfterCount } from "./head.ts";
+import { chainHash, latestCheckpoint, prunedPoint } from "./chain.ts";
+import { chainKey, moveHeadAfterAppends, moveHeadAfterCount, movableHead, readChainTip } from "./head.ts";
 import { ROWS_WITHOUT_KEY_ACTION, takeInRowsWithoutKey } from "./without-key.ts";
 import { config } from "../config/config.ts";
 import { maskIpAddress } from "../platform/ip-mask.ts";
-import { holdLock, incrementJsonCount } from "../data/dialect.ts";
+import { holdLock, incrementJsonCount, reserveAuditIds } from "../data/dialect.ts";
 
 /** Who sent a request, as audit rows record it. */
 export interface RequestMeta {
@@ -42,22 +42,38 @@ export async function writeAuditLog(db: Db | Tx, entry: AuditEntry): Promise<num
 
 /**
  * Several rows, chained in the order given, in one (nested) transaction and one take of the chain
- * lock: what writeAuditLog does once per row, without repeating the savepoint and the head check.
+ * lock. Under the lock: one read of the head with the newest row, the ids reserved, every row
+ * inserted whole (its hash covers its id) in one statement, one write of the head — a handful of
+ * round trips whatever the number of rows, where a row at a time took five each.
  */
 export async function writeAuditLogs(db: Db | Tx, entries: readonly AuditEntry[]): Promise<number[]> {
   return db.transaction(async (tx) => {
     await holdLock(tx, "audit-chain");
-    const withoutKey = await takeInRowsWithoutKey(tx);
-    if (withoutKey) await appendRow(tx, { actionType: ROWS_WITHOUT_KEY_ACTION, result: "failure", details: { ...withoutKey } });
-    const ids: number[] = [];
-    for (const entry of entries) ids.push(await appendRow(tx, entry));
-    return ids;
+    const key = chainKey();
+    const tip = await readChainTip(tx);
+    let head = movableHead(tip.head, key);
+    const taken = head ? await takeInRowsWithoutKey(tx, key, head, tip.newest) : null;
+    if (taken) head = taken.head;
+    const named: AuditEntry[] = taken ? [{ actionType: ROWS_WITHOUT_KEY_ACTION, result: "failure", details: { ...taken.details } }] : [];
+    const all = [...named, ...entries];
+    if (all.length === 0) return [];
+    const ids = await reserveAuditIds(tx, all.length);
+    const first = tip.newest ?? prunedPoint(await latestCheckpoint(tx));
+    let previousHash = first.hash;
+    const rows = all.map((entry, i) => {
+      const content = { id: ids[i]!, ...rowValues(entry) };
+      previousHash = chainHash(previousHash, content);
+      return { ...content, hash: previousHash };
+    });
+    await tx.insert(auditLogs).values(rows);
+    await moveHeadAfterAppends(tx, key, head, first, rows);
+    return ids.slice(named.length);
   });
 }
 
-/** One row chained onto the last (chain lock held). */
-async function appendRow(tx: Tx, entry: AuditEntry): Promise<number> {
-  const values = {
+/** The columns of a row as written (its id and hash come from the append). */
+function rowValues(entry: AuditEntry) {
+  return {
     createdAt: Date.now(),
     userId: entry.userId ?? null,
     actionType: entry.actionType,
@@ -66,12 +82,6 @@ async function appendRow(tx: Tx, entry: AuditEntry): Promise<number> {
     ipAddress: config().auditIpMask ? maskIpAddress(entry.ipAddress) : (entry.ipAddress ?? null),
     userAgent: entry.userAgent?.slice(0, 512) ?? null,
   };
-  const [{ id }] = (await tx.insert(auditLogs).values(values).returning({ id: auditLogs.id })) as [{ id: number }];
-  const previous = await chainPointBefore(tx, id);
-  const hash = chainHash(previous.hash, { id, ...values });
-  await tx.update(auditLogs).set({ hash }).where(eq(auditLogs.id, id));
-  await moveHeadAfterAppend(tx, previous, { id, ...values, hash });
-  return id;
 }
 
 /**

@@ -15,8 +15,8 @@
  * (`npm run audit:verify -- --seal`, see verify.ts). Rows a process without the key chained after
  * the sealed end are the exception: the next keyed append takes them in and names them (without-key.ts).
  */
-import { createHmac } from "node:crypto";
-import { and, asc, desc, eq, gt, isNotNull, isNull, lt } from "drizzle-orm";
+import { createHmac, createSecretKey, type KeyObject } from "node:crypto";
+import { and, asc, desc, eq, gt, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import { auditChainHead, auditLogs } from "../../../../db/schema/index.ts";
 import type { Db, Tx } from "../data/db.ts";
 import { config } from "../config/config.ts";
@@ -45,13 +45,22 @@ export function chainKey(): Buffer | null {
   return config().auditChainKey;
 }
 
+// The key as a KeyObject, made once per key: HMAC with a raw Buffer re-imports it on every call.
+const keyObjects = new WeakMap<Buffer, KeyObject>();
+const keyIds = new WeakMap<Buffer, string>();
+
 function hmacHex(key: Buffer, text: string): string {
-  return createHmac("sha256", key).update(text).digest("hex");
+  let keyObject = keyObjects.get(key);
+  if (!keyObject) keyObjects.set(key, (keyObject = createSecretKey(key)));
+  return createHmac("sha256", keyObject).update(text).digest("hex");
 }
 
 /** A fingerprint naming the key (not revealing it), stored so a head sealed with another key is told apart. */
 export function keyIdOf(key: Buffer | null): string | null {
-  return key ? hmacHex(key, "b1-audit-chain:key-id").slice(0, 16) : null;
+  if (!key) return null;
+  let id = keyIds.get(key);
+  if (id === undefined) keyIds.set(key, (id = hmacHex(key, "b1-audit-chain:key-id").slice(0, 16)));
+  return id;
 }
 
 function rowDigest(key: Buffer | null, text: string): bigint {
@@ -187,15 +196,62 @@ async function headToMove(tx: Tx, key: Buffer | null, emptyLog: boolean): Promis
   return null;
 }
 
-/** After appending `row` onto `previous` (inside the append's transaction, lock held). */
-export async function moveHeadAfterAppend(tx: Tx, previous: ChainPoint, row: ChainedContent & { hash: string }): Promise<void> {
-  const key = chainKey();
-  const head = await headToMove(tx, key, previous.id === null);
-  if (head === null || head === "created") return;
-  // The head must be the row this one chained onto: if rows were removed or added since, leave the evidence.
+/** The head and the newest row, read together under the chain lock before an append (one query when there is a head). */
+export async function readChainTip(db: Reader): Promise<{ head: ChainHead | undefined; newest: ChainPoint | undefined }> {
+  const newestRow = (column: typeof auditLogs.id | typeof auditLogs.hash) =>
+    sql`(select ${column} from ${auditLogs} order by ${auditLogs.id} desc limit 1)`;
+  const [row] = await db
+    .select({
+      lastId: auditChainHead.lastId,
+      lastHash: auditChainHead.lastHash,
+      prunedId: auditChainHead.prunedId,
+      prunedHash: auditChainHead.prunedHash,
+      sealedSum: auditChainHead.sealedSum,
+      keyId: auditChainHead.keyId,
+      mac: auditChainHead.mac,
+      newestId: newestRow(auditLogs.id).mapWith(Number),
+      newestHash: newestRow(auditLogs.hash).mapWith(String),
+    })
+    .from(auditChainHead)
+    .where(eq(auditChainHead.id, HEAD_ROW_ID));
+  if (row) {
+    const { newestId, newestHash, ...head } = row as typeof row & { newestId: number | null; newestHash: string | null };
+    return { head, newest: newestId === null ? undefined : { id: newestId, hash: newestHash ?? GENESIS_HASH } };
+  }
+  const [newest] = await db.select({ id: auditLogs.id, hash: auditLogs.hash }).from(auditLogs).orderBy(desc(auditLogs.id)).limit(1);
+  return { head: undefined, newest: newest && { id: newest.id, hash: newest.hash ?? GENESIS_HASH } };
+}
+
+/** What an append may do with the head it read: move it (sealed with this key), nothing (null: not trusted), or make the first (undefined: none yet). */
+export function movableHead(head: ChainHead | undefined, key: Buffer | null): ChainHead | null | undefined {
+  if (!head) return undefined;
+  return headIsSealedWith(head, key) ? head : null;
+}
+
+/**
+ * After appending `rows` (chained in order) onto `previous`, inside the append's transaction with
+ * the lock held: one write of the head, whatever the number of rows. `head` is movableHead's answer
+ * (possibly already moved in memory over rows written without the key, see without-key.ts).
+ */
+export async function moveHeadAfterAppends(
+  tx: Tx,
+  key: Buffer | null,
+  head: ChainHead | null | undefined,
+  previous: ChainPoint,
+  rows: readonly (ChainedContent & { hash: string })[],
+): Promise<void> {
+  if (head === null || rows.length === 0) return;
+  if (head === undefined) {
+    // The first head, from the rows as they now are (see headToMove).
+    if (previous.id === null || (!key && !(await startsBeforeChain(tx)))) await writeHead(tx, key, await computeHead(tx, key));
+    return;
+  }
+  // The head must be the row these chained onto: if rows were removed or added since, leave the evidence.
   if (head.lastId !== previous.id || head.lastHash !== previous.hash) return;
-  const sealedSum = isCountedRow(row) ? addToSum(head.sealedSum, countDigest(key, row)) : head.sealedSum;
-  await writeHead(tx, key, { ...head, lastId: row.id, lastHash: row.hash, sealedSum });
+  let sealedSum = head.sealedSum;
+  for (const row of rows) if (isCountedRow(row)) sealedSum = addToSum(sealedSum, countDigest(key, row));
+  const last = rows.at(-1)!;
+  await writeHead(tx, key, { ...head, lastId: last.id, lastHash: last.hash, sealedSum });
 }
 
 /** After a counted row's details went from `before` to `after` (lock held). */

@@ -7,13 +7,13 @@
  * verification keeps saying which rows came from outside the key, for as long as they exist.
  */
 import { createHmac } from "node:crypto";
-import { asc, desc, gt } from "drizzle-orm";
+import { asc, gt } from "drizzle-orm";
 import { auditLogs } from "../../../../db/schema/index.ts";
 import type { RowsWithoutKey } from "../../audit/chain-state.ts";
 import type { Db, Tx } from "../data/db.ts";
 import { constantTimeEqual } from "../platform/hashing.ts";
 import { chainPointBefore, chainsFrom, isCountedRow, type ChainPoint, type ChainedContent } from "./chain.ts";
-import { addToSum, chainKey, countDigest, headIsSealedWith, keyIdOf, readHead, writeHead } from "./head.ts";
+import { addToSum, chainKey, countDigest, keyIdOf, readHead, type ChainHead } from "./head.ts";
 
 export const ROWS_WITHOUT_KEY_ACTION = "audit_rows_without_key";
 
@@ -28,20 +28,20 @@ function rangeMac(key: Buffer, range: RowsWithoutKey, endHash: string): string {
 }
 
 /**
- * Under the chain lock, before an append: when the head is sealed with this process's key and the
- * rows after it chain from it, moves the head over them and returns the details of the row that
- * names them (the caller appends it). Null when there is nothing to take in or it cannot be trusted
- * (a row without hash, a chain that does not follow from the head, too many rows): then the
- * evidence stays as it is.
+ * Under the chain lock, before an append, given the head (sealed with `key`) and the newest row:
+ * when the rows after the head chain from it, returns the head moved over them (in memory: the
+ * append writes it) and the details of the row that names them (the caller appends it first).
+ * Null when there is nothing to take in or it cannot be trusted (a row without hash, a chain that
+ * does not follow from the head, too many rows): then the evidence stays as it is.
  */
-export async function takeInRowsWithoutKey(tx: Tx): Promise<(RowsWithoutKey & { mac: string }) | null> {
-  const key = chainKey();
-  if (!key) return null;
-  const head = await readHead(tx);
-  if (!head || !headIsSealedWith(head, key)) return null;
-  // The usual case, nothing after the sealed end, costs one read of the newest id.
-  const [last] = await tx.select({ id: auditLogs.id }).from(auditLogs).orderBy(desc(auditLogs.id)).limit(1);
-  if (!last || last.id <= (head.lastId ?? 0)) return null;
+export async function takeInRowsWithoutKey(
+  tx: Tx,
+  key: Buffer | null,
+  head: ChainHead,
+  newest: ChainPoint | undefined,
+): Promise<{ head: ChainHead; details: RowsWithoutKey & { mac: string } } | null> {
+  // The usual case, nothing after the sealed end, costs no query (the newest id came with the head).
+  if (!key || !newest || newest.id === null || newest.id <= (head.lastId ?? 0)) return null;
   const outside = await tx
     .select()
     .from(auditLogs)
@@ -59,8 +59,10 @@ export async function takeInRowsWithoutKey(tx: Tx): Promise<(RowsWithoutKey & { 
     if (isCountedRow(row)) sealedSum = addToSum(sealedSum, countDigest(key, row));
   }
   const range = { firstId: outside[0]!.id, lastId: outside.at(-1)!.id, rows: outside.length };
-  await writeHead(tx, key, { ...head, lastId: range.lastId, lastHash: previous, sealedSum });
-  return { ...range, mac: rangeMac(key, range, previous) };
+  return {
+    head: { ...head, lastId: range.lastId, lastHash: previous, sealedSum },
+    details: { ...range, mac: rangeMac(key, range, previous) },
+  };
 }
 
 /** The range a row names, when it is a row of this kind written with `key` right after that range (else null: forged). */

@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { sql, type AnyColumn, type SQL } from "drizzle-orm";
-import { ENGINE, users } from "../../../../db/schema/index.ts";
+import { ENGINE, auditLogs, users } from "../../../../db/schema/index.ts";
 import type { Tx } from "./db.ts";
 
 const onPostgres = ENGINE === "postgres";
@@ -71,6 +71,27 @@ export async function holdIdentityLocks(tx: Tx, keys: readonly string[]): Promis
   await tx.execute(sql`select pg_advisory_xact_lock_shared(${ADVISORY_LOCKS.accounts})`);
   const slots = [...new Set(keys.map(identitySlot))].sort((a, b) => a - b);
   for (const slot of slots) await tx.execute(sql`select pg_advisory_xact_lock(${IDENTITY_LOCK_SPACE}::int, ${slot}::int)`);
+}
+
+/**
+ * `count` new ids for audit_logs (SQLite AUTOINCREMENT, PostgreSQL identity), ascending, without
+ * inserting: a row whose hash covers its id is then written whole in one insert. Only under a lock
+ * that keeps every other inserter out (the chain lock; SQLite's write transaction); on PostgreSQL
+ * the identity's sequence hands them out, so even a rolled-back reservation is never handed out twice.
+ */
+export async function reserveAuditIds(tx: Tx, count: number): Promise<number[]> {
+  if (onPostgres) {
+    const rows = await tx
+      .select({ id: sql<number>`nextval(pg_get_serial_sequence('audit_logs', 'id'))::integer`.mapWith(Number) })
+      .from(sql`generate_series(1, ${count}::int)`);
+    return rows.map((row) => row.id).sort((a, b) => a - b);
+  }
+  const [row] = await tx
+    .select({
+      top: sql<number>`max(coalesce((select seq from sqlite_sequence where name = 'audit_logs'), 0), coalesce(max(${auditLogs.id}), 0))`.mapWith(Number),
+    })
+    .from(auditLogs);
+  return Array.from({ length: count }, (_, i) => row!.top + 1 + i);
 }
 
 /**
