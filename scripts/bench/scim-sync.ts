@@ -121,7 +121,7 @@ async function syncOn(engine: "sqlite" | "postgres", options: ScimSyncOptions, d
   const port = await freePort();
   const gate = await startServer(
     process.execPath,
-    [...gateNodeFlags(), "dist/gate/main.mjs"],
+    [...gateNodeFlags(), ...(process.env.BENCH_GATE_FLAGS ?? "").split(" ").filter(Boolean), "dist/gate/main.mjs"],
     {
       ...dbEnv,
       HOST: "127.0.0.1",

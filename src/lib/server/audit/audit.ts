@@ -15,6 +15,9 @@ import { config } from "../config/config.ts";
 import { maskIpAddress } from "../platform/ip-mask.ts";
 import { holdLock, incrementJsonCount, reserveAuditIds } from "../data/dialect.ts";
 
+/** Rows per insert statement of an append (8 columns each). */
+const ROWS_PER_INSERT = 1000;
+
 /** Who sent a request, as audit rows record it. */
 export interface RequestMeta {
   ipAddress?: string | null;
@@ -65,7 +68,9 @@ export async function writeAuditLogs(db: Db | Tx, entries: readonly AuditEntry[]
       previousHash = chainHash(previousHash, content);
       return { ...content, hash: previousHash };
     });
-    await tx.insert(auditLogs).values(rows);
+    // In slices: a single statement of 20,000 rows would pass PostgreSQL's 65,535 parameters.
+    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT)
+      await tx.insert(auditLogs).values(rows.slice(start, start + ROWS_PER_INSERT));
     await moveHeadAfterAppends(tx, key, head, first, rows);
     return ids.slice(named.length);
   });

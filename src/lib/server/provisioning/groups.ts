@@ -4,7 +4,7 @@ import type { Tx } from "../data/db.ts";
 import { holdLock } from "../data/dialect.ts";
 import { holdBackLockedMembers } from "./account-control.ts";
 import { auditDirectoryChange } from "./audit.ts";
-import { applyDirectoryRoles } from "./directory-roles.ts";
+import { applyDirectoryRolesToMany } from "./directory-roles.ts";
 import { parseEqualityFilter } from "./filter.ts";
 import { applyPatch } from "./patch.ts";
 import { attributeOf, checkValue, EXTERNAL_ID, find, GROUP_RESOURCE } from "./schema.ts";
@@ -164,7 +164,7 @@ async function writeGroup(ctx: ScimContext, tx: Tx, group: GroupRow, input: Grou
 async function applyRolesOf(ctx: ScimContext, tx: Tx, userIds: string[]): Promise<void> {
   if (userIds.length === 0) return;
   const people = await tx.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, userIds));
-  for (const person of people) await applyDirectoryRoles(tx, person, ctx.settings, ctx.meta);
+  await applyDirectoryRolesToMany(tx, people, ctx.settings, ctx.meta);
 }
 
 /** GET /Groups/{id}; `withMembers` false when the answer leaves `members` out (not read at all: a group may have 20,000). */

@@ -27,6 +27,52 @@ export interface MappedRolesChange {
   kept: string[];
 }
 
+/** A role a user holds, as replaceMappedRoles reads it. */
+export interface HeldRole {
+  roleId: number;
+  name: string;
+  source: string;
+}
+
+/** Roles by id and name (the ones a mapping names, or the default one). */
+export type RoleRef = { id: number; name: string };
+
+/**
+ * What replacing a user's roles of one source means, decided from what they hold and the portal
+ * roles the mapping names (`known`; `fallback`: the default role, for a user left with none).
+ * Pure: the single and the batched writer below apply it.
+ */
+export function planMappedRoles(
+  held: readonly HeldRole[],
+  known: readonly RoleRef[],
+  fallback: readonly RoleRef[],
+  source: MappedRoleSource,
+) {
+  const kept = held.filter((role) => role.source !== source).map((role) => role.name);
+  const before = held
+    .filter((role) => role.source === source)
+    .map((role) => role.name)
+    .sort();
+  let target = known.filter((role) => !kept.includes(role.name));
+  if (target.length === 0 && kept.length === 0) target = [...fallback];
+  const after = target.map((role) => role.name).sort();
+  const dropped = held.filter((role) => role.source === source && !after.includes(role.name)).map((role) => role.roleId);
+  return { change: { before, after, kept: kept.sort() } satisfies MappedRolesChange, dropped, target };
+}
+
+/** The portal roles named `wanted` (a warning names those that do not exist). */
+export async function rolesNamed(tx: Tx, wanted: readonly string[], source: MappedRoleSource): Promise<RoleRef[]> {
+  const known = wanted.length
+    ? await tx
+        .select({ id: roles.id, name: roles.name })
+        .from(roles)
+        .where(inArray(roles.name, [...wanted]))
+    : [];
+  const unknown = wanted.filter((name) => !known.some((role) => role.name === name));
+  if (unknown.length) console.warn(`[${source}] OIDC_ROLE_MAP cita perfis inexistentes: ${unknown.join(", ")}`);
+  return known;
+}
+
 /**
  * Replaces the user's roles of one source with the mapped ones; roles from another source (`manual`
  * above all) are never touched. A user left with no role at all gets Visualizador, from this source.
@@ -37,28 +83,19 @@ export async function replaceMappedRoles(tx: Tx, userId: string, wanted: string[
     .from(userRoles)
     .innerJoin(roles, eq(roles.id, userRoles.roleId))
     .where(eq(userRoles.userId, userId));
-  const kept = held.filter((role) => role.source !== source).map((role) => role.name);
-  const before = held
-    .filter((role) => role.source === source)
-    .map((role) => role.name)
-    .sort();
-  const known = wanted.length ? await tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.name, wanted)) : [];
-  const unknown = wanted.filter((name) => !known.some((role) => role.name === name));
-  if (unknown.length) console.warn(`[${source}] OIDC_ROLE_MAP cita perfis inexistentes: ${unknown.join(", ")}`);
-  let target = known.filter((role) => !kept.includes(role.name));
-  if (target.length === 0 && kept.length === 0) {
-    target = await tx.select({ id: roles.id, name: roles.name }).from(roles).where(eq(roles.name, DEFAULT_SSO_ROLE));
-  }
-  const after = target.map((role) => role.name).sort();
-
-  const dropped = held.filter((role) => role.source === source && !after.includes(role.name)).map((role) => role.roleId);
+  const known = await rolesNamed(tx, wanted, source);
+  let plan = planMappedRoles(held, known, [], source);
+  // Left with no role at all: the default one (read only then).
+  if (plan.target.length === 0 && plan.change.kept.length === 0)
+    plan = planMappedRoles(held, known, await rolesNamed(tx, [DEFAULT_SSO_ROLE], source), source);
+  const { change, dropped, target } = plan;
   if (dropped.length) {
     await tx.delete(userRoles).where(and(eq(userRoles.userId, userId), eq(userRoles.source, source), inArray(userRoles.roleId, dropped)));
   }
   for (const role of target) {
     await tx.insert(userRoles).values({ userId, roleId: role.id, source }).onConflictDoNothing();
   }
-  return { before, after, kept: kept.sort() };
+  return change;
 }
 
 /**
