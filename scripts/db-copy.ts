@@ -164,7 +164,8 @@ try {
     }
     // Also clears what a start or db:migrate seeded (system roles, pages): the source brings its own.
     await tx.execute(sql`truncate table ${allTables} restart identity`);
-    // Copied rows keep their SCIM versions and dates: the triggers that keep them (migration 0012) stand aside.
+    // Copied rows keep their SCIM versions and dates, and provisioned_count comes copied: the triggers
+    // that keep them (migrations 0012 and 0016) stand aside.
     await tx.execute(sql`select set_config('b1.copying', 'on', true)`);
 
     const counted: { name: string; source: number; target: number }[] = [];

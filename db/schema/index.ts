@@ -43,4 +43,5 @@ export const {
   auditChainHead,
   directoryGroups,
   directoryGroupMembers,
+  provisionedCount,
 } = tables;

@@ -325,3 +325,9 @@ export const directoryGroupMembers = pgTable(
   },
   (table) => [primaryKey({ columns: [table.groupId, table.userId] }), index("directory_group_members_user_idx").on(table.userId)],
 );
+
+/** How many accounts the directory manages, in up to 32 slots kept by a trigger on users (see the SQLite schema). */
+export const provisionedCount = pgTable("provisioned_count", {
+  slot: integer("slot").primaryKey().default(1),
+  people: integer("people").notNull().default(0),
+});

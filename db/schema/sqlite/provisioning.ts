@@ -34,3 +34,14 @@ export const directoryGroupMembers = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.groupId, table.userId] }), index("directory_group_members_user_idx").on(table.userId)],
 );
+
+/**
+ * How many accounts the directory manages (provisioned_at set), kept by triggers on users
+ * (migration 0019): SCIM's unfiltered list answers its `totalResults` without counting 100,000
+ * rows. PostgreSQL spreads the count over up to 32 slots (by transaction id) so parallel creates do
+ * not wait on one row; SQLite writes slot 1. The count is the sum of the slots.
+ */
+export const provisionedCount = sqliteTable("provisioned_count", {
+  slot: integer("slot").primaryKey().default(1),
+  people: integer("people").notNull().default(0),
+});

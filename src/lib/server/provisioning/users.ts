@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, isNotNull, ne, or, sql, type SQL } from "drizzle-orm";
-import { directoryGroupMembers, directoryGroups, twoFactorChallenges, users } from "../../../../db/schema/index.ts";
+import { directoryGroupMembers, directoryGroups, provisionedCount, twoFactorChallenges, users } from "../../../../db/schema/index.ts";
 import type { Db, Tx } from "../data/db.ts";
 import { holdIdentityLocks, holdLock } from "../data/dialect.ts";
 import { invalidateUserSessions } from "../sessions/session.ts";
@@ -98,7 +98,9 @@ export async function listScimUsers(ctx: ScimContext, query: URLSearchParams): P
   const total =
     size > 0 && rows.length < size && (rows.length > 0 || startIndex === 1)
       ? startIndex - 1 + rows.length
-      : Number(((await ctx.db.select({ total: count() }).from(users).where(where)) as [{ total: number }])[0].total);
+      : filter.tests.length === 0
+        ? await provisionedTotal(ctx.db)
+        : Number(((await ctx.db.select({ total: count() }).from(users).where(where)) as [{ total: number }])[0].total);
   const groups = await groupsOf(
     ctx.db,
     rows.map((row) => row.id),
@@ -108,6 +110,14 @@ export async function listScimUsers(ctx: ScimContext, query: URLSearchParams): P
     Number(total),
     startIndex,
   );
+}
+
+/** How many accounts the directory manages: the slots the users triggers keep (migration 0019), not a count of 100,000 rows. */
+async function provisionedTotal(db: ScimContext["db"]): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<number>`coalesce(sum(${provisionedCount.people}), 0)`.mapWith(Number) })
+    .from(provisionedCount);
+  return row?.total ?? 0;
 }
 
 /** The e-mail or external id is someone else's: 409 `uniqueness`, as Entra and Okta expect. */
