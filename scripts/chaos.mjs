@@ -24,7 +24,7 @@ function run(command, commandArgs, env = {}) {
   const lines = result.stdout
     .split("\n")
     .filter((line) =>
-      /de volta|congelado|parado|db:backup|gravações|lembrete semanal|totais do relatório|SIGTERM numa|keep-alive|disco cheio|Tests|Test Files|FAIL|×/.test(
+      /de volta|balanceador|congelado|parado|db:backup|gravações|lembrete semanal|totais do relatório|SIGTERM numa|keep-alive|disco cheio|Tests|Test Files|FAIL|×/.test(
         line,
       ),
     );
@@ -65,6 +65,7 @@ if (findBinDir()) {
         "vitest",
         "run",
         "tests/integration/reliability/database-outage.test.ts",
+        "tests/integration/ops/load-balancer-outage.test.ts",
         "tests/integration/reliability/database-write-failure.test.ts",
         "tests/integration/reading/digest-outcomes.test.ts",
         "tests/integration/reading/tallies-instances.test.ts",
