@@ -30,6 +30,7 @@ export function haproxyConfig(
   bind: string,
   servers: { name: string; address: string }[],
   errorFile = path.resolve(HAPROXY_ERROR_503),
+  adminSocket = path.join(os.tmpdir(), `b1-haproxy-${process.pid}-${Math.random().toString(36).slice(2, 8)}.sock`),
 ): string {
   const lines = template.split("\n");
   const firstServer = lines.findIndex((line) => /^\s+server\s/.test(line));
@@ -38,6 +39,7 @@ export function haproxyConfig(
   const out: string[] = [];
   lines.forEach((line, index) => {
     if (/^\s+bind\s/.test(line)) out.push(line.replace(/bind\s+\S+/, `bind ${bind}`));
+    else if (/^\s+stats socket\s/.test(line)) out.push(line.replace(/stats socket\s+\S+/, `stats socket ${adminSocket}`));
     else if (/^\s+errorfile 503\s/.test(line)) out.push(line.replace(/errorfile 503\s+\S+/, `errorfile 503 ${errorFile}`));
     else if (index === firstServer) for (const server of servers) out.push(`${indent}server ${server.name} ${server.address} check`);
     else if (!/^\s+server\s/.test(line)) out.push(line);

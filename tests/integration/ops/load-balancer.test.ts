@@ -25,8 +25,9 @@ describe("the recommended HAProxy configuration", () => {
         { name: "gate2", address: "127.0.0.1:11" },
       ],
       "/tmp/b1-503.http",
+      "/tmp/b1-admin.sock",
     );
-    const kept = (text: string) => text.split("\n").filter((line) => !/^\s+(bind|server|errorfile 503)\s/.test(line));
+    const kept = (text: string) => text.split("\n").filter((line) => !/^\s+(bind|server|errorfile 503|stats socket)\s/.test(line));
     expect(kept(generated)).toEqual(kept(template));
     expect(generated).toContain("bind 127.0.0.1:9");
     // HAProxy's own 503 (no instance can answer) is the portal's Portuguese page with Retry-After.
