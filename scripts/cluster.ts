@@ -22,7 +22,15 @@ import { findHaproxy, HAPROXY_CONFIG, haproxyConfig } from "./bench/cluster.ts";
 export const ROOT = path.resolve("data/cluster");
 const RUN = path.join(ROOT, "run");
 const LOGS = path.join(ROOT, "logs");
-const BASE = Number(process.env.B1_CLUSTER_PORT ?? 20400);
+/** B1_CLUSTER_PORT: the first of the ~35 loopback ports the cluster takes (default 20400). */
+export function clusterBasePort(value: string | undefined): number {
+  if (value === undefined || value === "") return 20400;
+  if (!/^\d{4,5}$/.test(value) || Number(value) < 1024 || Number(value) > 65_000) {
+    throw new Error(`B1_CLUSTER_PORT inválida (${JSON.stringify(value.slice(0, 20))}): um número de 1024 a 65000`);
+  }
+  return Number(value);
+}
+const BASE = clusterBasePort(process.env.B1_CLUSTER_PORT);
 
 export const PORTS = {
   http: BASE,
@@ -424,23 +432,71 @@ export async function roll(log: (text: string) => void = console.log): Promise<v
   fs.writeFileSync(path.join(RUN, "release"), dist);
 }
 
+export type ClusterCommand =
+  | { command: "up"; instances: number }
+  | { command: "down"; purge: boolean }
+  | { command: "status" }
+  | { command: "roll"; loadSeconds: number };
+
+/** The command line, or a Portuguese error: nothing is started for an argument that is not understood. */
+export function parseClusterArgs(argv: string[]): ClusterCommand | { error: string } {
+  const [command, ...rest] = argv;
+  const allowed: Record<string, string[]> = { up: ["--instances"], down: ["--purge"], status: [], roll: ["--load"] };
+  if (command === undefined || !Object.hasOwn(allowed, command)) {
+    return { error: "uso: npm run cluster -- up [--instances N] | down [--purge] | status | roll [--load <segundos>]" };
+  }
+  const values = new Map<string, string>();
+  for (let index = 0; index < rest.length; index++) {
+    const flag = rest[index]!;
+    if (!allowed[command]!.includes(flag)) return { error: `opção desconhecida para ${command}: ${JSON.stringify(flag.slice(0, 40))}` };
+    if (flag === "--purge") values.set(flag, "");
+    else {
+      const value = rest[++index];
+      if (value === undefined || !/^\d{1,3}$/.test(value)) return { error: `${flag} precisa de um número inteiro` };
+      values.set(flag, value);
+    }
+  }
+  if (command === "up") {
+    const instances = Number(values.get("--instances") ?? 3);
+    if (instances < 1 || instances > 12) return { error: "--instances: de 1 a 12" };
+    return { command, instances };
+  }
+  if (command === "down") return { command, purge: values.has("--purge") };
+  if (command === "roll") {
+    const loadSeconds = Number(values.get("--load") ?? 0);
+    if (loadSeconds > 600) return { error: "--load: no máximo 600 segundos" };
+    return { command, loadSeconds };
+  }
+  return { command: "status" };
+}
+
 async function main(): Promise<void> {
-  const [command, ...rest] = process.argv.slice(2);
-  const option = (flag: string) => {
-    const at = rest.indexOf(flag);
-    return at === -1 ? undefined : rest[at + 1];
-  };
-  const instances = Number(option("--instances") ?? 3);
-  if (!Number.isInteger(instances) || instances < 1 || instances > 12) throw new Error("--instances: de 1 a 12");
-  if (command === "up") return up(instances);
-  if (command === "down") return down(rest.includes("--purge"));
-  if (command === "status") {
+  const parsed = parseClusterArgs(process.argv.slice(2));
+  if ("error" in parsed) {
+    console.error(parsed.error);
+    process.exitCode = 2;
+    return;
+  }
+  if (parsed.command === "up") return up(parsed.instances);
+  if (parsed.command === "down") return down(parsed.purge);
+  if (parsed.command === "status") {
     process.exitCode = (await status()) ? 0 : 1;
     return;
   }
-  if (command === "roll") return rollWithLoad(Number(option("--load") ?? 0));
-  console.error("uso: npm run cluster -- up [--instances N] | down [--purge] | status | roll [--load <segundos>]");
-  process.exitCode = 2;
+  // One roll at a time: a second one would disable the instance the first is bringing back.
+  const lock = path.join(RUN, "roll.lock");
+  let handle: number;
+  try {
+    handle = fs.openSync(lock, "wx");
+  } catch {
+    throw new Error(`já há uma troca em andamento (${lock}; apague-o se nenhuma estiver rodando)`);
+  }
+  try {
+    await rollWithLoad(parsed.loadSeconds);
+  } finally {
+    fs.closeSync(handle);
+    fs.rmSync(lock, { force: true });
+  }
 }
 
 /** `roll --load <s>`: the mixed load through HAProxy during the roll (and `s` seconds at least), then its failures. */

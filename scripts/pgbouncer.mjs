@@ -90,8 +90,9 @@ export async function startPgbouncer(upstreamUrl, options = {}) {
     const { uid, gid } = owner();
     for (const file of [dir, ...fs.readdirSync(dir).map((name) => path.join(dir, name))]) fs.chownSync(file, uid, gid);
   }
+  // setpriv changes user and execs (runuser forks and stands between: a signal to it did not always reach PgBouncer).
   const [command, args] = isRoot()
-    ? ["runuser", ["-u", "postgres", "--", binary, path.join(dir, "pgbouncer.ini")]]
+    ? ["setpriv", ["--reuid", "postgres", "--regid", "postgres", "--init-groups", "--", binary, path.join(dir, "pgbouncer.ini")]]
     : [binary, [path.join(dir, "pgbouncer.ini")]];
   const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
@@ -102,12 +103,6 @@ export async function startPgbouncer(upstreamUrl, options = {}) {
     stopped = true;
     process.off("exit", stopSync);
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-    // runuser passes the signal on; the pidfile names PgBouncer itself.
-    try {
-      process.kill(Number(fs.readFileSync(path.join(dir, "pgbouncer.pid"), "utf8")), "SIGTERM");
-    } catch {
-      // already gone
-    }
     fs.rmSync(dir, { recursive: true, force: true });
   };
   process.on("exit", stopSync);

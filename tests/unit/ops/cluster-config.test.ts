@@ -4,7 +4,14 @@
  */
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import { haproxyPostgresConfig, patroniConfig, pgbouncerClusterConfig, PORTS } from "../../../scripts/cluster";
+import {
+  clusterBasePort,
+  haproxyPostgresConfig,
+  parseClusterArgs,
+  patroniConfig,
+  pgbouncerClusterConfig,
+  PORTS,
+} from "../../../scripts/cluster";
 
 const read = (file: string) => fs.readFileSync(file, "utf8");
 
@@ -51,5 +58,44 @@ describe("the reference cluster's configuration", () => {
     expect(template).toMatch(/^pool_mode = transaction$/m);
     expect(template).toMatch(/^ignore_startup_parameters = extra_float_digits,statement_timeout$/m);
     expect(generated).toContain(`b1 = host=127.0.0.1 port=${PORTS.pgPrimary} dbname=b1`);
+  });
+});
+
+describe("npm run cluster's command line", () => {
+  it("takes the documented commands and refuses anything else in Portuguese, starting nothing", () => {
+    expect(parseClusterArgs(["up"])).toEqual({ command: "up", instances: 3 });
+    expect(parseClusterArgs(["up", "--instances", "12"])).toEqual({ command: "up", instances: 12 });
+    expect(parseClusterArgs(["down", "--purge"])).toEqual({ command: "down", purge: true });
+    expect(parseClusterArgs(["roll", "--load", "20"])).toEqual({ command: "roll", loadSeconds: 20 });
+    for (const argv of [
+      [],
+      ["__proto__"],
+      ["constructor"],
+      ["toString"],
+      ["up", "--instances", "13"],
+      ["up", "--instances", "0"],
+      ["up", "--instances", "1e1"],
+      ["up", "--instances", "-3"],
+      ["up", "--instances", "99999999999999999999"],
+      ["up", "--instances"],
+      ["up", "--purge"],
+      ["roll", "--load", "abc"],
+      ["roll", "--load", "601"],
+      ["status", "--instances", "3"],
+      ["up", "--instances", "3\u202e"],
+      ["up", "--instances", "٣"],
+    ]) {
+      const parsed = parseClusterArgs(argv);
+      expect(parsed, JSON.stringify(argv)).toHaveProperty("error");
+      expect((parsed as { error: string }).error).toMatch(/uso:|opção|número|de 1 a 12|no máximo/);
+    }
+  });
+
+  it("B1_CLUSTER_PORT: a port from 1024 to 65000, else a Portuguese error", () => {
+    expect(clusterBasePort(undefined)).toBe(20400);
+    expect(clusterBasePort("30000")).toBe(30000);
+    for (const bad of ["abc", "80", "70000", "1e4", " 30000", "30000\n", "__proto__", "٣٠٠٠٠"]) {
+      expect(() => clusterBasePort(bad), bad).toThrow(/B1_CLUSTER_PORT inválida/);
+    }
   });
 });
