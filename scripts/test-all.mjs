@@ -97,8 +97,8 @@ async function runPostgresPass(report, pooledReport) {
   }
   const env = { TEST_DATABASE: "postgres", TEST_PG_URL: cluster.url, DATABASE_URL: cluster.url };
   let bouncer;
+  let status = 0;
   try {
-    let status = 0;
     if (!pgbouncerFull) {
       const args = vitestArgs(report, ["tests/integration", ...databaseUnitFiles()]);
       for (const suite of ENGINE_NEUTRAL_SUITES) args.push("--exclude", suite);
@@ -117,7 +117,7 @@ async function runPostgresPass(report, pooledReport) {
     return { status, pooled };
   } catch (error) {
     console.log(`\n==> PgBouncer não iniciou: ${error.message}`);
-    return { status: 1, pooled: 1 };
+    return { status, pooled: 1 };
   } finally {
     await bouncer?.stop();
     await cluster.stop();
