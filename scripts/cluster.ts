@@ -30,7 +30,15 @@ export function clusterBasePort(value: string | undefined): number {
   }
   return Number(value);
 }
-const BASE = clusterBasePort(process.env.B1_CLUSTER_PORT);
+const BASE = (() => {
+  try {
+    return clusterBasePort(process.env.B1_CLUSTER_PORT);
+  } catch (error) {
+    // One Portuguese line, no stack: nothing was started.
+    console.error((error as Error).message);
+    return process.exit(2);
+  }
+})();
 
 export const PORTS = {
   http: BASE,
@@ -483,6 +491,7 @@ async function main(): Promise<void> {
     process.exitCode = (await status()) ? 0 : 1;
     return;
   }
+  if (!alive(pidOf("haproxy"))) throw new Error("o cluster não está no ar (npm run cluster -- up)");
   // One roll at a time: a second one would disable the instance the first is bringing back.
   const lock = path.join(RUN, "roll.lock");
   let handle: number;
