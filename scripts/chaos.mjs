@@ -5,7 +5,8 @@
 // burst of connections, the weekly reading digest against a mail server that drops, vanishes or
 // refuses (mails per person), and how soon a second instance shows a confirmation in the report's
 // totals. Options: --skip-build (reuse dist/), --size <MB>, --memory (also the memory scenario of
-// `npm run bench -- --memory`: RSS fresh, after load and idle; ~5 min).
+// `npm run bench -- --memory`: RSS fresh, after load and idle; ~5 min), --cluster (only the reference
+// cluster's scenarios: scripts/cluster-load.ts).
 import { spawnSync } from "node:child_process";
 import { findBinDir, startCluster } from "./pg-cluster.mjs";
 
@@ -24,7 +25,7 @@ function run(command, commandArgs, env = {}) {
   const lines = result.stdout
     .split("\n")
     .filter((line) =>
-      /de volta|congelado|parado|db:backup|gravações|lembrete semanal|totais do relatório|SIGTERM numa|keep-alive|disco cheio|Tests|Test Files|FAIL|×/.test(
+      /de volta|balanceador|congelado|parado|db:backup|gravações|lembrete semanal|totais do relatório|SIGTERM numa|keep-alive|disco cheio|Tests|Test Files|FAIL|×/.test(
         line,
       ),
     );
@@ -34,6 +35,15 @@ function run(command, commandArgs, env = {}) {
 
 let failed = 0;
 if (!args.includes("--skip-build")) failed += run("npm", ["run", "build"]) === 0 ? 0 : 1;
+
+// --cluster: only the reference cluster's scenarios (npm run cluster; etcd, Patroni, HAProxy,
+// PgBouncer): rolling upgrade, kill -9 of the primary and of its whole node, 12 instances; ~4 min.
+if (args.includes("--cluster")) {
+  console.log("\n==> npx tsx scripts/cluster-load.ts");
+  const status = spawnSync("npx", ["tsx", "scripts/cluster-load.ts"], { stdio: "inherit" }).status ?? 1;
+  console.log(status === 0 && !failed ? "\nchaos --cluster: todos os cenários na meta" : "\nchaos --cluster: há cenário fora da meta");
+  process.exit(status === 0 && !failed ? 0 : 1);
+}
 
 failed += run(
   "npx",
@@ -65,6 +75,7 @@ if (findBinDir()) {
         "vitest",
         "run",
         "tests/integration/reliability/database-outage.test.ts",
+        "tests/integration/ops/load-balancer-outage.test.ts",
         "tests/integration/reliability/database-write-failure.test.ts",
         "tests/integration/reading/digest-outcomes.test.ts",
         "tests/integration/reading/tallies-instances.test.ts",

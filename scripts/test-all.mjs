@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { findBinDir, startCluster } from "./pg-cluster.mjs";
+import { findPgbouncer, startPgbouncer } from "./pgbouncer.mjs";
 import { failureReport } from "./test-report.mjs";
 
 const results = "test-results";
@@ -58,9 +59,30 @@ const ENGINE_NEUTRAL_SUITES = [
   "tests/integration/ops/node-version.test.ts",
 ];
 
-/** Runs the database-facing suites on PostgreSQL; null when no server can be started here (and CI is unset). */
-async function runPostgresPass(report) {
+/**
+ * The suites run a second time through PgBouncer in transaction pooling (deploy/pgbouncer.ini), where
+ * consecutive transactions of one connection may land on different server connections: sign-in
+ * and sessions, two instances on one database, parallel account creation under transaction locks,
+ * and the pooler's own checks. `npm run test:pgbouncer` runs the whole PostgreSQL pass that way.
+ */
+const PGBOUNCER_SUITES = [
+  "tests/integration/ops/pgbouncer.test.ts",
+  "tests/integration/auth/flows.test.ts",
+  "tests/integration/ops/two-instances.test.ts",
+  "tests/integration/provisioning/parallel-creates.test.ts",
+];
+
+/** `npm run test:pgbouncer`: only the PostgreSQL pass, all of it through PgBouncer. */
+const pgbouncerFull = process.argv.includes("--pgbouncer-full");
+
+/**
+ * Runs the database-facing suites on PostgreSQL, then PGBOUNCER_SUITES through PgBouncer (into
+ * `pooledReport`; skipped where pgbouncer is not installed, except in CI); null when no server can
+ * be started here (and CI is unset).
+ */
+async function runPostgresPass(report, pooledReport) {
   fs.rmSync(report, { force: true });
+  fs.rmSync(pooledReport, { force: true });
   if (!process.env.CI && !findBinDir()) {
     console.log("\n==> PostgreSQL não encontrado: a passada no PostgreSQL foi pulada (o CI a exige)");
     return null;
@@ -71,17 +93,33 @@ async function runPostgresPass(report) {
   } catch (error) {
     console.log(`\n==> PostgreSQL não iniciou: ${error.message}`);
     // Where a server should exist (CI), not starting one fails the run instead of hiding the pass.
-    return process.env.CI ? 1 : null;
+    return process.env.CI ? { status: 1, pooled: null } : null;
   }
+  const env = { TEST_DATABASE: "postgres", TEST_PG_URL: cluster.url, DATABASE_URL: cluster.url };
+  let bouncer;
+  let status = 0;
   try {
-    const args = vitestArgs(report, ["tests/integration", ...databaseUnitFiles()]);
-    for (const suite of ENGINE_NEUTRAL_SUITES) args.push("--exclude", suite);
-    return run("npx", args, {
-      TEST_DATABASE: "postgres",
-      TEST_PG_URL: cluster.url,
-      DATABASE_URL: cluster.url,
-    });
+    if (!pgbouncerFull) {
+      const args = vitestArgs(report, ["tests/integration", ...databaseUnitFiles()]);
+      for (const suite of ENGINE_NEUTRAL_SUITES) args.push("--exclude", suite);
+      status = run("npx", args, env);
+    }
+    if (!process.env.CI && !findPgbouncer()) {
+      console.log("\n==> PgBouncer não encontrado: a etapa pelo PgBouncer foi pulada (o CI a exige)");
+      return { status, pooled: null };
+    }
+    bouncer = await startPgbouncer(cluster.url);
+    const pooledArgs = pgbouncerFull
+      ? vitestArgs(pooledReport, ["tests/integration", ...databaseUnitFiles()])
+      : vitestArgs(pooledReport, PGBOUNCER_SUITES);
+    if (pgbouncerFull) for (const suite of ENGINE_NEUTRAL_SUITES) pooledArgs.push("--exclude", suite);
+    const pooled = run("npx", pooledArgs, { ...env, TEST_PGBOUNCER_URL: bouncer.url, DATABASE_URL: bouncer.url });
+    return { status, pooled };
+  } catch (error) {
+    console.log(`\n==> PgBouncer não iniciou: ${error.message}`);
+    return { status, pooled: 1 };
   } finally {
+    await bouncer?.stop();
     await cluster.stop();
   }
 }
@@ -102,40 +140,55 @@ if (build() !== 0) {
 }
 
 // A promise nobody awaits is a query that never runs or runs after its transaction: checked first.
-const lintStatus = run("npx", ["eslint", "src", "scripts", "tests", "db"]);
-const vitestStatus = run("npx", vitestArgs(`${results}/vitest.json`));
-const playwrightStatus = run("npx", ["playwright", "test"]);
-const postgresStatus = await runPostgresPass(`${results}/vitest-pg.json`);
+// `--pgbouncer-full` (npm run test:pgbouncer): the PostgreSQL pass only, through PgBouncer.
+const lintStatus = pgbouncerFull ? 0 : run("npx", ["eslint", "src", "scripts", "tests", "db"]);
+const vitestStatus = pgbouncerFull ? 0 : run("npx", vitestArgs(`${results}/vitest.json`));
+const playwrightStatus = pgbouncerFull ? 0 : run("npx", ["playwright", "test"]);
+if (pgbouncerFull) for (const file of ["vitest.json", "playwright.json"]) fs.rmSync(`${results}/${file}`, { force: true });
+const postgres = await runPostgresPass(`${results}/vitest-pg.json`, `${results}/vitest-pgbouncer.json`);
 
 const vitest = readJson(`${results}/vitest.json`);
 const playwright = readJson(`${results}/playwright.json`);
-const vitestPg = postgresStatus === null ? null : readJson(`${results}/vitest-pg.json`);
+const vitestPg = postgres === null || pgbouncerFull ? null : readJson(`${results}/vitest-pg.json`);
+const vitestPooled = postgres?.pooled === null || postgres === null ? null : readJson(`${results}/vitest-pgbouncer.json`);
 
+const reports = [vitest, vitestPg, vitestPooled];
 const passed =
-  (vitest?.numPassedTests ?? 0) + (playwright?.stats?.expected ?? 0) + (playwright?.stats?.flaky ?? 0) + (vitestPg?.numPassedTests ?? 0);
-let failed = (vitest?.numFailedTests ?? 0) + (playwright?.stats?.unexpected ?? 0) + (vitestPg?.numFailedTests ?? 0);
-const skipped = (vitest?.numPendingTests ?? 0) + (playwright?.stats?.skipped ?? 0) + (vitestPg?.numPendingTests ?? 0);
+  reports.reduce((sum, report) => sum + (report?.numPassedTests ?? 0), 0) +
+  (playwright?.stats?.expected ?? 0) +
+  (playwright?.stats?.flaky ?? 0);
+let failed = reports.reduce((sum, report) => sum + (report?.numFailedTests ?? 0), 0) + (playwright?.stats?.unexpected ?? 0);
+const skipped = reports.reduce((sum, report) => sum + (report?.numPendingTests ?? 0), 0) + (playwright?.stats?.skipped ?? 0);
 // A runner that died without a report still fails the run.
 if (lintStatus !== 0) failed += 1;
 if (vitestStatus !== 0 && !vitest?.numFailedTests) failed += 1;
 if (playwrightStatus !== 0 && !playwright?.stats?.unexpected) failed += 1;
-if (postgresStatus !== null && postgresStatus !== 0 && !vitestPg?.numFailedTests) failed += 1;
+if (postgres !== null && postgres.status !== 0 && !vitestPg?.numFailedTests) failed += 1;
+if (postgres !== null && postgres.pooled !== null && postgres.pooled !== 0 && !vitestPooled?.numFailedTests) failed += 1;
 
 for (const [label, report] of [
   ["vitest SQLite", vitest],
   ["Playwright", playwright],
   ["vitest PostgreSQL", vitestPg],
+  ["vitest PostgreSQL pelo PgBouncer", vitestPooled],
 ]) {
   const lines = failureReport(report);
   if (lines.length > 0) console.log(`\n==> Falhas (${label}):\n${lines.join("\n")}`);
 }
 
-console.log(`\nvitest (SQLite): ${vitest?.numPassedTests ?? 0} passed, ${vitest?.numFailedTests ?? 0} failed`);
-console.log(`playwright: ${playwright?.stats?.expected ?? 0} passed, ${playwright?.stats?.unexpected ?? 0} failed`);
+if (!pgbouncerFull) {
+  console.log(`\nvitest (SQLite): ${vitest?.numPassedTests ?? 0} passed, ${vitest?.numFailedTests ?? 0} failed`);
+  console.log(`playwright: ${playwright?.stats?.expected ?? 0} passed, ${playwright?.stats?.unexpected ?? 0} failed`);
+  console.log(
+    postgres === null
+      ? "vitest (PostgreSQL): pulado, nenhum servidor PostgreSQL pôde ser iniciado aqui"
+      : `vitest (PostgreSQL): ${vitestPg?.numPassedTests ?? 0} passed, ${vitestPg?.numFailedTests ?? 0} failed`,
+  );
+}
 console.log(
-  postgresStatus === null
-    ? "vitest (PostgreSQL): pulado, nenhum servidor PostgreSQL pôde ser iniciado aqui"
-    : `vitest (PostgreSQL): ${vitestPg?.numPassedTests ?? 0} passed, ${vitestPg?.numFailedTests ?? 0} failed`,
+  postgres === null || postgres.pooled === null
+    ? "vitest (PostgreSQL pelo PgBouncer): pulado, PgBouncer não encontrado"
+    : `vitest (PostgreSQL pelo PgBouncer${pgbouncerFull ? ", todas as suítes" : ""}): ${vitestPooled?.numPassedTests ?? 0} passed, ${vitestPooled?.numFailedTests ?? 0} failed`,
 );
 console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 ? 1 : 0);

@@ -18,8 +18,20 @@ export function findHaproxy(): string | null {
   return found.status === 0 && found.stdout.trim() ? found.stdout.trim() : null;
 }
 
-/** The recommended configuration with its `bind` address and `server` lines replaced; everything else verbatim. */
-export function haproxyConfig(template: string, bind: string, servers: { name: string; address: string }[]): string {
+/** The portal's 503 page for HAProxy (a complete HTTP response), installed at the `errorfile` path of the configuration. */
+export const HAPROXY_ERROR_503 = "deploy/errors/503.http";
+
+/**
+ * The recommended configuration with its `bind` address and `server` lines replaced, and its
+ * `errorfile` pointing at this checkout's copy (`errorFile`); everything else verbatim.
+ */
+export function haproxyConfig(
+  template: string,
+  bind: string,
+  servers: { name: string; address: string }[],
+  errorFile = path.resolve(HAPROXY_ERROR_503),
+  adminSocket = path.join(os.tmpdir(), `b1-haproxy-${process.pid}-${Math.random().toString(36).slice(2, 8)}.sock`),
+): string {
   const lines = template.split("\n");
   const firstServer = lines.findIndex((line) => /^\s+server\s/.test(line));
   if (firstServer < 0 || !lines.some((line) => /^\s+bind\s/.test(line))) throw new Error(`${HAPROXY_CONFIG}: sem linhas bind/server`);
@@ -27,6 +39,8 @@ export function haproxyConfig(template: string, bind: string, servers: { name: s
   const out: string[] = [];
   lines.forEach((line, index) => {
     if (/^\s+bind\s/.test(line)) out.push(line.replace(/bind\s+\S+/, `bind ${bind}`));
+    else if (/^\s+stats socket\s/.test(line)) out.push(line.replace(/stats socket\s+\S+/, `stats socket ${adminSocket}`));
+    else if (/^\s+errorfile 503\s/.test(line)) out.push(line.replace(/errorfile 503\s+\S+/, `errorfile 503 ${errorFile}`));
     else if (index === firstServer) for (const server of servers) out.push(`${indent}server ${server.name} ${server.address} check`);
     else if (!/^\s+server\s/.test(line)) out.push(line);
   });

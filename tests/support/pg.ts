@@ -13,7 +13,34 @@ export function databaseUrl(clusterUrl: string, name: string): string {
 }
 
 /**
- * Creates a database on the cluster at `clusterUrl` and returns its URL: empty, or a copy of
+ * The PgBouncer stage of `npm test` (TEST_PGBOUNCER_URL, scripts/test-all.mjs): a URL of the test
+ * cluster given to the portal goes through the pooler instead (same database name and user);
+ * any other URL is returned as is.
+ */
+export function throughPooler(url: string): string {
+  const pooler = process.env.TEST_PGBOUNCER_URL;
+  const cluster = process.env.TEST_PG_URL;
+  if (!pooler || !cluster) return url;
+  const through = new URL(url);
+  if (through.host !== new URL(cluster).host) return url;
+  through.host = new URL(pooler).host;
+  return through.toString();
+}
+
+/** The reverse of throughPooler: the test cluster's own address (creating databases from a template needs it). */
+export function directUrl(url: string): string {
+  const pooler = process.env.TEST_PGBOUNCER_URL;
+  const cluster = process.env.TEST_PG_URL;
+  if (!pooler || !cluster) return url;
+  const direct = new URL(url);
+  if (direct.host !== new URL(pooler).host) return url;
+  direct.host = new URL(cluster).host;
+  return direct.toString();
+}
+
+/**
+ * Creates a database on the cluster at `clusterUrl` and returns its URL (through PgBouncer in
+ * its stage of `npm test`, see throughPooler): empty, or a copy of
  * `templateUrl` (a database this module created, to which nobody is connected).
  */
 export async function createDatabase(clusterUrl: string, templateUrl?: string): Promise<string> {
@@ -21,14 +48,14 @@ export async function createDatabase(clusterUrl: string, templateUrl?: string): 
   const name = `b1_${crypto.randomBytes(8).toString("hex")}`;
   const template = templateUrl === undefined ? undefined : new URL(templateUrl).pathname.slice(1);
   if (template !== undefined && !/^b1_[0-9a-f]{16}$/.test(template)) throw new Error(`modelo inesperado: ${template}`);
-  const client = new pg.Client({ connectionString: clusterUrl });
+  const client = new pg.Client({ connectionString: directUrl(clusterUrl) });
   await client.connect();
   try {
     await client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ""}`);
   } finally {
     await client.end();
   }
-  return databaseUrl(clusterUrl, name);
+  return throughPooler(databaseUrl(clusterUrl, name));
 }
 
 /**

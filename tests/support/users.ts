@@ -1,5 +1,5 @@
 import { closeDatabase, openDatabase, type Db } from "../../src/lib/server/data/db";
-import { createDatabase, onPostgres } from "./pg";
+import { createDatabase, directUrl, onPostgres } from "./pg";
 import { seedDatabase } from "../../src/lib/server/data/seed";
 import { createSession } from "../../src/lib/server/sessions/session";
 import { createUser } from "../../src/lib/server/auth/user";
@@ -44,7 +44,9 @@ let template: Promise<string> | undefined;
 export async function freshSeededDatabaseUrl(): Promise<string | null> {
   if (!onPostgres) return null;
   template ??= createDatabase(process.env.TEST_PG_URL!).then(async (url) => {
-    await closeDatabase(await openTestDatabase(url));
+    // Straight to the cluster: a pooler would keep server connections to the template, and a
+    // database with connections cannot be copied.
+    await closeDatabase(await openTestDatabase(directUrl(url)));
     return url;
   });
   template.catch(() => (template = undefined));

@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { sql } from "drizzle-orm";
 import { healthProbe } from "../../../db/schema/index.ts";
 import type { Db } from "../../lib/server/data/db.ts";
+import { isDatabaseUnavailable } from "../../lib/server/data/faults.ts";
 
 /** A readiness probe's database check waits at most this long for a lock. */
 const DB_PROBE_TIMEOUT_MS = 250;
@@ -74,7 +75,8 @@ async function probePostgres(db: Db, expectedMigration: number): Promise<string 
       const latest = rows[0]?.latest ?? null;
       return latest === null || Number(latest) < expectedMigration ? "migrações pendentes" : null;
     })
-    .catch(() => "banco de dados não responde");
+    // A missing migrations table (a bad restore) is this build's problem with the schema, not an outage.
+    .catch((error: unknown) => (isDatabaseUnavailable(error) ? "banco de dados não responde" : "migrações pendentes"));
   try {
     return await Promise.race([probe, timeout]);
   } finally {
@@ -132,11 +134,22 @@ async function probePostgresWrite(db: Db): Promise<WriteOutcome> {
   }
 }
 
-/** Returns null when ready, or a one-line reason. */
-export function createReadinessCheck(options: ReadinessOptions): () => Promise<string | null> {
+/**
+ * A readiness answer: `reason` takes the instance out of the balancer (null: ready); `shared` is a
+ * fault of the shared PostgreSQL, said in the answer but taking nothing out — every instance sees
+ * the same database, so taking them out would empty the balancer for a blip that each instance
+ * answers better itself (503 with Retry-After, and back within a second of the database).
+ */
+export interface Readiness {
+  reason: string | null;
+  shared: string | null;
+}
+
+/** Checks readiness (answers reused for a second). */
+export function createReadinessCheck(options: ReadinessOptions): () => Promise<Readiness> {
   const expectedMigration = latestMigrationStamp(options.migrationsDir);
   const { database } = options;
-  let cached: { at: number; reason: string | null } | undefined;
+  let cached: { at: number; readiness: Readiness } | undefined;
   let writes: { at: number; refused: boolean } | undefined;
 
   async function writeRefused(now: number): Promise<boolean> {
@@ -147,21 +160,29 @@ export function createReadinessCheck(options: ReadinessOptions): () => Promise<s
     return writes.refused;
   }
 
-  return async function checkReadiness(): Promise<string | null> {
-    if (shuttingDown) return "encerrando";
-    const now = Date.now();
-    if (cached && now - cached.at < READINESS_CACHE_MS) return cached.reason;
-    let reason = !options.pagesLoaded()
-      ? "páginas não carregadas"
-      : database.engine === "sqlite"
-        ? probeDatabase(database.path, expectedMigration)
-        : await probePostgres(database.db, expectedMigration);
-    if (reason === null && database.engine === "sqlite" && diskAlmostFull(database.path, database.minFreeBytes)) {
-      reason = "pouco espaço em disco";
+  async function check(now: number): Promise<Readiness> {
+    if (!options.pagesLoaded()) return { reason: "páginas não carregadas", shared: null };
+    if (database.engine === "sqlite") {
+      // The file is this instance's own: any fault of it is.
+      let reason = probeDatabase(database.path, expectedMigration);
+      if (reason === null && diskAlmostFull(database.path, database.minFreeBytes)) reason = "pouco espaço em disco";
+      if (reason === null && (await writeRefused(now))) reason = "banco de dados não aceita gravações";
+      return { reason, shared: null };
     }
-    if (reason === null && (await writeRefused(now))) reason = "banco de dados não aceita gravações";
-    cached = { at: now, reason };
-    return reason;
+    const answer = await probePostgres(database.db, expectedMigration);
+    // Migrations the build expects and the database lacks: this build's fault, not the database's.
+    if (answer === "migrações pendentes") return { reason: answer, shared: null };
+    if (answer !== null) return { reason: null, shared: answer };
+    return { reason: null, shared: (await writeRefused(now)) ? "banco de dados não aceita gravações" : null };
+  }
+
+  return async function checkReadiness(): Promise<Readiness> {
+    if (shuttingDown) return { reason: "encerrando", shared: null };
+    const now = Date.now();
+    if (cached && now - cached.at < READINESS_CACHE_MS) return cached.readiness;
+    const readiness = await check(now);
+    cached = { at: now, readiness };
+    return readiness;
   };
 }
 
@@ -181,15 +202,17 @@ export const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
 /**
  * Answers `/healthz` (the process answers) and `/readyz` (database readable and writable,
  * migrations, pages, not shutting down) before the gate: no cookie is read, nothing is audited or personalised.
+ * A shared PostgreSQL that does not answer or write is said after "pronto" with a 200 (see Readiness).
  */
-export function createHealthResponder(checkReadiness: () => Promise<string | null>) {
+export function createHealthResponder(checkReadiness: () => Promise<Readiness>) {
   return async function respondToHealthProbe(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.setHeader("Allow", "GET, HEAD");
       return answer(req, res, 405, "método não permitido");
     }
     if (path === "/healthz") return answer(req, res, 200, "ok");
-    const reason = await checkReadiness();
-    answer(req, res, reason === null ? 200 : 503, reason === null ? "pronto" : `não pronto: ${reason}`);
+    const { reason, shared } = await checkReadiness();
+    if (reason !== null) return answer(req, res, 503, `não pronto: ${reason}`);
+    answer(req, res, 200, shared === null ? "pronto" : `pronto; ${shared}`);
   };
 }

@@ -48,7 +48,7 @@ describe("health endpoints", () => {
     server = await startBuiltServer();
     await server.db.execute(sql`drop table drizzle.__drizzle_migrations`);
     const ready = await readinessBecomes(server, 503);
-    expect(ready.text).toBe("não pronto: banco de dados não responde");
+    expect(ready.text).toBe("não pronto: migrações pendentes");
     expect((await probe(server, "/healthz")).status).toBe(200);
   });
 

@@ -17,13 +17,22 @@ import { auditLogs } from "../../../db/schema/index";
 describe("the recommended HAProxy configuration", () => {
   it("is used as documented: only the bind address and the server lines change", () => {
     const template = fs.readFileSync(HAPROXY_CONFIG, "utf8");
-    const generated = haproxyConfig(template, "127.0.0.1:9", [
-      { name: "gate1", address: "127.0.0.1:10" },
-      { name: "gate2", address: "127.0.0.1:11" },
-    ]);
-    const kept = (text: string) => text.split("\n").filter((line) => !/^\s+(bind|server)\s/.test(line));
+    const generated = haproxyConfig(
+      template,
+      "127.0.0.1:9",
+      [
+        { name: "gate1", address: "127.0.0.1:10" },
+        { name: "gate2", address: "127.0.0.1:11" },
+      ],
+      "/tmp/b1-503.http",
+      "/tmp/b1-admin.sock",
+    );
+    const kept = (text: string) => text.split("\n").filter((line) => !/^\s+(bind|server|errorfile 503|stats socket)\s/.test(line));
     expect(kept(generated)).toEqual(kept(template));
     expect(generated).toContain("bind 127.0.0.1:9");
+    // HAProxy's own 503 (no instance can answer) is the portal's Portuguese page with Retry-After.
+    expect(template).toMatch(/^\s+errorfile 503 \/etc\/haproxy\/errors\/b1-503\.http$/m);
+    expect(generated).toMatch(/^\s+errorfile 503 \/tmp\/b1-503\.http$/m);
     expect(generated.match(/^\s+server .* check$/gm)).toEqual([
       "    server gate1 127.0.0.1:10 check",
       "    server gate2 127.0.0.1:11 check",

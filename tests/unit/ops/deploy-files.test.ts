@@ -47,3 +47,33 @@ describe("deploy files", () => {
       expect(guide).toContain(line);
   });
 });
+
+describe("HAProxy's 503 page (deploy/errors/503.http)", () => {
+  const raw = fs.readFileSync("deploy/errors/503.http");
+  const split = raw.indexOf("\r\n\r\n");
+  const head = raw.subarray(0, split).toString("latin1").split("\r\n");
+  const body = raw.subarray(split + 4);
+  const header = (name: string) =>
+    head
+      .find((line) => line.toLowerCase().startsWith(`${name.toLowerCase()}:`))
+      ?.slice(name.length + 1)
+      .trim();
+
+  it("is a complete 503 with Retry-After whose Content-Length is its body's, small enough for one HAProxy buffer", () => {
+    expect(head[0]).toBe("HTTP/1.1 503 Service Unavailable");
+    expect(header("Retry-After")).toMatch(/^\d+$/);
+    expect(header("Content-Type")).toBe("text/html; charset=utf-8");
+    expect(header("Cache-Control")).toBe("no-store");
+    expect(Number(header("Content-Length"))).toBe(body.length);
+    // HAProxy refuses an errorfile larger than a buffer (tune.bufsize 16384, less tune.maxrewrite 1024).
+    expect(raw.length).toBeLessThan(16_384 - 1_024);
+  });
+
+  it("is the portal's Portuguese page, needing nothing the instances serve", () => {
+    const html = body.toString("utf8");
+    expect(html).toContain('<html lang="pt-BR">');
+    expect(html).toContain("Serviço temporariamente indisponível");
+    expect(html).not.toMatch(/<(link|script|img)\b/);
+    expect(haproxy).toMatch(/^\s+errorfile 503 \S+b1-503\.http$/m);
+  });
+});

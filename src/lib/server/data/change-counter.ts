@@ -29,7 +29,8 @@ export function changeCounter(db: Db): () => number | Promise<number> {
   const read = db
     .select({ version: sql<number>`coalesce(sum(version), 0)::bigint`.mapWith(Number) })
     .from(sql`cache_version`)
-    .prepare("cache_version");
+    // Unnamed, like the session lookup: PgBouncer in transaction pooling moves clients between server connections.
+    .prepare("");
   return async () => (await read.execute())[0]?.version ?? 0;
 }
 

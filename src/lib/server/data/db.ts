@@ -19,7 +19,7 @@ import pg from "pg";
 import { drizzle as drizzleSqlite } from "drizzle-orm/better-sqlite3";
 import { migrate as migrateSqlite } from "drizzle-orm/better-sqlite3/migrator";
 import { drizzle as drizzlePg, type NodePgQueryResultHKT } from "drizzle-orm/node-postgres";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import { readMigrationFiles } from "drizzle-orm/migrator";
 import type { PgDatabase } from "drizzle-orm/pg-core";
 import * as pgSchema from "../../../../db/schema/pg/index.ts";
 import * as sqliteSchema from "../../../../db/schema/sqlite/all.ts";
@@ -198,6 +198,43 @@ export function connectDatabase(target: string, limits?: WaitLimits): Db {
 
 const MIGRATION_LOCK = 4_010_000;
 
+/**
+ * drizzle's PostgreSQL migrator (same `drizzle.__drizzle_migrations` table, same rule: every
+ * migration newer than the newest applied, in one transaction), with the lock taken inside that
+ * transaction (`pg_advisory_xact_lock`): through PgBouncer in transaction pooling a session lock
+ * would stay on whichever server connection took it, held after this client is gone, and the next
+ * instance to start would wait for it forever. `statement_timeout` 0 for this transaction only:
+ * a role-level timeout (set for PgBouncer, docs/implantacao.md) must not cut an index build short.
+ */
+async function migratePgLocked(client: pg.Client): Promise<void> {
+  const migrations = readMigrationFiles({ migrationsFolder: PG_MIGRATIONS_DIR });
+  await client.query("begin");
+  try {
+    await client.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await client.query("set local statement_timeout = 0");
+    await client.query('create schema if not exists "drizzle"');
+    await client.query(
+      'create table if not exists "drizzle"."__drizzle_migrations" (id serial primary key, hash text not null, created_at bigint)',
+    );
+    const { rows } = await client.query<{ created_at: number | null }>(
+      'select created_at from "drizzle"."__drizzle_migrations" order by created_at desc limit 1',
+    );
+    const newest = rows[0]?.created_at ?? null;
+    for (const migration of migrations) {
+      if (newest !== null && Number(newest) >= migration.folderMillis) continue;
+      for (const statement of migration.sql) await client.query(statement);
+      await client.query('insert into "drizzle"."__drizzle_migrations" ("hash", "created_at") values ($1, $2)', [
+        migration.hash,
+        migration.folderMillis,
+      ]);
+    }
+    await client.query("commit");
+  } catch (error) {
+    await client.query("rollback").catch(() => undefined);
+    throw error;
+  }
+}
+
 /** Applies the engine's migrations (db/migrations or db/migrations-pg); safe to run at every start. */
 export async function migrateDatabase(db: Db): Promise<void> {
   const handle = handleOf(db);
@@ -211,8 +248,7 @@ export async function migrateDatabase(db: Db): Promise<void> {
     client.on("error", () => undefined);
     await client.connect();
     try {
-      await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK]);
-      await migratePg(drizzlePg(client), { migrationsFolder: PG_MIGRATIONS_DIR });
+      await migratePgLocked(client);
     } finally {
       await client.end().catch(() => undefined);
     }

@@ -140,7 +140,9 @@ function prepareLookup(db: Db) {
       // A deactivated account's session is unknown, whatever row a sign-in racing the deactivation left.
       .innerJoin(users, and(eq(users.id, sessions.userId), isNull(users.deactivatedAt)))
       .where(eq(sessions.id, sql.placeholder("id")))
-      .prepare("session_lookup")
+      // Unnamed (""): a named statement lives on one server connection, and through PgBouncer in
+      // transaction pooling the next lookup may run on another ("prepared statement does not exist").
+      .prepare("")
   );
 }
 

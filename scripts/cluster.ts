@@ -1,0 +1,479 @@
+/**
+ * The reference cluster (`npm run cluster -- up|down|status|roll`, scripts/cluster-cli.ts) on loopback, its data under
+ * data/cluster/ — etcd (one member), two PostgreSQL nodes under Patroni (synchronous_mode), HAProxy
+ * routing to the primary through Patroni's GET /primary and balancing HTTP over the gates, PgBouncer
+ * in transaction pooling, and the gate instances (three; `--instances N`). The configuration files
+ * are those of deploy/ (patroni.yml, haproxy.cfg, haproxy-postgres.cfg, pgbouncer.ini) with only
+ * addresses, ports and paths changed (docs/implantacao.md). Ports: B1_CLUSTER_PORT (20400) and the
+ * ones after it. `roll` replaces the instances one by one with the current build (dist/), each
+ * drained through HAProxy's runtime API first; `roll --load <s>` runs the mixed load meanwhile.
+ * Everything started runs detached, its process id in data/cluster/run/; `down` stops exactly those.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { setTimeout as delay } from "node:timers/promises";
+import pg from "pg";
+import { findBinDir } from "./pg-cluster.mjs";
+import { findPgbouncer } from "./pgbouncer.mjs";
+import { findHaproxy, HAPROXY_CONFIG, haproxyConfig } from "./bench/cluster.ts";
+
+export const ROOT = path.resolve("data/cluster");
+const RUN = path.join(ROOT, "run");
+const LOGS = path.join(ROOT, "logs");
+/** B1_CLUSTER_PORT: the first of the ~35 loopback ports the cluster takes (default 20400). */
+export function clusterBasePort(value: string | undefined): number {
+  if (value === undefined || value === "") return 20400;
+  if (!/^\d{4,5}$/.test(value) || Number(value) < 1024 || Number(value) > 65_000) {
+    throw new Error(`B1_CLUSTER_PORT inválida (${JSON.stringify(value.slice(0, 20))}): um número de 1024 a 65000`);
+  }
+  return Number(value);
+}
+const BASE = (() => {
+  try {
+    return clusterBasePort(process.env.B1_CLUSTER_PORT);
+  } catch (error) {
+    // One Portuguese line, no stack: nothing was started.
+    console.error((error as Error).message);
+    return process.exit(2);
+  }
+})();
+
+export const PORTS = {
+  http: BASE,
+  etcd: BASE + 1,
+  etcdPeer: BASE + 2,
+  pg: [BASE + 3, BASE + 4],
+  rest: [BASE + 5, BASE + 6],
+  pgPrimary: BASE + 7,
+  bouncer: BASE + 8,
+  gate: (index: number) => BASE + 20 + index,
+};
+export const NODES = ["pg1", "pg2"] as const;
+export const HTTP_URL = `http://127.0.0.1:${PORTS.http}`;
+export const DATABASE_URL = `postgres://postgres@127.0.0.1:${PORTS.bouncer}/b1`;
+const ADMIN_SOCKET = path.join(RUN, "haproxy.sock");
+
+function owner(): { uid: number; gid: number } {
+  const id = (flag: string) => Number(spawnSync("id", [flag, "postgres"], { encoding: "utf8" }).stdout.trim());
+  return { uid: id("-u"), gid: id("-g") };
+}
+const isRoot = () => process.getuid?.() === 0;
+
+/** Starts `command` detached, output to logs/<name>.log, its pid in run/<name>.pid; as `postgres` when asked and root. */
+function startDetached(
+  name: string,
+  command: string,
+  args: string[],
+  options: { asPostgres?: boolean; env?: Record<string, string> } = {},
+) {
+  const log = fs.openSync(path.join(LOGS, `${name}.log`), "a");
+  const [file, argv] =
+    options.asPostgres && isRoot()
+      ? ["setpriv", ["--reuid", "postgres", "--regid", "postgres", "--init-groups", "--", command, ...args]]
+      : [command, args];
+  const child = spawn(file, argv, {
+    detached: true,
+    stdio: ["ignore", log, log],
+    env: { ...process.env, HOME: ROOT, ...options.env },
+  });
+  fs.closeSync(log);
+  child.unref();
+  fs.writeFileSync(path.join(RUN, `${name}.pid`), String(child.pid));
+  return child.pid!;
+}
+
+export function pidOf(name: string): number | null {
+  try {
+    return Number(fs.readFileSync(path.join(RUN, `${name}.pid`), "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+export function alive(pid: number | null): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    // A zombie (killed, not yet reaped) is not alive.
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`${what}: não ficou pronto em ${timeoutMs / 1000} s (veja ${LOGS})`);
+    await delay(200);
+  }
+}
+
+const httpOk = (url: string) =>
+  fetch(url, { signal: AbortSignal.timeout(2_000) }).then(
+    async (response) => {
+      await response.arrayBuffer();
+      return response.status === 200;
+    },
+    () => false,
+  );
+
+/** Stops one component by its recorded pid (SIGTERM, then SIGKILL after `graceMs`). */
+export async function stopComponent(name: string, graceMs = 20_000): Promise<void> {
+  const pid = pidOf(name);
+  if (alive(pid)) {
+    process.kill(pid!, "SIGTERM");
+    const deadline = Date.now() + graceMs;
+    while (alive(pid) && Date.now() < deadline) await delay(100);
+    if (alive(pid)) process.kill(pid!, "SIGKILL");
+  }
+  fs.rmSync(path.join(RUN, `${name}.pid`), { force: true });
+}
+
+/** deploy/patroni.yml for node `index` on loopback: only the lines marked "cluster:" change. */
+export function patroniConfig(template: string, index: number): string {
+  const node = NODES[index]!;
+  const replace: [RegExp, string][] = [
+    [/^name: \S+.*$/m, `name: ${node}`],
+    [/^( {2}listen: )\S+:8008.*$/m, `$1127.0.0.1:${PORTS.rest[index]}`],
+    [/^( {2}connect_address: )\S+:8008.*$/m, `$1127.0.0.1:${PORTS.rest[index]}`],
+    [/^( {2}hosts: ).*$/m, `$1127.0.0.1:${PORTS.etcd}`],
+    [/^( {8}shared_buffers: ).*$/m, "$116MB"],
+    [/^( {4}- host replication replicator ).*$/m, "$1127.0.0.1/32 trust"],
+    [/^( {4}- host all all ).*$/m, "$1127.0.0.1/32 trust"],
+    [/^( {2}listen: )\S+:5432.*$/m, `$1127.0.0.1:${PORTS.pg[index]}`],
+    [/^( {2}connect_address: )\S+:5432.*$/m, `$1127.0.0.1:${PORTS.pg[index]}`],
+    [/^( {2}data_dir: ).*$/m, `$1${path.join(ROOT, node)}`],
+    [/^( {2}bin_dir: ).*$/m, `$1${findBinDir()}`],
+    [/^( {2}pgpass: ).*$/m, `$1${path.join(ROOT, `${node}.pgpass`)}`],
+    [/^( {4}unix_socket_directories: ).*$/m, `$1${RUN}`],
+  ];
+  let text = template;
+  for (const [pattern, value] of replace) {
+    if (!pattern.test(text)) throw new Error(`deploy/patroni.yml: linha ausente (${pattern})`);
+    text = text.replace(pattern, value);
+  }
+  return text;
+}
+
+/** deploy/haproxy-postgres.cfg on loopback: the `bind` address and `server` lines change. */
+export function haproxyPostgresConfig(template: string): string {
+  const lines = template.split("\n");
+  const out: string[] = [];
+  let serversDone = false;
+  for (const line of lines) {
+    if (/^\s+bind\s/.test(line)) out.push(line.replace(/bind\s+\S+/, `bind 127.0.0.1:${PORTS.pgPrimary}`));
+    else if (/^\s+server\s/.test(line)) {
+      if (!serversDone)
+        NODES.forEach((node, index) => out.push(`    server ${node} 127.0.0.1:${PORTS.pg[index]} check port ${PORTS.rest[index]}`));
+      serversDone = true;
+    } else out.push(line);
+  }
+  return out.join("\n");
+}
+
+/** deploy/pgbouncer.ini on loopback: the database line, port, paths and trust (loopback) change. */
+export function pgbouncerClusterConfig(template: string): string {
+  const replace: [RegExp, string][] = [
+    [/^b1 = .*$/m, `b1 = host=127.0.0.1 port=${PORTS.pgPrimary} dbname=b1`],
+    [/^listen_port = .*$/m, `listen_port = ${PORTS.bouncer}`],
+    [/^auth_type = .*$/m, "auth_type = trust"],
+    [/^auth_file = .*$/m, `auth_file = ${path.join(ROOT, "userlist.txt")}`],
+    [/^logfile = .*$/m, `logfile = ${path.join(LOGS, "pgbouncer-own.log")}`],
+    [/^pidfile = .*$/m, `pidfile = ${path.join(RUN, "pgbouncer-own.pid")}`],
+  ];
+  let text = template;
+  for (const [pattern, value] of replace) {
+    if (!pattern.test(text)) throw new Error(`deploy/pgbouncer.ini: linha ausente (${pattern})`);
+    text = text.replace(pattern, value);
+  }
+  return text;
+}
+
+/** One command on HAProxy's runtime API; its answer. */
+export function haproxyCommand(command: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(ADMIN_SOCKET);
+    let answer = "";
+    socket.on("connect", () => socket.end(`${command}\n`));
+    socket.on("data", (chunk) => (answer += chunk));
+    socket.on("end", () => resolve(answer));
+    socket.on("error", reject);
+  });
+}
+
+/** HAProxy's view of one server: status (UP, DOWN, MAINT…) and current sessions. */
+export async function serverState(backend: string, server: string): Promise<{ status: string; sessions: number }> {
+  const csv = await haproxyCommand("show stat");
+  const header = csv.split("\n")[0]!.replace(/^# /, "").split(",");
+  for (const line of csv.split("\n").slice(1)) {
+    const fields = line.split(",");
+    if (fields[0] === backend && fields[1] === server) {
+      return { status: fields[header.indexOf("status")]!, sessions: Number(fields[header.indexOf("scur")]) };
+    }
+  }
+  throw new Error(`HAProxy não conhece ${backend}/${server}`);
+}
+
+/** Patroni's view: each member's name, role and state (GET /cluster on any node that answers). */
+export async function patroniMembers(): Promise<{ name: string; role: string; state: string; lag?: number }[]> {
+  for (const port of PORTS.rest) {
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/cluster`, { signal: AbortSignal.timeout(1_000) });
+      return ((await response.json()) as { members: { name: string; role: string; state: string; lag?: number }[] }).members;
+    } catch {
+      // try the other node
+    }
+  }
+  return [];
+}
+
+function instanceCount(): number {
+  try {
+    return Number(fs.readFileSync(path.join(RUN, "instances"), "utf8"));
+  } catch {
+    return 0;
+  }
+}
+
+/** Copies dist/ to data/cluster/releases/<stamp> (the running gates do not see a later build) and returns it. */
+function release(): string {
+  if (!fs.existsSync("dist/gate/main.mjs")) throw new Error("dist/ ausente: rode npm run build antes");
+  const dir = path.join(ROOT, "releases", new Date().toISOString().replace(/[:.]/g, "-"));
+  fs.cpSync("dist", dir, { recursive: true });
+  return dir;
+}
+
+async function startGate(index: number, dist: string, extraEnv: Record<string, string> = {}): Promise<void> {
+  const name = `gate${index + 1}`;
+  startDetached(name, process.execPath, ["--disable-proto=throw", path.join(dist, "gate", "main.mjs")], {
+    env: {
+      PORT: String(PORTS.gate(index)),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: HTTP_URL,
+      DATABASE_URL,
+      DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX ?? "10",
+      B1_DIST_DIR: dist,
+      TRUST_PROXY: "true",
+      AUTH_ALLOWED_DOMAINS: "b1.example.com",
+      RATE_LIMIT_MULTIPLIER: "1000000",
+      REQUEST_TIMEOUT_MS: "10000",
+      LOG_LEVEL: "warn",
+      ...extraEnv,
+    },
+  });
+  await waitFor(name, () => httpOk(`http://127.0.0.1:${PORTS.gate(index)}/readyz`));
+}
+
+/** Starts instance `index` (0-based) from the running release (the 12-instance scenario adds some outside HAProxy). */
+export async function startGateProcess(index: number): Promise<void> {
+  await startGate(index, fs.readFileSync(path.join(RUN, "release"), "utf8"));
+}
+
+/** Starts node `index`'s Patroni again (after a crash): it rejoins, as a standby when another node took over. */
+export async function restartPatroni(index: number): Promise<void> {
+  const node = NODES[index]!;
+  startDetached(`patroni-${node}`, "/usr/bin/patroni", [path.join(ROOT, `patroni-${node}.yml`)], { asPostgres: true });
+  await waitFor(
+    `${node} de volta`,
+    async () =>
+      (await patroniMembers()).some((member) => member.name === node && (member.state === "running" || member.state === "streaming")),
+    120_000,
+  );
+}
+
+function haproxyFiles(instances: number): string[] {
+  const http = haproxyConfig(
+    fs.readFileSync(HAPROXY_CONFIG, "utf8"),
+    `127.0.0.1:${PORTS.http}`,
+    Array.from({ length: instances }, (_, index) => ({ name: `gate${index + 1}`, address: `127.0.0.1:${PORTS.gate(index)}` })),
+    path.resolve("deploy/errors/503.http"),
+    ADMIN_SOCKET,
+  );
+  const postgres = haproxyPostgresConfig(fs.readFileSync("deploy/haproxy-postgres.cfg", "utf8"));
+  fs.writeFileSync(path.join(ROOT, "haproxy.cfg"), http);
+  fs.writeFileSync(path.join(ROOT, "haproxy-postgres.cfg"), postgres);
+  return [path.join(ROOT, "haproxy.cfg"), path.join(ROOT, "haproxy-postgres.cfg")];
+}
+
+export async function up(instances = 3): Promise<void> {
+  for (const [what, found] of [
+    ["etcd", fs.existsSync("/usr/bin/etcd")],
+    ["patroni", fs.existsSync("/usr/bin/patroni")],
+    ["PostgreSQL", Boolean(findBinDir())],
+    ["HAProxy", Boolean(findHaproxy())],
+    ["PgBouncer", Boolean(findPgbouncer())],
+  ] as const) {
+    if (!found) throw new Error(`${what} não encontrado (apt-get install -y etcd-server patroni postgresql haproxy pgbouncer)`);
+  }
+  if (alive(pidOf("etcd"))) throw new Error("o cluster já está no ar (npm run cluster -- status / down)");
+  const dist = release();
+  fs.mkdirSync(RUN, { recursive: true });
+  fs.mkdirSync(LOGS, { recursive: true });
+  if (isRoot()) {
+    const { uid, gid } = owner();
+    for (const dir of [ROOT, RUN, LOGS]) fs.chownSync(dir, uid, gid);
+  }
+  fs.chmodSync(ROOT, 0o755);
+
+  console.log("etcd…");
+  startDetached(
+    "etcd",
+    "/usr/bin/etcd",
+    [
+      "--name=e1",
+      `--data-dir=${path.join(ROOT, "etcd")}`,
+      `--listen-client-urls=http://127.0.0.1:${PORTS.etcd}`,
+      `--advertise-client-urls=http://127.0.0.1:${PORTS.etcd}`,
+      `--listen-peer-urls=http://127.0.0.1:${PORTS.etcdPeer}`,
+      `--initial-advertise-peer-urls=http://127.0.0.1:${PORTS.etcdPeer}`,
+      `--initial-cluster=e1=http://127.0.0.1:${PORTS.etcdPeer}`,
+    ],
+    { asPostgres: true },
+  );
+  await waitFor("etcd", () => httpOk(`http://127.0.0.1:${PORTS.etcd}/health`));
+
+  const template = fs.readFileSync("deploy/patroni.yml", "utf8");
+  for (const [index, node] of NODES.entries()) {
+    console.log(`Patroni ${node}…`);
+    const file = path.join(ROOT, `patroni-${node}.yml`);
+    fs.writeFileSync(file, patroniConfig(template, index));
+    if (isRoot()) fs.chownSync(file, owner().uid, owner().gid);
+    startDetached(`patroni-${node}`, "/usr/bin/patroni", [file], { asPostgres: true });
+    // The first node bootstraps and becomes primary; the second clones it.
+    if (index === 0) await waitFor("primário pg1", () => httpOk(`http://127.0.0.1:${PORTS.rest[0]}/primary`), 90_000);
+  }
+  await waitFor("réplica síncrona pg2", async () => (await patroniMembers()).some((member) => member.role === "sync_standby"), 90_000);
+
+  // The portal's database, on the primary.
+  const admin = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${PORTS.pg[0]}/postgres` });
+  await admin.connect();
+  const exists = await admin.query("select 1 from pg_database where datname = 'b1'");
+  if (exists.rowCount === 0) await admin.query("create database b1");
+  await admin.end();
+
+  console.log("HAProxy e PgBouncer…");
+  startDetached("haproxy", findHaproxy()!, ["-db", ...haproxyFiles(instances).flatMap((file) => ["-f", file])]);
+  await waitFor("HAProxy → primário", () => tcpAccepts(PORTS.pgPrimary));
+  fs.writeFileSync(path.join(ROOT, "userlist.txt"), '"postgres" ""\n');
+  fs.writeFileSync(path.join(ROOT, "pgbouncer.ini"), pgbouncerClusterConfig(fs.readFileSync("deploy/pgbouncer.ini", "utf8")));
+  if (isRoot()) for (const file of ["userlist.txt", "pgbouncer.ini"]) fs.chownSync(path.join(ROOT, file), owner().uid, owner().gid);
+  startDetached("pgbouncer", findPgbouncer()!, [path.join(ROOT, "pgbouncer.ini")], { asPostgres: true });
+  await waitFor("PgBouncer", () => tcpAccepts(PORTS.bouncer));
+
+  fs.writeFileSync(path.join(RUN, "instances"), String(instances));
+  fs.writeFileSync(path.join(RUN, "release"), dist);
+  for (let index = 0; index < instances; index++) {
+    console.log(`gate${index + 1}…`);
+    await startGate(index, dist);
+  }
+  await waitFor("HTTP pelo HAProxy", () => httpOk(`${HTTP_URL}/readyz`));
+  console.log(`no ar: ${HTTP_URL} (PostgreSQL pelo PgBouncer: ${DATABASE_URL})`);
+}
+
+function tcpAccepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+export async function down(purge: boolean): Promise<void> {
+  const gates = Array.from({ length: Math.max(instanceCount(), 12) }, (_, index) => `gate${index + 1}`);
+  for (const name of [...gates, "haproxy", "pgbouncer"]) await stopComponent(name);
+  // The standby first, so the primary does not wait for a synchronous standby that is going away.
+  for (const name of ["patroni-pg2", "patroni-pg1", "etcd"]) await stopComponent(name, 60_000);
+  if (purge) fs.rmSync(ROOT, { recursive: true, force: true });
+  console.log(purge ? "cluster parado e data/cluster/ apagado" : "cluster parado (dados em data/cluster/; --purge apaga)");
+}
+
+export async function status(): Promise<boolean> {
+  let allUp = true;
+  const line = (name: string, ok: boolean, detail = "") => {
+    if (!ok) allUp = false;
+    console.log(`${ok ? "no ar " : "FORA  "} ${name.padEnd(14)} ${detail}`);
+  };
+  line("etcd", alive(pidOf("etcd")), `127.0.0.1:${PORTS.etcd}`);
+  const members = await patroniMembers();
+  for (const [index, node] of NODES.entries()) {
+    const member = members.find((candidate) => candidate.name === node);
+    line(`patroni ${node}`, alive(pidOf(`patroni-${node}`)), member ? `${member.role} ${member.state} (127.0.0.1:${PORTS.pg[index]})` : "");
+  }
+  line("haproxy", alive(pidOf("haproxy")), `HTTP ${HTTP_URL}, primário 127.0.0.1:${PORTS.pgPrimary}`);
+  line("pgbouncer", alive(pidOf("pgbouncer")), DATABASE_URL);
+  for (let index = 0; index < instanceCount(); index++) {
+    const name = `gate${index + 1}`;
+    const state = alive(pidOf("haproxy")) ? await serverState("gates", name).catch(() => null) : null;
+    line(
+      name,
+      alive(pidOf(name)),
+      `127.0.0.1:${PORTS.gate(index)}${state ? ` (HAProxy: ${state.status}, ${state.sessions} em andamento)` : ""}`,
+    );
+  }
+  return allUp;
+}
+
+/**
+ * Replaces every instance, one at a time, with the current build: HAProxy stops sending it new
+ * requests (`disable server`), its requests in flight finish, it stops (SIGTERM), the new build starts
+ * on the same port, answers /readyz, and HAProxy sends to it again (`enable server`, then UP).
+ */
+export async function roll(log: (text: string) => void = console.log): Promise<void> {
+  const dist = release();
+  for (let index = 0; index < instanceCount(); index++) {
+    const name = `gate${index + 1}`;
+    const began = performance.now();
+    await haproxyCommand(`disable server gates/${name}`);
+    await waitFor(`${name} sem requisições`, async () => (await serverState("gates", name)).sessions === 0, 60_000);
+    await stopComponent(name, 60_000);
+    await startGate(index, dist);
+    await haproxyCommand(`enable server gates/${name}`);
+    await waitFor(`${name} UP no HAProxy`, async () => (await serverState("gates", name)).status === "UP", 30_000);
+    log(`${name} trocado em ${((performance.now() - began) / 1000).toFixed(1)} s`);
+  }
+  fs.writeFileSync(path.join(RUN, "release"), dist);
+}
+
+export type ClusterCommand =
+  | { command: "up"; instances: number }
+  | { command: "down"; purge: boolean }
+  | { command: "status" }
+  | { command: "roll"; loadSeconds: number };
+
+/** The command line, or a Portuguese error: nothing is started for an argument that is not understood. */
+export function parseClusterArgs(argv: string[]): ClusterCommand | { error: string } {
+  const [command, ...rest] = argv;
+  const allowed: Record<string, string[]> = { up: ["--instances"], down: ["--purge"], status: [], roll: ["--load"] };
+  if (command === undefined || !Object.hasOwn(allowed, command)) {
+    return { error: "uso: npm run cluster -- up [--instances N] | down [--purge] | status | roll [--load <segundos>]" };
+  }
+  const values = new Map<string, string>();
+  for (let index = 0; index < rest.length; index++) {
+    const flag = rest[index]!;
+    if (!allowed[command]!.includes(flag)) return { error: `opção desconhecida para ${command}: ${JSON.stringify(flag.slice(0, 40))}` };
+    if (flag === "--purge") values.set(flag, "");
+    else {
+      const value = rest[++index];
+      if (value === undefined || !/^\d{1,3}$/.test(value)) return { error: `${flag} precisa de um número inteiro` };
+      values.set(flag, value);
+    }
+  }
+  if (command === "up") {
+    const instances = Number(values.get("--instances") ?? 3);
+    if (instances < 1 || instances > 12) return { error: "--instances: de 1 a 12" };
+    return { command, instances };
+  }
+  if (command === "down") return { command, purge: values.has("--purge") };
+  if (command === "roll") {
+    const loadSeconds = Number(values.get("--load") ?? 0);
+    if (loadSeconds > 600) return { error: "--load: no máximo 600 segundos" };
+    return { command, loadSeconds };
+  }
+  return { command: "status" };
+}
