@@ -9,6 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { backupRecordPath } from "../src/lib/server/admin/first-steps.ts";
 import { isProcessAlive } from "../src/lib/server/platform/server-pid.ts";
 import { describeError, ensureFolder, fail, integrityOf, runCommand, sqliteDatabasePath, syncToDisk } from "./db-files.ts";
 
@@ -51,6 +52,20 @@ function publish(partial: string, destination: string): void {
   fs.renameSync(partial, destination);
 }
 
+/**
+ * Beside the database, when and where the last checked copy was made: the admin overview's
+ * 'Primeiros passos' reads it. A failure here is only a warning (the copy itself is good).
+ */
+function recordBackup(source: string, destination: string): void {
+  const record = backupRecordPath(source);
+  try {
+    fs.writeFileSync(`${record}.tmp`, JSON.stringify({ em: new Date().toISOString(), arquivo: destination }) + "\n");
+    fs.renameSync(`${record}.tmp`, record);
+  } catch (error) {
+    console.warn(`Aviso: a cópia está pronta, mas o registro ${record} não foi gravado (${describeError(error)})`);
+  }
+}
+
 await runCommand(async () => {
   const target = process.argv[2];
   if (!target) fail("informe o arquivo de destino: npm run db:backup -- backups/b1-2026-01-31.sqlite");
@@ -81,6 +96,7 @@ await runCommand(async () => {
     fs.rmSync(partial, { force: true });
     fs.rmSync(`${partial}-journal`, { force: true });
   }
+  recordBackup(source, destination);
   const seconds = (from: number, to: number) => ((to - from) / 1000).toFixed(1);
   const megabytes = (fs.statSync(destination).size / 1e6).toFixed(1);
   const finished = performance.now();

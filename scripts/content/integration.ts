@@ -16,6 +16,7 @@ import { NEWS_MANIFEST_FILE, type NewsManifest } from "../../src/lib/reading/new
 import { READING_MANIFEST_FILE, type ReadingManifest } from "../../src/lib/reading/required-page.ts";
 import { checkContent, formatProblem, PAGES_DIR, type ContentCheck } from "./check.ts";
 import { showContentProblemsInDev } from "./dev-feedback.ts";
+import { OVERLAY_PT_SCRIPT } from "./overlay-pt.ts";
 import { contentNews } from "./news.ts";
 import { readingHistory } from "./reading-history.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
@@ -112,7 +113,7 @@ export function contentPages(): AstroIntegration {
           initialPages: check.pages,
         });
       },
-      "astro:config:setup": ({ command, config, updateConfig, logger }) => {
+      "astro:config:setup": ({ command, config, updateConfig, injectScript, logger }) => {
         if (command !== "build" && command !== "dev") return;
         const root = fileURLToPath(config.root);
         const outDir = fileURLToPath(config.outDir);
@@ -122,6 +123,7 @@ export function contentPages(): AstroIntegration {
         const problems = [...check.problems, ...reading.problems];
         if (command === "dev") {
           devStart = { root, outDir, check };
+          injectScript("page", OVERLAY_PT_SCRIPT);
           updateConfig({ vite: { plugins: [lazyServerSourceMaps(), mdxSyntaxInDev(root)] } });
         }
         if (problems.length) {

@@ -1,12 +1,13 @@
 /**
  * /novidades at build time: every commit that touched content/, as one item per page it changed
  * (page, date, summary), newest first. The summary is the new version's `resumo` (required reading),
- * else the commit's `Novidade:` line, else a neutral line. A file belongs to the page that shows it (YAML_FILES and
+ * else the commit's `Novidade:` line, else what the diff shows (news-diff.ts), else a neutral line. A file belongs to the page that shows it (YAML_FILES and
  * MDX_FOLDERS name it; content/paginas and content/guias by file name).
  */
 import { execFileSync } from "node:child_process";
 import { MDX_FOLDERS, YAML_FILES } from "../../src/collections/yaml-files.ts";
 import type { ContentPageEntry } from "../../src/lib/content-manifest.ts";
+import { describeChanges, fileChange } from "./news-diff.ts";
 import type { NewsItem, NewsManifest } from "../../src/lib/reading/news.ts";
 import type { RequiredPage } from "../../src/lib/reading/required-page.ts";
 import { STATIC_ROUTES } from "../../src/lib/routes.ts";
@@ -44,6 +45,20 @@ function gitLog(root: string): string {
   }
 }
 
+/** A file's text at a commit, or null (not there then, or the first commit's parent). */
+function fileAt(root: string, revision: string, file: string): string | null {
+  try {
+    return execFileSync("git", ["show", `${revision}:${file}`], {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      maxBuffer: 64 * 1024 * 1024,
+    });
+  } catch {
+    return null;
+  }
+}
+
 export function contentNews(root: string, pages: readonly ContentPageEntry[], required: readonly RequiredPage[]): NewsManifest {
   const titles = new Map<string, string>([
     ...STATIC_ROUTES.map((route) => [route.path, route.name] as const),
@@ -53,19 +68,34 @@ export function contentNews(root: string, pages: readonly ContentPageEntry[], re
   for (const record of gitLog(root).split("\x1e").slice(1)) {
     const [head = "", ...files] = record.split("\n");
     const [commit = "", date = "", trailers = ""] = head.split("\x1f");
-    const written = trailers.split("\x1d")[0]?.trim();
-    const changed = new Set(files.map((file) => pageOfFile(file.trim(), pages)).filter((page): page is string => page !== null));
-    for (const pagina of changed) {
+    const written = trailers.split("\x1d")[0]?.trim() || undefined;
+    const filesOfPage = new Map<string, string[]>();
+    for (const file of files.map((name) => name.trim()).filter(Boolean)) {
+      const page = pageOfFile(file, pages);
+      if (page !== null) filesOfPage.set(page, [...(filesOfPage.get(page) ?? []), file]);
+    }
+    for (const [pagina, pageFiles] of filesOfPage) {
       const titulo = titles.get(pagina);
       if (!titulo) continue;
       const version = required.find((page) => page.path === pagina)?.versions.find((entry) => entry.commit === commit);
-      items.push({
+      const item: NewsItem = {
         id: `${commit.slice(0, 12)}:${pagina}`,
         pagina,
         titulo,
         data: new Date(date).toISOString(),
-        resumo: version?.summary ?? (written || DEFAULT_NEWS_SUMMARY),
-      });
+        resumo: version?.summary ?? written ?? DEFAULT_NEWS_SUMMARY,
+      };
+      if (!version && !written) {
+        // No line for readers: the diff tells what changed (the page's own MDX file gets links to its sections).
+        const own = pages.find((page) => page.path === pagina)?.file;
+        const changes = pageFiles.map((file) =>
+          fileChange(file, fileAt(root, `${commit}^`, file), fileAt(root, commit, file), file === own),
+        );
+        item.resumo = describeChanges(changes) ?? DEFAULT_NEWS_SUMMARY;
+        const links = changes.flatMap((change) => change.links);
+        if (links.length) item.secoes = links.slice(0, 10);
+      }
+      items.push(item);
       if (items.length >= MAX_ITEMS) return { items };
     }
   }

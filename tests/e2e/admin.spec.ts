@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { defaultPermissions, grantablePages } from "../../src/lib/routes";
 import { SESSION_COOKIE } from "../../src/lib/server/sessions/session";
 import { writeAuditLog } from "../../src/lib/server/audit/audit";
@@ -147,22 +148,50 @@ test("the audit page exports the filtered rows as ';'-separated CSV for Excel", 
     .replace(/^\uFEFF/, "")
     .split("\r\n")
     .filter(Boolean);
-  expect(header).toBe("Data/Hora;Usuário;E-mail;Ação;Resultado;Detalhes;IP;User-Agent");
+  expect(header).toBe("Data/Hora;Usuário;E-mail;Ação;Resultado;Detalhes;IP;User-Agent;Detalhes (legível)");
   expect(rows.length).toBeGreaterThan(0);
   for (const row of rows) expect(row).toContain(";Bloqueado;");
 });
 
-test("an audit row's 'Detalhes' opens from the keyboard with the JSON pretty-printed", async ({ page, loginAs }) => {
+test("an audit row's 'Detalhes' opens from the keyboard as labelled Portuguese fields, with the JSON pretty-printed beneath", async ({
+  page,
+  loginAs,
+}) => {
   const marker = `detalhe-${Date.now()}`;
-  await writeAuditLog(e2eDb(), { actionType: "user_logout", result: "success", details: { marker, motivo: "x".repeat(120) } });
+  await writeAuditLog(e2eDb(), {
+    actionType: "user_logout",
+    result: "success",
+    details: { marker, motivo: "x".repeat(120), error: "invalid_credentials", sent: false, roles: ["admin", "lider"] },
+  });
   await loginAs(["admin"]);
   await page.goto("/audit-logs");
   const row = page.locator("tbody tr", { hasText: marker }).first();
+  // The column keeps the spec's truncated JSON.
+  await expect(row.getByText(/^\{"marker":.*…$/)).toBeVisible();
   const summary = row.getByText("Detalhes", { exact: true });
   await (await hydrated(summary)).focus();
   await page.keyboard.press("Enter");
+  const fields = row.locator("dl");
+  await expect(fields).toBeVisible();
+  const pairs = await fields.evaluate((list) =>
+    [...list.querySelectorAll("dt")].map((term) => `${term.textContent}=${term.nextElementSibling?.textContent}`),
+  );
+  expect(pairs).toEqual([
+    `marker=${marker}`,
+    `Motivo=${"x".repeat(120)}`,
+    "Motivo=e-mail ou senha incorretos",
+    "Enviado=não",
+    "Perfis=admin, lider",
+  ]);
+  await row.getByText("JSON completo", { exact: true }).click();
   await expect(row.locator("pre")).toBeVisible();
-  expect(await row.locator("pre").textContent()).toContain(`{\n  "marker": "${marker}",\n  "motivo": "${"x".repeat(120)}"\n}`);
+  expect(await row.locator("pre").textContent()).toContain(`{\n  "marker": "${marker}",\n  "motivo": "${"x".repeat(120)}",`);
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
+    const results = await new AxeBuilder({ page }).include("tbody").analyze();
+    expect(results.violations.filter((v) => ["serious", "critical"].includes(v.impact ?? "")).map((v) => `${scheme} ${v.id}`)).toEqual([]);
+  }
 });
 
 test("audit filters live in the address and apply when changed: a shared link applies them and Back restores the previous ones", async ({

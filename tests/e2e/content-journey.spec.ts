@@ -161,12 +161,16 @@ test("/acesso-negado names the refused page and whom to ask, and never echoes an
   await page.goto("/comite-ia");
   await expect(page).toHaveURL(/\/acesso-negado\?pagina=%2Fcomite-ia$/);
   const comite = findRoute("/comite-ia")!.name;
-  await expect(page.getByText(`Você não tem permissão para acessar a página “${comite}”.`)).toBeVisible();
+  // The spec's two sentences word for word; the refused page on a line of its own beside them.
+  const spec = "Você não tem permissão para acessar esta página. Entre em contato com o administrador se precisar de acesso.";
+  await expect(page.getByText(spec, { exact: true })).toBeVisible();
+  await expect(page.getByText(`Página: ${comite}`, { exact: true })).toBeVisible();
   await expect(page.getByText("Peça acesso aos administradores do portal:")).toBeVisible();
   await expect(page.locator("main a[href^='mailto:']")).toHaveText(/^[^@\s]+@[^@\s]+$/);
   await page.goto("/acesso-negado?pagina=%3Cb%3Einjetado%3C%2Fb%3E");
-  await expect(page.getByText("Você não tem permissão para acessar esta página.")).toBeVisible();
+  await expect(page.getByText(spec, { exact: true })).toBeVisible();
   await expect(page.getByText("injetado")).toHaveCount(0);
+  await expect(page.getByText(/^Página:/)).toHaveCount(0);
 });
 
 test("the trail says 'Salvo' in a polite live region once a change is saved", async ({ page, loginAs }) => {

@@ -167,6 +167,10 @@ test("an invalid frontmatter value shows in the browser with file:line, and the 
   );
   const overlay = page.locator("vite-error-overlay");
   await expect(overlay).toContainText("Conteúdo com problemas");
+  // The overlay's own words are Portuguese too.
+  await expect(overlay).toContainText("Usar tema escuro");
+  for (const english of ["An error occurred", "Stack Trace", "Use dark theme", "See Docs Reference", "Open in editor"])
+    await expect(overlay).not.toContainText(english);
   // Still there after a reload, until fixed.
   await openPage(page, "/exemplo-componentes");
   await expect(overlay).toContainText(`${PAGE}:6: campo "access"`);

@@ -62,7 +62,7 @@ test("a reader confirms, sees what changed in the next version, and confirms aga
   await expect(pending.getByRole("link", { name: "Política de IA" })).toBeVisible();
   await pending.getByRole("link", { name: "Política de IA" }).click();
   await expect(page).toHaveURL(/\/politica-ia$/);
-  await expect(page.getByRole("heading", { name: /O que mudou/ })).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: /Nova versão/ })).toHaveCount(0);
   await page.getByRole("button", { name: "Li e entendi" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Você confirmou a leitura desta versão" })).toBeVisible();
   await expect(count).toBeHidden();
@@ -78,15 +78,16 @@ test("a reader confirms, sees what changed in the next version, and confirms aga
 
   await page.goto("/politica-ia");
   await expect(count).toHaveAccessibleName("1 pendência de leitura");
-  await expect(page.getByRole("heading", { name: "O que mudou desde a versão 1, que você confirmou" })).toBeVisible();
+  // At the top of the page, seen on arrival without scrolling.
+  const changes = page.getByRole("region", { name: "Nova versão: leia o que mudou" });
+  await expect(changes).toBeVisible();
+  await expect(changes).toBeInViewport();
+  await expect(changes.getByText("Desde a versão 1, que você confirmou")).toBeVisible();
   await expect(page.getByText("Dados de clientes só em ferramentas internas.").first()).toBeVisible();
   await expect(page.locator("#dados-de-clientes")).toHaveAttribute("data-leitura-mudou", "");
   await expect(page.locator("#ferramentas-aprovadas")).not.toHaveAttribute("data-leitura-mudou");
   // The changed section's link in the "what changed" box (the contents list and the heading link share its name).
-  await page
-    .getByRole("region", { name: "O que mudou desde a versão 1, que você confirmou" })
-    .getByRole("link", { name: "Dados de clientes" })
-    .click();
+  await page.getByRole("region", { name: "Nova versão: leia o que mudou" }).getByRole("link", { name: "Dados de clientes" }).click();
   await expect(page).toHaveURL(/#dados-de-clientes$/);
   await page.getByRole("button", { name: "Li e entendi" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Você confirmou a leitura desta versão" })).toBeVisible();

@@ -38,3 +38,31 @@ for (const term of ["canvas", "ideação", "template"]) {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 }
+
+test("a hit inside the template catalogue leads to that template's card, and its excerpt neither repeats the title nor runs fields together", async ({
+  page,
+  loginAs,
+}) => {
+  await loginAs(["visualizador"]);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto("/faq");
+  const dialog = await searchFor(page, "nove blocos");
+  // The catalogue's result (another page may rank above it for these words).
+  const first = dialog.getByRole("option").filter({ hasText: "Templates & Ferramentas" }).first();
+  await expect(first).toHaveAttribute("href", "/templates#template-lean-canvas");
+  await expect(first.locator("span").first()).toHaveText("Templates & Ferramentas › Lean Canvas");
+  const excerpt = (await first.locator("span").nth(1).innerText()).trim();
+  expect(excerpt).toContain("nove blocos");
+  expect(excerpt).not.toContain("Lean Canvas");
+  // Card fields (stage, format, description, tools) are separate sentences, never glued ("métricas-chave.Ferramentas").
+  expect(excerpt).not.toMatch(/\p{L}[.:]?\p{Lu}\p{Ll}/u);
+  await first.click();
+  await expect(page).toHaveURL(/\/templates#template-lean-canvas$/);
+  const card = page.locator("#template-lean-canvas");
+  await expect(card).toBeInViewport();
+  // The sticky header does not cover the card's title.
+  const header = await page.locator("header.sticky").boundingBox();
+  await expect(card).toHaveRole("heading");
+  const title = await card.boundingBox();
+  expect(title!.y).toBeGreaterThanOrEqual(header!.y + header!.height);
+});

@@ -18,6 +18,20 @@ function itemOf(item: NewsItem): HTMLLIElement {
   summary.textContent = item.resumo;
   summary.className = "mt-1";
   li.append(link, when, summary);
+  if (item.secoes?.length) {
+    // The sections the change touched, each a link to its heading on the page.
+    const sections = document.createElement("p");
+    sections.className = "mt-1 flex flex-wrap gap-x-3 gap-y-1 text-sm";
+    sections.append("Ver: ");
+    for (const section of item.secoes) {
+      const anchor = document.createElement("a");
+      anchor.href = `${item.pagina}#${encodeURIComponent(section.id)}`;
+      anchor.textContent = section.titulo;
+      anchor.className = "text-brand-700 underline dark:text-brand-100";
+      sections.append(anchor);
+    }
+    li.append(sections);
+  }
   return li;
 }
 

@@ -8,8 +8,19 @@ export interface NewsItem {
   titulo: string;
   /** ISO 8601 date of the commit. */
   data: string;
-  /** The new version's summary when the commit raised a required page's version, else the commit's subject line. */
+  /**
+   * The new version's summary when the commit raised a required page's version, else the commit's
+   * `Novidade:` line, else what the diff shows (sections or entries added, changed, removed).
+   */
   resumo: string;
+  /** Sections of the page added or changed by the commit, to link to (only when the summary came from the diff). */
+  secoes?: NewsSection[];
+}
+
+export interface NewsSection {
+  /** The heading's id on the page. */
+  id: string;
+  titulo: string;
 }
 
 export interface NewsManifest {

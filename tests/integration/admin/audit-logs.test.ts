@@ -71,7 +71,7 @@ describe("audit log API", () => {
       .replace(/^\uFEFF/, "")
       .trim()
       .split("\r\n");
-    expect(lines[0]).toBe("Data/Hora,Usuário,E-mail,Ação,Resultado,Detalhes,IP,User-Agent");
+    expect(lines[0]).toBe("Data/Hora,Usuário,E-mail,Ação,Resultado,Detalhes,IP,User-Agent,Detalhes (legível)");
     expect(lines).toHaveLength(data.rows.length + 1);
     expect(lines.slice(1).every((line) => line.includes(",Logout,Falha,"))).toBe(true);
     expect(lines[1]).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2},Sistema,/);
@@ -124,7 +124,7 @@ describe("audit log API", () => {
     expect(response.status).toBe(200);
     const csv = await response.text();
     const [header] = csv.replace(/^\uFEFF/, "").split("\r\n");
-    expect(header).toBe("Data/Hora;Usuário;E-mail;Ação;Resultado;Detalhes;IP;User-Agent");
+    expect(header).toBe("Data/Hora;Usuário;E-mail;Ação;Resultado;Detalhes;IP;User-Agent;Detalhes (legível)");
     expect(csv).toContain(`;"'=cmd|' /C calc'!A0"`);
     expect(csv).toContain(`"'+55";`);
     const cells = csv.split(/;|\r\n/).map((cell) => cell.replace(/^"/, ""));

@@ -30,6 +30,8 @@ afterAll(() => server?.stop());
 
 const ENDPOINTS: [string, string, unknown?][] = [
   ["GET", "/api/admin/me"],
+  ["GET", "/api/admin/primeiros-passos"],
+  ["POST", "/api/admin/primeiros-passos", {}],
   ["GET", "/api/admin/users"],
   ["POST", "/api/admin/users", { email: "x@b1.example.com", fullName: "Xis", password: "Senha@123", roles: [] }],
   ["PUT", "/api/admin/users/qualquer", { fullName: "Xis", roles: [] }],
@@ -59,6 +61,17 @@ describe("admin endpoints refuse everyone but admins", () => {
       body: JSON.stringify({ name: "csrf", description: "", pages: [] }),
     });
     expect(response.status).toBe(403);
+  });
+});
+
+describe("Primeiros passos", () => {
+  it("tells an admin what the test server still runs on (example domain, no keys, no backup), 50 times in parallel alike", async () => {
+    const answers = await Promise.all(Array.from({ length: 50 }, () => call("GET", "/api/admin/primeiros-passos", admin)));
+    const bodies = await Promise.all(answers.map((response) => response.json() as Promise<{ passos: { id: string }[] }>));
+    expect(new Set(bodies.map((body) => JSON.stringify(body.passos.map((step) => step.id)))).size).toBe(1);
+    expect(bodies[0]!.passos.map((step) => step.id)).toContain("dominios");
+    // A method the endpoint does not have is answered as every such one is here (404), with nothing read or written.
+    expect((await call("POST", "/api/admin/primeiros-passos", admin, {})).status).toBe(404);
   });
 });
 

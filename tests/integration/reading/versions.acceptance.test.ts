@@ -79,7 +79,10 @@ describe("a new version of a required page", () => {
     const html = await (await get("/politica-ia", who.lider!)).text();
     const since = /<section[^>]*data-desde="1"[^>]*>[\s\S]*?<\/section>/.exec(html)?.[0] ?? "";
     expect(since).toContain('data-secoes="dados-de-clientes"');
-    expect(since).toContain("O que mudou desde a versão 1, que você confirmou");
+    expect(since).toContain("Nova versão: leia o que mudou");
+    expect(since).toContain("Desde a versão 1, que você confirmou");
+    // At the top: before the page's own content (its first heading).
+    expect(html.indexOf("data-leitura-mudancas")).toBeLessThan(html.indexOf('<h2 id="dados-de-clientes"'));
     expect(since).toContain("Dados de clientes só em ferramentas internas.");
     expect(since).toMatch(/<a href="#dados-de-clientes"[^>]*>\s*Dados de clientes\s*<\/a>/);
     expect(since).not.toContain("#ferramentas-aprovadas");

@@ -3,6 +3,7 @@
  * (the app's audit append on a second connection). `BACKUP_SIZE_MB=100` runs the same tests on a
  * ~100 MB database and prints the backup time (README "Operação"); the default keeps `npm test` short.
  */
+import { readBackupRecord } from "../../../src/lib/server/admin/first-steps";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -174,8 +175,11 @@ describe.skipIf(onPostgres)("db:backup and db:restore", () => {
 
   it("db:restore into a folder that does not exist yet creates it", { timeout: 60_000 }, async () => {
     const backupFile = path.join(dir, "para-restaurar.sqlite");
+    const before = Date.now();
     const backup = await runScript("scripts/db-backup.ts", [backupFile], { DATABASE_PATH: databasePath });
     expect(backup.code, backup.output).toBe(0);
+    // The admin overview's 'Primeiros passos' learns of the copy from the record beside the database.
+    expect(readBackupRecord(databasePath)!.getTime()).toBeGreaterThanOrEqual(before - 1000);
     const restoredPath = path.join(dir, "nova", "pasta", "db.sqlite");
     const restore = await runScript("scripts/db-restore.ts", [backupFile], { DATABASE_PATH: restoredPath });
     expect(restore.code, restore.output).toBe(0);

@@ -61,10 +61,87 @@ describe("content changes from git", () => {
     const { items } = contentNews(root, [], [committee]);
     expect(items.map(({ pagina, titulo, data, resumo }) => ({ pagina, titulo, data, resumo }))).toEqual([
       { pagina: "/comite-ia", titulo: "Comitê de IA", data: "2026-03-01T10:00:00.000Z", resumo: "Novo cronograma do comitê." },
-      { pagina: "/etapas-processo", titulo: "Etapas do Processo", data: "2026-02-01T10:00:00.000Z", resumo: "Conteúdo atualizado" },
+      { pagina: "/etapas-processo", titulo: "Etapas do Processo", data: "2026-02-01T10:00:00.000Z", resumo: "Alterado: Início da página." },
       { pagina: "/glossario", titulo: "Glossário", data: "2026-02-01T10:00:00.000Z", resumo: "Conteúdo atualizado" },
       { pagina: "/faq", titulo: "Perguntas Frequentes", data: "2026-01-01T10:00:00.000Z", resumo: "Nova pergunta sobre prazos" },
     ]);
     expect(new Set(items.map((entry) => entry.id)).size).toBe(4);
+  });
+
+  it("without a 'Novidade:' line, tells from the diff which sections or entries were added, changed and removed, linking the page's own sections", () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "b1-news-diff-"));
+    roots.push(root);
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: root, encoding: "utf8" }).trim();
+    git("init", "-q");
+    git("config", "user.email", "editor@example.com");
+    git("config", "user.name", "Editor");
+    fs.mkdirSync(path.join(root, "content/paginas"), { recursive: true });
+    const commit = (file: string, text: string, message: string) => {
+      fs.writeFileSync(path.join(root, file), text);
+      git("add", ".");
+      git("commit", "-q", "-m", message);
+    };
+    const page = (body: string) => `---\ntitle: Política\n---\n\n${body}`;
+    commit("content/paginas/politica.mdx", page("Intro.\n\n## Dados de clientes\n\nNunca cole.\n\n## Antiga\n\nSai.\n"), "v1");
+    commit(
+      "content/paginas/politica.mdx",
+      page("Intro.\n\n## Dados de clientes\n\nSó em ferramentas aprovadas.\n\n## Ferramentas *aprovadas*\n\nLista.\n"),
+      "edit",
+    );
+    commit(
+      "content/faq.yaml",
+      '- { id: "a", question: "Primeira?", answer: "x" }\n- { id: "b", question: "Segunda?", answer: "y" }\n',
+      "faq",
+    );
+    commit(
+      "content/faq.yaml",
+      '- { id: "a", question: "Primeira?", answer: "mudou" }\n- { id: "c", question: "Terceira?", answer: "z" }\n',
+      "faq 2",
+    );
+    // Only the frontmatter: no section changed, the neutral line stays.
+    commit(
+      "content/paginas/politica.mdx",
+      page("Intro.\n\n## Dados de clientes\n\nSó em ferramentas aprovadas.\n\n## Ferramentas *aprovadas*\n\nLista.\n").replace(
+        "Política",
+        "Política de IA",
+      ),
+      "title",
+    );
+    const pages = [
+      {
+        slug: "politica",
+        path: "/politica",
+        title: "Política",
+        description: "",
+        nav: "none",
+        order: 0,
+        access: "signed-in",
+        file: "content/paginas/politica.mdx",
+      },
+    ] as const;
+
+    const { items } = contentNews(root, pages as never, []);
+    expect(items.map(({ pagina, resumo, secoes }) => ({ pagina, resumo, secoes }))).toEqual([
+      { pagina: "/politica", resumo: "Conteúdo atualizado", secoes: undefined },
+      { pagina: "/faq", resumo: "Novo: Terceira?. Alterado: Primeira?. Removido: Segunda?.", secoes: undefined },
+      { pagina: "/faq", resumo: "Novo: Primeira?, Segunda?.", secoes: undefined },
+      {
+        pagina: "/politica",
+        resumo: "Novo: Ferramentas aprovadas. Alterado: Dados de clientes. Removido: Antiga.",
+        secoes: [
+          { id: "ferramentas-aprovadas", titulo: "Ferramentas aprovadas" },
+          { id: "dados-de-clientes", titulo: "Dados de clientes" },
+        ],
+      },
+      {
+        pagina: "/politica",
+        resumo: "Novo: Dados de clientes, Antiga. Alterado: Início da página.",
+        secoes: [
+          { id: "dados-de-clientes", titulo: "Dados de clientes" },
+          { id: "antiga", titulo: "Antiga" },
+          { id: "conteudo", titulo: "Início da página" },
+        ],
+      },
+    ]);
   });
 });

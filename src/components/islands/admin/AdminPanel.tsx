@@ -4,6 +4,7 @@ import { TAB, TAB_LIST } from "../ui/tabs";
 import { Toasts, toast } from "../ui/toast";
 import type { ChecklistPage, RoleRow } from "./types";
 import { RoleBadge } from "./RoleBadge";
+import { FirstSteps } from "./FirstSteps";
 import { readAddress, useAddress, writeAddress } from "./address-state";
 
 /** The tabs as the address names them (`/admin-panel?aba=usuarios`). */
@@ -77,6 +78,7 @@ export default function AdminPanel({ info, system }: { info?: ReactNode; system?
           <Tab className={TAB}>Sistema</Tab>
         </TabList>
         <TabPanel className="grid gap-4 md:grid-cols-2">
+          <FirstSteps />
           <div className="rounded-xl border border-slate-200 p-5 dark:border-slate-700">
             <h2 className="mb-3 font-semibold">Seus perfis</h2>
             <div className="mb-3 flex flex-wrap gap-2">

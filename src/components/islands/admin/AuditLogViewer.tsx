@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { Download } from "lucide-react";
 import { AUDIT_ACTION_LABELS, AUDIT_RESULT_LABELS, auditActionLabel, type AuditResult } from "../../../lib/audit/actions";
+import { detailFields } from "../../../lib/audit/detail-fields";
 import { accessDecisionNote, formatDateTime, prettyDetails, truncateDetails } from "../../../lib/admin/labels";
 import { ghostButton, inputClass, primaryButton } from "./styles";
 import { useHydrated } from "../ui/use-hydrated";
@@ -216,9 +217,22 @@ export default function AuditLogViewer() {
                   {row.actionDetails && (
                     <details className="mt-1">
                       <summary className="cursor-pointer font-sans text-sky-700 hover:underline dark:text-sky-300">Detalhes</summary>
-                      <pre className="mt-1 max-h-80 overflow-auto rounded bg-slate-50 p-2 whitespace-pre-wrap break-all dark:bg-slate-800">
-                        {prettyDetails(row.actionDetails)}
-                      </pre>
+                      <dl className="mt-1 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 rounded bg-slate-50 p-2 font-sans dark:bg-slate-800">
+                        {detailFields(row.actionDetails).map((field, index) => (
+                          <div key={index} className="contents">
+                            <dt className="font-semibold">{field.label}</dt>
+                            <dd className="break-all">{field.value}</dd>
+                          </div>
+                        ))}
+                      </dl>
+                      <details className="mt-1">
+                        <summary className="cursor-pointer font-sans text-slate-600 hover:underline dark:text-slate-300">
+                          JSON completo
+                        </summary>
+                        <pre className="mt-1 max-h-80 overflow-auto rounded bg-slate-50 p-2 whitespace-pre-wrap break-all dark:bg-slate-800">
+                          {prettyDetails(row.actionDetails)}
+                        </pre>
+                      </details>
                     </details>
                   )}
                 </td>

@@ -78,15 +78,26 @@ export default function TemplatesCatalog({ templates }: { templates: TemplateCar
           {visible.map((template) => (
             <li
               key={template.id}
-              className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900"
+              className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white has-[:target]:ring-2 has-[:target]:ring-brand-500 dark:border-slate-700 dark:bg-slate-900"
             >
               <span className={`h-1.5 ${template.accent}`} />
               <div className="flex flex-1 flex-col p-5">
-                <div className="mb-2 flex flex-wrap gap-2 text-xs">
-                  <span className="rounded-full bg-slate-100 px-2 py-0.5 dark:bg-slate-800">{template.stage}</span>
-                  <span className="rounded-full bg-slate-100 px-2 py-0.5 dark:bg-slate-800">{template.format}</span>
+                {/* The title comes first in the page (the chips are shown above it): the search's sub-result
+                    for this card starts at its heading's id and holds only this card's fields. */}
+                <h3 id={`template-${template.id}`} className="scroll-mt-24 font-semibold">
+                  {template.title}
+                </h3>
+                {/* One block per chip: the index reads "Etapa: Ideação. Formato: Quadro.", never "IdeaçãoQuadro". */}
+                <div className="order-first mb-2 flex flex-wrap gap-2 text-xs">
+                  <div className="rounded-full bg-slate-100 px-2 py-0.5 dark:bg-slate-800">
+                    <span className="sr-only">Etapa: </span>
+                    {template.stage}
+                  </div>
+                  <div className="rounded-full bg-slate-100 px-2 py-0.5 dark:bg-slate-800">
+                    <span className="sr-only">Formato: </span>
+                    {template.format}
+                  </div>
                 </div>
-                <h3 className="font-semibold">{template.title}</h3>
                 <p className="mt-1 flex-1 text-sm text-slate-600 dark:text-slate-300">{template.description}</p>
                 <p className="mt-3 text-xs text-slate-500">Ferramentas: {template.tools.join(", ")}</p>
                 <div className="mt-4">

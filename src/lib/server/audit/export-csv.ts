@@ -1,11 +1,13 @@
 import { AUDIT_RESULT_LABELS, auditActionLabel } from "../../audit/actions.ts";
+import { detailsReadable } from "../../audit/detail-fields.ts";
 import { auditUserLabel, type AuditRow } from "./query.ts";
 import { csvDateTimeFormatter } from "../platform/csv-date-time.ts";
 import { CSV_BOM, csvLine, type CsvSeparator } from "../platform/csv.ts";
 
 export { CSV_BOM, CSV_SEPARATORS, csvCell, type CsvSeparator } from "../platform/csv.ts";
 
-const HEADER_CELLS = ["Data/Hora", "Usuário", "E-mail", "Ação", "Resultado", "Detalhes", "IP", "User-Agent"];
+// 'Detalhes' stays the stored JSON (machine-readable, same position as always); the readable one comes last.
+const HEADER_CELLS = ["Data/Hora", "Usuário", "E-mail", "Ação", "Resultado", "Detalhes", "IP", "User-Agent", "Detalhes (legível)"];
 
 /** Header line (with its CRLF) using the given separator. */
 export function auditCsvHeader(separator: CsvSeparator = ","): string {
@@ -30,6 +32,7 @@ export function auditCsvLine(row: AuditRow, timeZone: string, separator: CsvSepa
       row.actionDetails ?? "",
       row.ipAddress ?? "",
       row.userAgent ?? "",
+      detailsReadable(row.actionDetails),
     ],
     separator,
   );

@@ -54,6 +54,10 @@ export interface Config {
   scim: ScimSettings | null;
   /** `READING_DIGEST=false` stops the server's weekly required-reading reminder (`npm run reading:digest` still sends). */
   readingDigest: boolean;
+  /** DOCS_URL: where the repository's files are read in a browser (the admin's 'Primeiros passos' links to sections); empty = no links. */
+  docsUrl: string;
+  /** BACKUP_EXTERNAL=true: backups are made outside `npm run db:backup` (pg_dump, snapshots), so 'Primeiros passos' does not ask for one. */
+  backupExternal: boolean;
 }
 
 function positiveInteger(name: string, value: string | undefined): number | null {
@@ -121,6 +125,26 @@ function readSmtpUrl(env: NodeJS.ProcessEnv): string {
   return configured;
 }
 
+/** `DOCS_URL`: empty, or an http(s):// address of printable ASCII (at most 500 characters); anything else stops the start. */
+function readDocsUrl(env: NodeJS.ProcessEnv): string {
+  const configured = env.DOCS_URL?.trim() ?? "";
+  if (!configured) return "";
+  const url = URL.parse(configured);
+  if (configured.length > 500 || !/^[\x21-\x7e]+$/.test(configured) || !url || (url.protocol !== "http:" && url.protocol !== "https:"))
+    throw new Error(
+      "DOCS_URL deve ser um endereço http:// ou https:// (até 500 caracteres), por exemplo https://git.suaempresa.com.br/b1/hub/-/blob/main",
+    );
+  return url.href.replace(/\/+$/, "");
+}
+
+/** A yes/no variable: true/1 or false/0/empty; anything else stops the start. */
+function flag(name: string, value: string | undefined): boolean {
+  const text = (value ?? "").trim().toLowerCase();
+  if (text === "true" || text === "1") return true;
+  if (text === "false" || text === "0" || text === "") return false;
+  throw new Error(`${name} deve ser true ou false (recebido: "${value}")`);
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 4321);
   const host = env.HOST ?? "127.0.0.1";
@@ -155,6 +179,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditChainKey: key32("AUDIT_CHAIN_KEY", env.AUDIT_CHAIN_KEY),
     scim: readScimSettings(env),
     readingDigest: !["0", "false", "off"].includes((env.READING_DIGEST ?? "").trim().toLowerCase()),
+    docsUrl: readDocsUrl(env),
+    backupExternal: flag("BACKUP_EXTERNAL", env.BACKUP_EXTERNAL),
   };
 }
 
