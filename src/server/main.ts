@@ -36,6 +36,8 @@ import { createMetrics } from "./observability/metrics.ts";
 import { createMetricsResponder, startMetricsServer } from "./observability/metrics-endpoint.ts";
 import { createRouteClassifier } from "./observability/route-class.ts";
 import { readObservabilitySettings } from "./observability/settings.ts";
+import { registerAuditStreamMetric } from "./observability/audit-stream-metric.ts";
+import { lagWarnings, startAuditStream } from "../lib/server/audit/stream/deliverer.ts";
 
 const dist = path.resolve(process.env.B1_DIST_DIR ?? "dist");
 let cfg: ReturnType<typeof config>;
@@ -85,6 +87,10 @@ await scheduleMaintenance(
   cfg.readingDigest ? { publicUrl: cfg.publicUrl, timeZone: cfg.tzDisplay } : null,
 );
 
+// Audit streaming to the company's SIEM (AUDIT_WEBHOOK_URL, AUDIT_SYSLOG_URL): one loop per destination.
+const auditStream = await startAuditStream(db, cfg.auditStream, logger());
+registerAuditStreamMetric(metrics.registry, auditStream);
+
 // The required-reading report's totals are counted now (seconds at 100,000 people), not at its first visit.
 startCountingTallies(db);
 
@@ -95,7 +101,7 @@ const checkReadiness = createReadinessCheck({
 });
 const listener = createObservedListener({
   gate,
-  respondToHealthProbe: createHealthResponder(checkReadiness),
+  respondToHealthProbe: createHealthResponder(checkReadiness, async () => lagWarnings(await auditStream.states())),
   logger: logger(),
   trustProxy: cfg.trustProxy,
   metrics,
@@ -180,7 +186,10 @@ function shutdown(signal: string) {
     finished = true;
     metricsServer?.close();
     if (engine === "sqlite") removePidFile(cfg.databasePath);
-    void closeDatabase(db).finally(() => process.exit(code));
+    // The delivery loops give their leases up (another instance takes over at once); a send in flight is not awaited long.
+    void Promise.race([auditStream.stop(), new Promise((resolve) => setTimeout(resolve, 2000))])
+      .then(() => closeDatabase(db))
+      .finally(() => process.exit(code));
   };
   setTimeout(() => {
     void connections.stop(server).then(() => finish(0));

@@ -182,7 +182,7 @@ export const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
  * Answers `/healthz` (the process answers) and `/readyz` (database readable and writable,
  * migrations, pages, not shutting down) before the gate: no cookie is read, nothing is audited or personalised.
  */
-export function createHealthResponder(checkReadiness: () => Promise<string | null>) {
+export function createHealthResponder(checkReadiness: () => Promise<string | null>, warnings?: () => Promise<string[]>) {
   return async function respondToHealthProbe(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.setHeader("Allow", "GET, HEAD");
@@ -190,6 +190,9 @@ export function createHealthResponder(checkReadiness: () => Promise<string | nul
     }
     if (path === "/healthz") return answer(req, res, 200, "ok");
     const reason = await checkReadiness();
-    answer(req, res, reason === null ? 200 : 503, reason === null ? "pronto" : `não pronto: ${reason}`);
+    // Details that warn without failing readiness (an audit destination far behind): one line each.
+    const notes = warnings ? await warnings().catch(() => []) : [];
+    const details = notes.map((note) => `\naviso: ${note}`).join("");
+    answer(req, res, reason === null ? 200 : 503, (reason === null ? "pronto" : `não pronto: ${reason}`) + details);
   };
 }

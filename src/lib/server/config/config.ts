@@ -8,6 +8,7 @@ import { engineOf } from "../../../../db/schema/index.ts";
 import { readOidcSettings, type OidcSettings } from "./oidc.ts";
 import { readTwoFactorSettings, type TwoFactorSettings } from "./two-factor.ts";
 import { readScimSettings, type ScimSettings } from "./scim.ts";
+import { readAuditStreamSettings, type AuditStreamSettings } from "./audit-stream.ts";
 
 /** Runtime configuration from the environment; every value has a safe default (the allow-list: empty). */
 export interface Config {
@@ -54,6 +55,8 @@ export interface Config {
   scim: ScimSettings | null;
   /** `READING_DIGEST=false` stops the server's weekly required-reading reminder (`npm run reading:digest` still sends). */
   readingDigest: boolean;
+  /** Audit streaming to a SIEM (signed webhook, syslog); each destination null when unset. */
+  auditStream: AuditStreamSettings;
 }
 
 function positiveInteger(name: string, value: string | undefined): number | null {
@@ -155,6 +158,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditChainKey: key32("AUDIT_CHAIN_KEY", env.AUDIT_CHAIN_KEY),
     scim: readScimSettings(env),
     readingDigest: !["0", "false", "off"].includes((env.READING_DIGEST ?? "").trim().toLowerCase()),
+    auditStream: readAuditStreamSettings(env),
   };
 }
 
