@@ -11,7 +11,14 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { scheduleMaintenance } from "./maintenance.ts";
 import { config } from "../lib/server/config/config.ts";
-import { closeDatabase, engineOfDb, getMigratedDb, MIGRATIONS_DIR, PG_MIGRATIONS_DIR } from "../lib/server/data/db.ts";
+import {
+  closeDatabase,
+  engineOfDb,
+  getMigratedDb,
+  MIGRATIONS_DIR,
+  openReadOnlyDatabase,
+  PG_MIGRATIONS_DIR,
+} from "../lib/server/data/db.ts";
 import { logger } from "../lib/server/platform/logger.ts";
 import { seedDatabase } from "../lib/server/data/seed.ts";
 import { removePidFile, writePidFile } from "../lib/server/platform/server-pid.ts";
@@ -88,7 +95,13 @@ await scheduleMaintenance(
 );
 
 // Audit streaming to the company's SIEM (AUDIT_WEBHOOK_URL, AUDIT_SYSLOG_URL): one loop per destination.
-const auditStream = await startAuditStream(db, cfg.auditStream, logger());
+const streaming = cfg.auditStream.webhook !== null || cfg.auditStream.syslog !== null;
+const auditStream = await startAuditStream(
+  db,
+  cfg.auditStream,
+  logger(),
+  streaming && engine === "sqlite" ? openReadOnlyDatabase(cfg.databasePath) : db,
+);
 registerAuditStreamMetric(metrics.registry, auditStream);
 
 // The required-reading report's totals are counted now (seconds at 100,000 people), not at its first visit.

@@ -67,3 +67,26 @@ describe("streamed audit events", () => {
     expect(displayUrl("https://user:senha@coletor.example:8443/b1?token=abc")).toBe("https://coletor.example:8443/b1");
   });
 });
+
+describe("a SIEM copy checks against the chain (the recipe in docs/implantacao.md)", () => {
+  it("each event's hash chains from its prevHash over the fields it carries", async () => {
+    const { chainHash, chainsFrom } = await import("../../../src/lib/server/audit/chain");
+    const base = { ...ROW, result: "blocked", actionDetails: '{"count":3,"path":"/x"}' };
+    const hash = chainHash("ef".repeat(32), base);
+    const [event] = toEvents([{ ...base, hash }], "ef".repeat(32), "h:1");
+    const parsed = JSON.parse(JSON.stringify(event)) as NonNullable<typeof event>;
+    const row = {
+      id: parsed.id,
+      createdAt: parsed.createdAtMs,
+      userId: parsed.actor.userId,
+      actionType: parsed.action,
+      result: parsed.result,
+      actionDetails: parsed.detailsText,
+      ipAddress: parsed.ip,
+      userAgent: parsed.userAgent,
+      hash: parsed.hash!,
+    };
+    expect(chainsFrom(parsed.prevHash, row)).toBe(true);
+    expect(chainsFrom(parsed.prevHash, { ...row, actionType: "outra" })).toBe(false);
+  });
+});

@@ -8,7 +8,7 @@
 import os from "node:os";
 import { randomUUID } from "node:crypto";
 import type { AuditStreamSettings } from "../../config/audit-stream.ts";
-import type { Db } from "../../data/db.ts";
+import { closeDatabase, type Db } from "../../data/db.ts";
 import { toEvents } from "./event.ts";
 import { createSyslogSender, createWebhookSender, DeliveryError, displayUrl, type Sender } from "./senders.ts";
 import {
@@ -61,7 +61,13 @@ export function configuredDestinations(settings: AuditStreamSettings): Configure
 }
 
 /** Starts one delivery loop per configured destination (none when nothing is configured). */
-export async function startAuditStream(db: Db, settings: AuditStreamSettings, logger: Logger): Promise<AuditStream> {
+export async function startAuditStream(
+  db: Db,
+  settings: AuditStreamSettings,
+  logger: Logger,
+  /** Where batches are read: a read-only SQLite connection of the stream's own (see readBatch), or `db`. */
+  reader: Db = db,
+): Promise<AuditStream> {
   const senders: Sender[] = [];
   if (settings.webhook) senders.push(createWebhookSender(settings.webhook));
   if (settings.syslog) senders.push(createSyslogSender(settings.syslog));
@@ -114,7 +120,7 @@ export async function startAuditStream(db: Db, settings: AuditStreamSettings, lo
           continue;
         }
         if (!pending || pending.from !== row.deliveredId) {
-          const batch = await readBatch(db, row.deliveredId, sender.batchSize);
+          const batch = await readBatch(reader, row.deliveredId, sender.batchSize);
           if (batch.rows.length === 0) {
             pending = null;
             await sleep(pollMs);
@@ -173,6 +179,7 @@ export async function startAuditStream(db: Db, settings: AuditStreamSettings, lo
         sender.close();
         await releaseLease(db, sender.name, owner).catch(() => undefined);
       }
+      if (reader !== db) await closeDatabase(reader);
     },
   };
 }

@@ -9,7 +9,7 @@
  */
 import { and, asc, count, desc, eq, gt, isNull, lt, min, or, sql } from "drizzle-orm";
 import { auditDestinations, auditLogs, users } from "../../../../../db/schema/index.ts";
-import type { Db } from "../../data/db.ts";
+import { engineOfDb, type Db } from "../../data/db.ts";
 import { nowMillis, onPostgres } from "../../data/dialect.ts";
 import { chainPointBefore } from "../chain.ts";
 
@@ -36,6 +36,11 @@ export interface StreamedRow {
 /** Every statement runs inside a transaction: on SQLite, a statement outside one while another is open is refused (db.ts). */
 function inTx<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
   return db.transaction((tx) => work(tx as unknown as Db));
+}
+
+/** Reads on the stream's own read-only SQLite connection run as they are (no other transaction shares it); on the pool, in a transaction. */
+function ownReader<T>(reader: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  return engineOfDb(reader) === "sqlite" ? work(reader) : inTx(reader, work);
 }
 
 /** The destination's row, created (from the start of the log) the first time it is configured. */
@@ -73,9 +78,13 @@ export async function releaseLease(db: Db, name: DestinationName, owner: string)
   );
 }
 
-/** The next rows after `afterId`, in chain order, and the hash the first one chains onto. */
-export async function readBatch(db: Db, afterId: number, limit: number): Promise<{ rows: StreamedRow[]; prevHash: string }> {
-  return inTx(db, async (tx) => {
+/**
+ * The next rows after `afterId`, in chain order, and the hash the first one chains onto. `reader`
+ * is, on SQLite, a read-only connection of the stream's own (WAL: it never waits for or blocks a
+ * writer, and rows show there only once committed); on PostgreSQL, the pool.
+ */
+export async function readBatch(reader: Db, afterId: number, limit: number): Promise<{ rows: StreamedRow[]; prevHash: string }> {
+  return ownReader(reader, async (tx) => {
     const rows = await tx
       .select({
         id: auditLogs.id,
