@@ -134,7 +134,11 @@ export async function benchAuditStream(seconds: number): Promise<boolean> {
     await stopGate(server.child);
 
     log(`fase 1: com envio ao webhook por ${seconds} s`);
-    const streamEnv = { AUDIT_WEBHOOK_URL: `http://127.0.0.1:${receiverPort}/hook`, AUDIT_WEBHOOK_SECRET: SECRET };
+    const streamEnv = {
+      AUDIT_WEBHOOK_URL: `http://127.0.0.1:${receiverPort}/hook`,
+      AUDIT_WEBHOOK_SECRET: SECRET,
+      ...(process.env.AUDIT_WEBHOOK_BATCH ? { AUDIT_WEBHOOK_BATCH: process.env.AUDIT_WEBHOOK_BATCH } : {}),
+    };
     server = await gate(dbPath, streamEnv);
     // The backlog of phase 0 goes first: lag counts from here.
     const [head] = await db.select({ id: auditLogs.id }).from(auditLogs).orderBy(desc(auditLogs.id)).limit(1);

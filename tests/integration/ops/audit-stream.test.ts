@@ -5,12 +5,13 @@
  * nothing; a 4xx stops the destination until "retomar"; the Integrações API pauses, resumes and
  * resends (audited, CSRF-checked, admins only); a SIGKILL mid-batch repeats only that batch.
  */
-import { asc, desc, eq } from "drizzle-orm";
+import { asc, desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLogs } from "../../../db/schema/index";
 import { freePort } from "../../../scripts/pg-cluster.mjs";
 import { writeAuditLog } from "../../../src/lib/server/audit/audit";
 import { startAuditReceiver, firstArrivals, type AuditReceiver } from "../../support/audit-receiver";
+import { onPostgres } from "../../support/pg";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
 
@@ -297,6 +298,17 @@ describe("audit streaming to a webhook", () => {
     expect(lag).toBeGreaterThan(600);
     expect((await api("POST", admin, { destination: "webhook", action: "resume" })).status).toBe(200);
     await caughtUp();
+  });
+
+  it.skipIf(!onPostgres)("the database cutting the server's connections mid-stream loses nothing", async () => {
+    await writeRows(5);
+    const cut = await server.db.execute(
+      sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+    );
+    expect(cut.rows.length).toBeGreaterThan(0);
+    await writeRows(5);
+    await caughtUp(20_000);
+    expect(firstArrivals(receiver.accepted())).toEqual(await allIds());
   });
 
   it("a SIGKILL mid-batch: after the restart every row arrives, only the batch in flight twice", async () => {
