@@ -244,6 +244,9 @@ describe("audit streaming to a webhook", () => {
       { destination: "webhook", action: "pause", constructor: { prototype: 1 } },
       { destination: "webhook", action: "resend", from: "2026-01-01\u202e" },
       { destination: "webhook", action: "resend", from: "x".repeat(64 * 1024) },
+      JSON.stringify({ destination: "webhook", action: "pause", x: "y".repeat(10 * 1024 * 1024) }),
+      '{"destination":"webhook","action":"pause","x":' + "[".repeat(64) + "]".repeat(64) + "}",
+      { destination: "webhook", action: "resend", from: "1e999" },
     ];
     for (const body of bad) {
       const response = await api("POST", admin, body);
