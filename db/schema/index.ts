@@ -41,6 +41,7 @@ export const {
   auditChainCheckpoints,
   healthProbe,
   auditChainHead,
+  auditDestinations,
   directoryGroups,
   directoryGroupMembers,
   provisionedCount,

@@ -18,6 +18,8 @@
  * --scim-sync [N] (alone: a directory's first SCIM sync of N people, 100,000 by default, on SQLite
  * and PostgreSQL, then lists and lookups at that size; --concurrency / --groups / --batch /
  * --samples / --engine sqlite|postgres, see scim-sync.ts).
+ * --audit-stream (alone: audit streaming to a local webhook at 1,000 rows/s, receiver down and back,
+ * page p99 meanwhile; --audit-stream-seconds <s> per phase, 60 by default; see audit-stream.ts).
  * Over 200 lines because it is one script: set-up, the scenarios in order, and one report; the
  * page-cost, scale, soak and profile scenarios live in their own files.
  */
@@ -45,6 +47,7 @@ import { profileGate, type Frame } from "./profile.ts";
 import { benchReading } from "./reading.ts";
 import { benchMemory } from "./memory.ts";
 import { benchScimSync } from "./scim-sync.ts";
+import { benchAuditStream } from "./audit-stream.ts";
 
 const args = process.argv.slice(2);
 const duration = Number(args[args.indexOf("--duration") + 1]) || 10;
@@ -485,15 +488,22 @@ function benchScimSyncAtScale() {
   });
 }
 
-const scenario = args.includes("--lb")
-  ? benchLb
-  : args.includes("--reading")
-    ? benchReadingAtScale
-    : args.includes("--memory")
-      ? benchMemoryAlone
-      : args.includes("--scim-sync")
-        ? benchScimSyncAtScale
-        : main;
+/** `--audit-stream`: audit-stream.ts alone, on the dist/ already built. */
+async function benchAuditStreamAlone() {
+  if (!(await benchAuditStream(option("--audit-stream-seconds", 60)))) process.exitCode = 1;
+}
+
+const scenario = args.includes("--audit-stream")
+  ? benchAuditStreamAlone
+  : args.includes("--lb")
+    ? benchLb
+    : args.includes("--reading")
+      ? benchReadingAtScale
+      : args.includes("--memory")
+        ? benchMemoryAlone
+        : args.includes("--scim-sync")
+          ? benchScimSyncAtScale
+          : main;
 scenario().catch((error: unknown) => {
   console.error(`Erro: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);

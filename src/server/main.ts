@@ -11,7 +11,14 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { scheduleMaintenance } from "./maintenance.ts";
 import { config } from "../lib/server/config/config.ts";
-import { closeDatabase, engineOfDb, getMigratedDb, MIGRATIONS_DIR, PG_MIGRATIONS_DIR } from "../lib/server/data/db.ts";
+import {
+  closeDatabase,
+  engineOfDb,
+  getMigratedDb,
+  MIGRATIONS_DIR,
+  openReadOnlyDatabase,
+  PG_MIGRATIONS_DIR,
+} from "../lib/server/data/db.ts";
 import { logger } from "../lib/server/platform/logger.ts";
 import { seedDatabase } from "../lib/server/data/seed.ts";
 import { removePidFile, writePidFile } from "../lib/server/platform/server-pid.ts";
@@ -36,6 +43,8 @@ import { createMetrics } from "./observability/metrics.ts";
 import { createMetricsResponder, startMetricsServer } from "./observability/metrics-endpoint.ts";
 import { createRouteClassifier } from "./observability/route-class.ts";
 import { readObservabilitySettings } from "./observability/settings.ts";
+import { registerAuditStreamMetric } from "./observability/audit-stream-metric.ts";
+import { lagWarnings, startAuditStream } from "../lib/server/audit/stream/deliverer.ts";
 
 const dist = path.resolve(process.env.B1_DIST_DIR ?? "dist");
 let cfg: ReturnType<typeof config>;
@@ -85,6 +94,16 @@ await scheduleMaintenance(
   cfg.readingDigest ? { publicUrl: cfg.publicUrl, timeZone: cfg.tzDisplay } : null,
 );
 
+// Audit streaming to the company's SIEM (AUDIT_WEBHOOK_URL, AUDIT_SYSLOG_URL): one loop per destination.
+const streaming = cfg.auditStream.webhook !== null || cfg.auditStream.syslog !== null;
+const auditStream = await startAuditStream(
+  db,
+  cfg.auditStream,
+  logger(),
+  streaming && engine === "sqlite" ? openReadOnlyDatabase(cfg.databasePath) : db,
+);
+registerAuditStreamMetric(metrics.registry, auditStream);
+
 // The required-reading report's totals are counted now (seconds at 100,000 people), not at its first visit.
 startCountingTallies(db);
 
@@ -95,7 +114,7 @@ const checkReadiness = createReadinessCheck({
 });
 const listener = createObservedListener({
   gate,
-  respondToHealthProbe: createHealthResponder(checkReadiness),
+  respondToHealthProbe: createHealthResponder(checkReadiness, async () => lagWarnings(await auditStream.states())),
   logger: logger(),
   trustProxy: cfg.trustProxy,
   metrics,
@@ -180,7 +199,10 @@ function shutdown(signal: string) {
     finished = true;
     metricsServer?.close();
     if (engine === "sqlite") removePidFile(cfg.databasePath);
-    void closeDatabase(db).finally(() => process.exit(code));
+    // The delivery loops give their leases up (another instance takes over at once); a send in flight is not awaited long.
+    void Promise.race([auditStream.stop(), new Promise((resolve) => setTimeout(resolve, 2000))])
+      .then(() => closeDatabase(db))
+      .finally(() => process.exit(code));
   };
   setTimeout(() => {
     void connections.stop(server).then(() => finish(0));

@@ -300,6 +300,20 @@ export const auditChainHead = pgTable("audit_chain_head", {
   updatedAt: millis("updated_at").notNull(),
 });
 
+/** One row per audit streaming destination: its delivery cursor, pause, last error and lease (see the SQLite twin). */
+export const auditDestinations = pgTable("audit_destinations", {
+  name: text("name").primaryKey(),
+  deliveredId: integer("delivered_id").notNull().default(0),
+  deliveredAt: millis("delivered_at"),
+  paused: integer("paused").notNull().default(0),
+  stoppedReason: text("stopped_reason"),
+  lastError: text("last_error"),
+  lastErrorAt: millis("last_error_at"),
+  leaseOwner: text("lease_owner"),
+  leaseUntil: millis("lease_until").notNull().default(0),
+  updatedAt: millis("updated_at").notNull(),
+});
+
 export const directoryGroups = pgTable(
   "directory_groups",
   {

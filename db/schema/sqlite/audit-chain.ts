@@ -28,3 +28,25 @@ export const auditChainHead = sqliteTable("audit_chain_head", {
   mac: text("mac"),
   updatedAt: integer("updated_at", { mode: "number" }).notNull(),
 });
+
+/**
+ * One row per audit streaming destination (`webhook`, `syslog`): the audit rows themselves are the
+ * outbox, this row holds how far the destination got and who delivers it. See src/lib/server/audit/stream/.
+ */
+export const auditDestinations = sqliteTable("audit_destinations", {
+  name: text("name").primaryKey(),
+  /** The last chain id delivered (0: none yet); the next batch starts after it. */
+  deliveredId: integer("delivered_id", { mode: "number" }).notNull().default(0),
+  /** When the last batch was acknowledged. */
+  deliveredAt: integer("delivered_at", { mode: "number" }),
+  /** 1 while an administrator paused it. */
+  paused: integer("paused", { mode: "number" }).notNull().default(0),
+  /** Why it stopped on its own (a 4xx the receiver will answer again); cleared by "retomar". */
+  stoppedReason: text("stopped_reason"),
+  lastError: text("last_error"),
+  lastErrorAt: integer("last_error_at", { mode: "number" }),
+  /** The instance that delivers it until `lease_until` (the database's clock, ms). */
+  leaseOwner: text("lease_owner"),
+  leaseUntil: integer("lease_until", { mode: "number" }).notNull().default(0),
+  updatedAt: integer("updated_at", { mode: "number" }).notNull(),
+});

@@ -57,6 +57,10 @@ export const AUDIT_ACTION_LABELS = {
   scim_user_blocked: "Diretório: Alteração Bloqueada",
   // Rows written by a process without AUDIT_CHAIN_KEY, taken into the sealed chain and named
   audit_rows_without_key: "Auditoria: Registros Gravados sem a Chave",
+  // Audit streaming to the company's SIEM (Integrações tab)
+  audit_stream_paused: "Integração Pausada",
+  audit_stream_resumed: "Integração Retomada",
+  audit_stream_resend: "Integração: Reenvio Pedido",
 } as const satisfies Record<string, string>;
 
 /** Every action an audit row may record. */

@@ -204,7 +204,7 @@ export const HEALTH_PATHS = new Set(["/healthz", "/readyz"]);
  * migrations, pages, not shutting down) before the gate: no cookie is read, nothing is audited or personalised.
  * A shared PostgreSQL that does not answer or write is said after "pronto" with a 200 (see Readiness).
  */
-export function createHealthResponder(checkReadiness: () => Promise<Readiness>) {
+export function createHealthResponder(checkReadiness: () => Promise<Readiness>, warnings?: () => Promise<string[]>) {
   return async function respondToHealthProbe(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.setHeader("Allow", "GET, HEAD");
@@ -212,7 +212,10 @@ export function createHealthResponder(checkReadiness: () => Promise<Readiness>) 
     }
     if (path === "/healthz") return answer(req, res, 200, "ok");
     const { reason, shared } = await checkReadiness();
-    if (reason !== null) return answer(req, res, 503, `não pronto: ${reason}`);
-    answer(req, res, 200, shared === null ? "pronto" : `pronto; ${shared}`);
+    // Details that warn without failing readiness (an audit destination far behind): one line each.
+    const notes = warnings ? await warnings().catch(() => []) : [];
+    const details = notes.map((note) => `\naviso: ${note}`).join("");
+    if (reason !== null) return answer(req, res, 503, `não pronto: ${reason}${details}`);
+    answer(req, res, 200, (shared === null ? "pronto" : `pronto; ${shared}`) + details);
   };
 }

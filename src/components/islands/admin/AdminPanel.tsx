@@ -8,13 +8,16 @@ import { FirstSteps } from "./FirstSteps";
 import { readAddress, useAddress, writeAddress } from "./address-state";
 
 /** The tabs as the address names them (`/admin-panel?aba=usuarios`). */
-const TAB_NAMES = ["visao-geral", "usuarios", "perfis", "sistema"] as const;
+const TAB_NAMES = ["visao-geral", "usuarios", "perfis", "sistema", "integracoes"] as const;
 const tabFromAddress = () => Math.max(0, TAB_NAMES.indexOf(readAddress("aba") as (typeof TAB_NAMES)[number]));
 
 // The users and roles tabs are chunks of their own, fetched when the admin points at or opens the tab.
 const loadUsersTab = () => import("./UsersTab");
 const loadRolesTab = () => import("./RolesTab");
+const loadIntegrationsTab = () => import("./IntegrationsTab");
 const UsersTab = lazy(loadUsersTab);
+const IntegrationsTab = lazy(loadIntegrationsTab);
+const preloadIntegrations = () => void loadIntegrationsTab();
 const RolesTab = lazy(loadRolesTab);
 const preloadUsers = () => void loadUsersTab();
 const preloadRoles = () => void loadRolesTab();
@@ -27,7 +30,7 @@ async function getJson<T>(path: string): Promise<T> {
 }
 
 /**
- * /admin-panel: overview, users, roles and system tabs. The static parts
+ * /admin-panel: overview, users, roles, system and integrations (audit streaming) tabs. The static parts
  * (the overview's notes, the system tab) come from the page as server-rendered slots.
  */
 export default function AdminPanel({ info, system }: { info?: ReactNode; system?: ReactNode }) {
@@ -76,6 +79,9 @@ export default function AdminPanel({ info, system }: { info?: ReactNode; system?
             Perfis
           </Tab>
           <Tab className={TAB}>Sistema</Tab>
+          <Tab className={TAB} onPointerEnter={preloadIntegrations} onFocus={preloadIntegrations}>
+            Integrações
+          </Tab>
         </TabList>
         <TabPanel className="grid gap-4 md:grid-cols-2">
           <FirstSteps />
@@ -126,6 +132,11 @@ export default function AdminPanel({ info, system }: { info?: ReactNode; system?
           </Suspense>
         </TabPanel>
         <TabPanel className="grid gap-4 md:grid-cols-2">{system}</TabPanel>
+        <TabPanel>
+          <Suspense fallback={tabFallback}>
+            <IntegrationsTab />
+          </Suspense>
+        </TabPanel>
       </Tabs>
     </div>
   );

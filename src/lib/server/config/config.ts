@@ -8,6 +8,7 @@ import { engineOf } from "../../../../db/schema/index.ts";
 import { readOidcSettings, type OidcSettings } from "./oidc.ts";
 import { readTwoFactorSettings, type TwoFactorSettings } from "./two-factor.ts";
 import { readScimSettings, type ScimSettings } from "./scim.ts";
+import { readAuditStreamSettings, type AuditStreamSettings } from "./audit-stream.ts";
 
 /** Runtime configuration from the environment; every value has a safe default (the allow-list: empty). */
 export interface Config {
@@ -58,6 +59,8 @@ export interface Config {
   docsUrl: string;
   /** BACKUP_EXTERNAL=true: backups are made outside `npm run db:backup` (pg_dump, snapshots), so 'Primeiros passos' does not ask for one. */
   backupExternal: boolean;
+  /** Audit streaming to a SIEM (signed webhook, syslog); each destination null when unset. */
+  auditStream: AuditStreamSettings;
 }
 
 function positiveInteger(name: string, value: string | undefined): number | null {
@@ -181,6 +184,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readingDigest: !["0", "false", "off"].includes((env.READING_DIGEST ?? "").trim().toLowerCase()),
     docsUrl: readDocsUrl(env),
     backupExternal: flag("BACKUP_EXTERNAL", env.BACKUP_EXTERNAL),
+    auditStream: readAuditStreamSettings(env),
   };
 }
 

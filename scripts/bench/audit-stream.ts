@@ -1,0 +1,213 @@
+/**
+ * `npm run bench -- --audit-stream [--audit-stream-seconds N]` (issue 45): the built gate on SQLite
+ * streams its audit log to a local webhook receiver while this process writes 1,000 audit rows/s
+ * and a steady page load measures the gate's p99. Phases of N seconds (60 by default):
+ *   0. no streaming (page p99 baseline);  1. streaming: lag p99 (receipt − row time) ≤ 2 s, page p99 within 10 %;
+ *   2. receiver down N s, then back: every row delivered in chain order, lag under 2 s within 30 s.
+ * Prints figures and targets; exits 1 when a target is missed.
+ */
+import type { ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import { desc } from "drizzle-orm";
+import { auditLogs } from "../../db/schema/index.ts";
+import { writeAuditLogs, type AuditEntry } from "../../src/lib/server/audit/audit.ts";
+import { closeDatabase, openDatabase, type Db } from "../../src/lib/server/data/db.ts";
+import { seedDatabase } from "../../src/lib/server/data/seed.ts";
+import { freePort } from "../pg-cluster.mjs";
+import { gateNodeFlags, startServer } from "./process.ts";
+
+const ROWS_PER_SECOND = 1000;
+const PAGE_RATE = 100;
+const SECRET = "whsec_" + Buffer.alloc(32, 9).toString("base64");
+
+interface Arrival {
+  id: number;
+  lagMs: number;
+  at: number;
+}
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** A receiver that records each event's arrival; `down()` closes it (connections refused), `up()` listens again. */
+async function receiver(port: number) {
+  const arrivals: Arrival[] = [];
+  let server: http.Server | null = null;
+  const handler: http.RequestListener = (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const now = Date.now();
+      const events = (JSON.parse(Buffer.concat(chunks).toString()) as { data: { events: { id: number; createdAtMs: number }[] } }).data
+        .events;
+      for (const event of events) arrivals.push({ id: event.id, lagMs: now - event.createdAtMs, at: now });
+      res.writeHead(204).end();
+    });
+  };
+  const up = () =>
+    new Promise<void>((resolve) => {
+      server = http.createServer({ keepAliveTimeout: 1000 }, handler);
+      server.listen(port, "127.0.0.1", resolve);
+    });
+  const down = () =>
+    new Promise<void>((resolve) => {
+      server!.closeAllConnections();
+      server!.close(() => resolve());
+    });
+  await up();
+  return { arrivals, up, down };
+}
+
+/** Writes ROWS_PER_SECOND rows a second (10 every 10 ms) until stopped. */
+function writer(db: Db) {
+  let stopped = false;
+  let written = 0;
+  const done = (async () => {
+    const started = Date.now();
+    while (!stopped) {
+      const due = Math.floor(((Date.now() - started) / 1000) * ROWS_PER_SECOND) - written;
+      if (due > 0) {
+        const batch: AuditEntry[] = Array.from({ length: Math.min(due, 50) }, () => ({
+          actionType: "page_access_granted",
+          result: "success",
+        }));
+        await writeAuditLogs(db, batch);
+        written += batch.length;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await done;
+      return written;
+    },
+  };
+}
+
+async function pageP99(url: string, seconds: number): Promise<number> {
+  const result = await autocannon({ url, connections: 4, overallRate: PAGE_RATE, duration: seconds });
+  return result.latency.p99;
+}
+
+async function gate(dbPath: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const { child } = await startServer(
+    process.execPath,
+    [...gateNodeFlags(), "dist/gate/main.mjs"],
+    { HOST: "127.0.0.1", PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_PATH: dbPath, LOG_LEVEL: "warn", ...env },
+    /no ar em/,
+  );
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
+async function stopGate(child: ChildProcess) {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+export async function benchAuditStream(seconds: number): Promise<boolean> {
+  if (!fs.existsSync("dist/gate/main.mjs")) throw new Error("dist/ não existe: rode `npm run build` antes");
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-bench-stream-"));
+  const dbPath = path.join(dataDir, "db.sqlite");
+  const db = await openDatabase(dbPath, { migrate: true });
+  await seedDatabase(db);
+  const receiverPort = await freePort();
+  const sink = await receiver(receiverPort);
+  const log = (line: string) => console.log(`[audit-stream] ${line}`);
+  try {
+    log(`fase 0: sem envio, ${ROWS_PER_SECOND} linhas/s e ${PAGE_RATE} páginas/s por ${seconds} s`);
+    let server = await gate(dbPath, {});
+    let rows = writer(db);
+    const baseline = await pageP99(`${server.url}/auth`, seconds);
+    await rows.stop();
+    await stopGate(server.child);
+
+    log(`fase 1: com envio ao webhook por ${seconds} s`);
+    const streamEnv = {
+      AUDIT_WEBHOOK_URL: `http://127.0.0.1:${receiverPort}/hook`,
+      AUDIT_WEBHOOK_SECRET: SECRET,
+      ...(process.env.AUDIT_WEBHOOK_BATCH ? { AUDIT_WEBHOOK_BATCH: process.env.AUDIT_WEBHOOK_BATCH } : {}),
+    };
+    server = await gate(dbPath, streamEnv);
+    // The backlog of phase 0 goes first: lag counts from here.
+    const [head] = await db.select({ id: auditLogs.id }).from(auditLogs).orderBy(desc(auditLogs.id)).limit(1);
+    const startId = head?.id ?? 0;
+    const caughtUpBacklog = Date.now();
+    while (Math.max(0, ...sink.arrivals.slice(-100).map((a) => a.id)) < startId) await new Promise((r) => setTimeout(r, 50));
+    log(`backlog da fase 0 (${startId} linhas) entregue em ${((Date.now() - caughtUpBacklog) / 1000).toFixed(1)} s`);
+    const phase1From = sink.arrivals.length;
+    rows = writer(db);
+    const streaming = await pageP99(`${server.url}/auth`, seconds);
+    await rows.stop();
+    const lags = sink.arrivals.slice(phase1From).map((arrival) => arrival.lagMs);
+    const lagP99 = percentile(lags, 99);
+
+    log(`fase 2: receptor fora do ar por ${seconds} s, depois de volta`);
+    await sink.down();
+    rows = writer(db);
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    await sink.up();
+    const backAt = Date.now();
+    let recoveredAt: number | null = null;
+    while (Date.now() - backAt < 60_000) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const recent = sink.arrivals.filter((arrival) => arrival.at > Date.now() - 1000);
+      if (
+        recent.length > 0 &&
+        percentile(
+          recent.map((a) => a.lagMs),
+          99,
+        ) < 2000
+      ) {
+        recoveredAt = Date.now();
+        break;
+      }
+    }
+    await rows.stop();
+    const [last] = await db.select({ id: auditLogs.id }).from(auditLogs).orderBy(desc(auditLogs.id)).limit(1);
+    const deadline = Date.now() + 60_000;
+    while (Math.max(0, ...sink.arrivals.slice(-200).map((a) => a.id)) < last!.id && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    await stopGate(server.child);
+
+    const ids = (await db.select({ id: auditLogs.id }).from(auditLogs)).map((row) => row.id).sort((a, b) => a - b);
+    const seen = new Set<number>();
+    const firsts: number[] = [];
+    for (const arrival of sink.arrivals) if (!seen.has(arrival.id)) (seen.add(arrival.id), firsts.push(arrival.id));
+    const inOrder = firsts.every((id, index) => index === 0 || id > firsts[index - 1]!);
+    const complete = ids.every((id) => seen.has(id));
+    const recoverySeconds = recoveredAt === null ? null : (recoveredAt - backAt) / 1000;
+    const pageMove = baseline > 0 ? (streaming - baseline) / baseline : 0;
+
+    const rowsOut: [string, string, string, boolean][] = [
+      ["lag p99 com 1.000 linhas/s", `${(lagP99 / 1000).toFixed(2)} s`, "≤ 2 s", lagP99 <= 2000],
+      ["página p99 sem / com envio", `${baseline} / ${streaming} ms (${(pageMove * 100).toFixed(1)} %)`, "≤ +10 %", pageMove <= 0.1],
+      [
+        "receptor de volta: lag < 2 s em",
+        recoverySeconds === null ? "não voltou" : `${recoverySeconds.toFixed(1)} s`,
+        "≤ 30 s",
+        recoverySeconds !== null && recoverySeconds <= 30,
+      ],
+      ["todas as linhas entregues", `${seen.size} de ${ids.length}`, "todas", complete],
+      ["na ordem da cadeia", inOrder ? "sim" : "não", "sim", inOrder],
+    ];
+    console.log("\nEnvio da auditoria (issue 45) — SQLite, fases de " + seconds + " s");
+    for (const [name, figure, target, ok] of rowsOut)
+      console.log(`  ${ok ? "ok " : "NÃO"}  ${name.padEnd(34)} ${figure.padEnd(28)} meta ${target}`);
+    return rowsOut.every((row) => row[3]);
+  } finally {
+    await closeDatabase(db);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,192 @@
+/**
+ * Audit streaming (issue 45): every instance runs one loop per configured destination; the one
+ * holding the destination's lease (state.ts) reads the rows after the cursor, sends them, and
+ * moves the cursor only once the receiver took them. A crash between sending and moving the
+ * cursor sends that batch again after the restart (at least once; the chain id lets the receiver
+ * drop the duplicate). Retries back off exponentially with jitter, honouring Retry-After.
+ */
+import os from "node:os";
+import { randomUUID } from "node:crypto";
+import type { AuditStreamSettings } from "../../config/audit-stream.ts";
+import { closeDatabase, type Db } from "../../data/db.ts";
+import { toEvents } from "./event.ts";
+import { createSyslogSender, createWebhookSender, DeliveryError, displayUrl, type Sender } from "./senders.ts";
+import {
+  advanceCursor,
+  claimLease,
+  destinationStates,
+  ensureDestination,
+  readBatch,
+  recordError,
+  releaseLease,
+  stopDestination,
+  type DestinationName,
+  type DestinationState,
+  type StreamedRow,
+} from "./state.ts";
+
+const BACKOFF_MAX_MS = 60_000;
+/** A destination more than this far behind is a warning in /readyz. */
+export const LAG_WARNING_SECONDS = 10 * 60;
+
+/** Exponential backoff with jitter: between half and all of base·2^(attempt−1), at most BACKOFF_MAX_MS. */
+export function backoffMs(attempt: number, base: number, random = Math.random): number {
+  const ceiling = Math.min(BACKOFF_MAX_MS, base * 2 ** Math.max(0, Math.min(attempt - 1, 20)));
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+export interface ConfiguredDestination {
+  name: DestinationName;
+  /** Where it goes, as an administrator may see it (no credentials). */
+  target: string;
+}
+
+export interface AuditStream {
+  destinations: readonly ConfiguredDestination[];
+  /** Each configured destination's state (cached for a second: the metric, /readyz and the admin tab read it). */
+  states(): Promise<DestinationState[]>;
+  stop(): Promise<void>;
+}
+
+interface Logger {
+  warn(object: unknown, message?: string): void;
+}
+
+export function configuredDestinations(settings: AuditStreamSettings): ConfiguredDestination[] {
+  const list: ConfiguredDestination[] = [];
+  if (settings.webhook) list.push({ name: "webhook", target: displayUrl(settings.webhook.url) });
+  if (settings.syslog)
+    list.push({ name: "syslog", target: `${settings.syslog.tls ? "tls" : "tcp"}://${settings.syslog.host}:${settings.syslog.port}` });
+  return list;
+}
+
+/** Starts one delivery loop per configured destination (none when nothing is configured). */
+export async function startAuditStream(
+  db: Db,
+  settings: AuditStreamSettings,
+  logger: Logger,
+  /** Where batches are read: a read-only SQLite connection of the stream's own (see readBatch), or `db`. */
+  reader: Db = db,
+): Promise<AuditStream> {
+  const senders: Sender[] = [];
+  if (settings.webhook) senders.push(createWebhookSender(settings.webhook));
+  if (settings.syslog) senders.push(createSyslogSender(settings.syslog));
+  const destinations = configuredDestinations(settings);
+  for (const sender of senders) await ensureDestination(db, sender.name);
+
+  const instance = `${os.hostname()}:${process.pid}`;
+  const owner = `${instance}:${randomUUID().slice(0, 8)}`;
+  let stopped = false;
+  const wakers = new Set<() => void>();
+  function sleep(ms: number): Promise<void> {
+    if (stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        wakers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      wakers.add(wake);
+    });
+  }
+
+  async function run(sender: Sender): Promise<void> {
+    const { leaseMs, pollMs } = settings;
+    const leaseStep = Math.max(100, Math.floor(leaseMs / 3));
+    let attempt = 0;
+    let retryAt = 0;
+    let pending: { from: number; rows: StreamedRow[]; prevHash: string } | null = null;
+    while (!stopped) {
+      try {
+        const row = await claimLease(db, sender.name, owner, leaseMs);
+        if (!row) {
+          // Another instance delivers: look again before its lease could have run out unrenewed.
+          pending = null;
+          await sleep(leaseStep);
+          continue;
+        }
+        if (row.paused || row.stoppedReason !== null) {
+          pending = null;
+          attempt = 0;
+          retryAt = 0;
+          await sleep(pollMs);
+          continue;
+        }
+        const wait = retryAt - Date.now();
+        if (wait > 0) {
+          // Waiting for a retry: in steps, so the lease is renewed meanwhile.
+          await sleep(Math.min(wait, leaseStep));
+          continue;
+        }
+        if (!pending || pending.from !== row.deliveredId) {
+          const batch = await readBatch(reader, row.deliveredId, sender.batchSize);
+          if (batch.rows.length === 0) {
+            pending = null;
+            await sleep(pollMs);
+            continue;
+          }
+          pending = { from: row.deliveredId, ...batch };
+        }
+        const last = pending.rows.at(-1)!.id;
+        try {
+          await sender.send(toEvents(pending.rows, pending.prevHash, instance));
+        } catch (error) {
+          const failure = error instanceof DeliveryError ? error : new DeliveryError(String(error), "retry");
+          if (failure.kind === "stop") {
+            await stopDestination(db, sender.name, owner, failure.message);
+            pending = null;
+            continue;
+          }
+          attempt += 1;
+          retryAt = Date.now() + Math.max(backoffMs(attempt, settings.backoffMs), failure.retryAfterMs ?? 0);
+          await recordError(db, sender.name, failure.message);
+          continue;
+        }
+        attempt = 0;
+        await advanceCursor(db, sender.name, owner, pending.from, last);
+        pending = null;
+      } catch (error) {
+        // The database is away: try again shortly (nothing is lost, the cursor did not move).
+        logger.warn({ err: error, destination: sender.name }, "envio da auditoria: falha ao ler ou gravar o estado");
+        pending = null;
+        await sleep(Math.max(pollMs, 1000));
+      }
+    }
+  }
+
+  const loops = senders.map((sender) => run(sender));
+  let cached: { at: number; states: Promise<DestinationState[]> } | undefined;
+  return {
+    destinations,
+    states() {
+      const now = Date.now();
+      if (!cached || now - cached.at > 1000) {
+        const states = destinationStates(
+          db,
+          destinations.map((destination) => destination.name),
+        );
+        states.catch(() => (cached = undefined));
+        cached = { at: now, states };
+      }
+      return cached.states;
+    },
+    async stop() {
+      stopped = true;
+      for (const wake of [...wakers]) wake();
+      await Promise.allSettled(loops);
+      for (const sender of senders) {
+        sender.close();
+        await releaseLease(db, sender.name, owner).catch(() => undefined);
+      }
+      if (reader !== db) await closeDatabase(reader);
+    },
+  };
+}
+
+/** /readyz's warnings: a destination more than LAG_WARNING_SECONDS behind (readiness itself is not failed). */
+export function lagWarnings(states: readonly DestinationState[]): string[] {
+  return states
+    .filter((state) => state.lagSeconds > LAG_WARNING_SECONDS)
+    .map((state) => `envio da auditoria (${state.name}) atrasado ${Math.round(state.lagSeconds / 60)} min (${state.lagEvents} eventos)`);
+}

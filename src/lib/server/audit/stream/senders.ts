@@ -1,0 +1,177 @@
+/**
+ * The two ways audit events leave the portal: a Standard Webhooks request (signed with the
+ * `standardwebhooks` package) and RFC 5424 syslog over TCP or TLS (RFC 6587 octet counting,
+ * RFC 5425). A sender either resolves (the batch was taken) or throws a DeliveryError saying
+ * whether to retry (and when) or to stop until an administrator resumes.
+ */
+import net from "node:net";
+import os from "node:os";
+import tls from "node:tls";
+import { Webhook } from "standardwebhooks";
+import type { AuditSyslogSettings, AuditWebhookSettings } from "../../config/audit-stream.ts";
+import { octetCounted, syslogMessage, type AuditEvent } from "./event.ts";
+
+export class DeliveryError extends Error {
+  constructor(
+    message: string,
+    readonly kind: "retry" | "stop",
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+export interface Sender {
+  name: "webhook" | "syslog";
+  batchSize: number;
+  send(events: readonly AuditEvent[]): Promise<void>;
+  close(): void;
+}
+
+/** Retry-After is honoured up to this long (a receiver asking for a day would stall the SIEM's copy). */
+const MAX_RETRY_AFTER_MS = 10 * 60_000;
+
+/** `Retry-After` as seconds or an HTTP date, in ms from `now`; null when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (value === null) return null;
+  const text = value.trim();
+  if (/^\d{1,10}$/.test(text)) return Math.min(Number(text) * 1000, MAX_RETRY_AFTER_MS);
+  const date = Date.parse(text);
+  if (!Number.isFinite(date) || !/[a-z]/i.test(text)) return null;
+  return Math.min(Math.max(0, date - now), MAX_RETRY_AFTER_MS);
+}
+
+/** The receiver's address as shown to administrators: no user, password or query (they may hold a token). */
+export function displayUrl(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+}
+
+export function createWebhookSender(settings: AuditWebhookSettings): Sender {
+  const signer = new Webhook(settings.secret, { format: "raw" });
+  return {
+    name: "webhook",
+    batchSize: settings.batchSize,
+    async send(events) {
+      const first = events[0]!.id;
+      const last = events.at(-1)!.id;
+      // The message id names the batch's chain ids: a retry of the same rows carries the same id.
+      const id = `${first}-${last}`;
+      const now = new Date();
+      const body = JSON.stringify({ type: "b1.audit.batch", timestamp: now.toISOString(), data: { events } });
+      let response: Response;
+      try {
+        response = await fetch(settings.url, {
+          method: "POST",
+          redirect: "manual",
+          headers: {
+            "content-type": "application/json",
+            "user-agent": "B1-Method-Hub-Audit/1",
+            "webhook-id": id,
+            "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+            "webhook-signature": signer.sign(id, now, body),
+          },
+          body,
+          signal: AbortSignal.timeout(settings.timeoutMs),
+        });
+      } catch (error) {
+        const timedOut = error instanceof DOMException && error.name === "TimeoutError";
+        throw new DeliveryError(timedOut ? `Sem resposta em ${settings.timeoutMs} ms` : `Falha de conexão: ${causeOf(error)}`, "retry");
+      }
+      await response.body?.cancel().catch(() => undefined);
+      const status = response.status;
+      if (status >= 200 && status < 300) return;
+      if (status === 408 || status === 429 || status >= 500) {
+        throw new DeliveryError(`O receptor respondeu HTTP ${status}`, "retry", parseRetryAfter(response.headers.get("retry-after")));
+      }
+      throw new DeliveryError(`O receptor recusou com HTTP ${status}; a entrega parou até um administrador retomar (Integrações)`, "stop");
+    },
+    close() {},
+  };
+}
+
+function causeOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+}
+
+/** After writing a batch, the connection must stay open this long for the batch to count as taken. */
+export const SYSLOG_CONFIRM_MS = 300;
+const SYSLOG_CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * Syslog has no acknowledgement (RFC 6587): a batch counts as delivered once written and the
+ * connection stayed up for SYSLOG_CONFIRM_MS after it. A collector that closed or reset the
+ * connection meanwhile (restart, crash) gets the batch again on a new connection: at least once.
+ */
+export function createSyslogSender(settings: AuditSyslogSettings): Sender {
+  let socket: net.Socket | null = null;
+  let broken: string | null = null;
+  const hostname = os.hostname();
+  const procId = String(process.pid);
+
+  function connect(): Promise<net.Socket> {
+    return new Promise((resolve, reject) => {
+      const options = { host: settings.host, port: settings.port };
+      const fresh = settings.tls
+        ? tls.connect({
+            ...options,
+            servername: net.isIP(settings.host) ? undefined : settings.host,
+            ...(settings.ca ? { ca: settings.ca } : {}),
+          })
+        : net.connect(options);
+      const timer = setTimeout(() => fresh.destroy(new Error("tempo esgotado ao conectar")), SYSLOG_CONNECT_TIMEOUT_MS);
+      fresh.once(settings.tls ? "secureConnect" : "connect", () => {
+        clearTimeout(timer);
+        broken = null;
+        fresh.setKeepAlive(true, 10_000);
+        fresh.on("error", (error) => (broken = error.message));
+        fresh.on("close", () => (broken ??= "conexão fechada pelo coletor"));
+        // The collector sends nothing; anything it does send is read and dropped.
+        fresh.on("data", () => undefined);
+        resolve(fresh);
+      });
+      fresh.once("error", (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+    });
+  }
+
+  function drop() {
+    socket?.destroy();
+    socket = null;
+  }
+
+  return {
+    name: "syslog",
+    batchSize: settings.batchSize,
+    async send(events) {
+      try {
+        if (!socket || broken !== null || socket.destroyed) {
+          drop();
+          socket = await connect();
+        }
+      } catch (error) {
+        drop();
+        throw new DeliveryError(`Falha ao conectar ao coletor syslog: ${(error as Error).message}`, "retry");
+      }
+      const current = socket;
+      const frames = Buffer.concat(events.map((event) => octetCounted(syslogMessage(event, hostname, procId))));
+      try {
+        await new Promise<void>((resolve, reject) => current.write(frames, (error) => (error ? reject(error) : resolve())));
+        await new Promise((resolve) => setTimeout(resolve, SYSLOG_CONFIRM_MS));
+      } catch (error) {
+        broken = (error as Error).message;
+      }
+      if (broken !== null || current.destroyed) {
+        const reason = broken ?? "conexão fechada";
+        drop();
+        throw new DeliveryError(`Conexão com o coletor syslog caiu: ${reason}`, "retry");
+      }
+    },
+    close() {
+      drop();
+    },
+  };
+}

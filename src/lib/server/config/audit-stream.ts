@@ -1,0 +1,116 @@
+/**
+ * Audit streaming settings (issue 45): a signed webhook and/or a syslog collector that receive every
+ * audit row. Read once at start; a value that cannot work stops the start with a Portuguese line.
+ */
+import fs from "node:fs";
+
+export interface AuditWebhookSettings {
+  url: string;
+  /** The HMAC key (Standard Webhooks): `whsec_<base64>` decoded, else the text's bytes; ≥ 32 bytes. */
+  secret: Uint8Array;
+  /** Events per request. */
+  batchSize: number;
+  /** A request that has not answered after this long is given up and retried. */
+  timeoutMs: number;
+}
+
+export interface AuditSyslogSettings {
+  url: string;
+  host: string;
+  port: number;
+  tls: boolean;
+  /** PEM of the company's CA (AUDIT_SYSLOG_CA), or null for the system's. */
+  ca: Buffer | null;
+  batchSize: number;
+}
+
+export interface AuditStreamSettings {
+  webhook: AuditWebhookSettings | null;
+  syslog: AuditSyslogSettings | null;
+  /** How long a delivering instance holds a destination without renewing: another takes over after it. */
+  leaseMs: number;
+  /** How often an idle destination looks for new rows. */
+  pollMs: number;
+  /** The first retry's wait; each next one doubles (with jitter), up to a minute. */
+  backoffMs: number;
+}
+
+const MIN_SECRET_BYTES = 32;
+
+function integerIn(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  const text = value?.trim() ?? "";
+  if (!text) return fallback;
+  const number = Number(text);
+  if (!/^\d+$/.test(text) || number < min || number > max)
+    throw new Error(`${name} deve ser um número inteiro entre ${min} e ${max} (recebido: "${value}")`);
+  return number;
+}
+
+/** Printable ASCII only: a bidi or zero-width character in a host is never a real server's name. */
+function printable(text: string): boolean {
+  return /^[\x21-\x7e]+$/.test(text);
+}
+
+function readWebhook(env: NodeJS.ProcessEnv): AuditWebhookSettings | null {
+  const url = env.AUDIT_WEBHOOK_URL?.trim() ?? "";
+  if (!url) return null;
+  const parsed = URL.parse(url);
+  if (!printable(url) || !parsed || (parsed.protocol !== "http:" && parsed.protocol !== "https:") || !parsed.hostname)
+    throw new Error("AUDIT_WEBHOOK_URL deve ser um endereço http:// ou https:// (por exemplo https://coletor.empresa.com/b1)");
+  const text = env.AUDIT_WEBHOOK_SECRET?.trim() ?? "";
+  const secret = text.startsWith("whsec_") ? Buffer.from(text.slice(6), "base64") : Buffer.from(text, "utf8");
+  if (secret.length < MIN_SECRET_BYTES)
+    throw new Error(
+      "AUDIT_WEBHOOK_SECRET deve ter pelo menos 32 bytes (com AUDIT_WEBHOOK_URL); gere com: echo whsec_$(openssl rand -base64 32)",
+    );
+  return {
+    url: parsed.href,
+    secret: new Uint8Array(secret),
+    batchSize: integerIn("AUDIT_WEBHOOK_BATCH", env.AUDIT_WEBHOOK_BATCH, 100, 1, 1000),
+    timeoutMs: integerIn("AUDIT_WEBHOOK_TIMEOUT_MS", env.AUDIT_WEBHOOK_TIMEOUT_MS, 10_000, 100, 120_000),
+  };
+}
+
+function readSyslog(env: NodeJS.ProcessEnv): AuditSyslogSettings | null {
+  const url = env.AUDIT_SYSLOG_URL?.trim() ?? "";
+  if (!url) return null;
+  const parsed = URL.parse(url);
+  const port = Number(parsed?.port);
+  if (!printable(url) || !parsed || (parsed.protocol !== "tcp:" && parsed.protocol !== "tls:") || !parsed.hostname || !port)
+    throw new Error("AUDIT_SYSLOG_URL deve ser tcp://servidor:porta ou tls://servidor:porta (por exemplo tls://siem.empresa.com:6514)");
+  const caPath = env.AUDIT_SYSLOG_CA?.trim() ?? "";
+  let ca: Buffer | null = null;
+  if (caPath) {
+    try {
+      ca = fs.readFileSync(caPath);
+    } catch {
+      throw new Error(`AUDIT_SYSLOG_CA: não foi possível ler o certificado da autoridade em "${caPath}"`);
+    }
+    if (!ca.toString("latin1").includes("-----BEGIN CERTIFICATE-----"))
+      throw new Error(`AUDIT_SYSLOG_CA: "${caPath}" não contém um certificado PEM (-----BEGIN CERTIFICATE-----)`);
+  }
+  const host = parsed.hostname.replace(/^\[(.*)\]$/, "$1");
+  return {
+    url,
+    host,
+    port,
+    tls: parsed.protocol === "tls:",
+    ca,
+    batchSize: integerIn("AUDIT_SYSLOG_BATCH", env.AUDIT_SYSLOG_BATCH, 200, 1, 5000),
+  };
+}
+
+export function readAuditStreamSettings(env: NodeJS.ProcessEnv): AuditStreamSettings {
+  const webhook = readWebhook(env);
+  const leaseMs = integerIn("AUDIT_STREAM_LEASE_MS", env.AUDIT_STREAM_LEASE_MS, 15_000, 1000, 600_000);
+  // A request must end before the lease would run out unrenewed, or two instances could send at once.
+  if (webhook && webhook.timeoutMs >= leaseMs)
+    throw new Error(`AUDIT_WEBHOOK_TIMEOUT_MS (${webhook.timeoutMs}) deve ser menor que AUDIT_STREAM_LEASE_MS (${leaseMs})`);
+  return {
+    webhook,
+    syslog: readSyslog(env),
+    leaseMs,
+    pollMs: integerIn("AUDIT_STREAM_POLL_MS", env.AUDIT_STREAM_POLL_MS, 250, 10, 60_000),
+    backoffMs: integerIn("AUDIT_STREAM_BACKOFF_MS", env.AUDIT_STREAM_BACKOFF_MS, 500, 10, 60_000),
+  };
+}
