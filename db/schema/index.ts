@@ -43,4 +43,12 @@ export const {
   auditChainHead,
   directoryGroups,
   directoryGroupMembers,
+  insightsReads,
+  insightsReaders,
+  insightsSearches,
+  insightsQueries,
+  insightsQueryPeople,
+  insightsKeys,
+  insightsVotes,
+  insightsComments,
 } = tables;

@@ -19,6 +19,8 @@ import { loadAssets, loadPages } from "../lib/server/content/static-files.ts";
 import { loadSearchBundles } from "../lib/server/content/search-files.ts";
 import { loadDownloads } from "../lib/server/content/download-files.ts";
 import { startCountingTallies } from "../lib/server/reading/tallies.ts";
+import { createInsightsCollector } from "../lib/server/insights/collector.ts";
+import { pageVersions } from "../lib/server/insights/page-versions.ts";
 import { applySignInMethods } from "../lib/auth/sign-in-methods.ts";
 import { createConnectionKeeper } from "./connections.ts";
 import {
@@ -67,6 +69,7 @@ const pages = loadPages(path.join(dist, "pages"), (html) =>
 const assets = loadAssets(path.join(dist, "client"));
 const downloads = loadDownloads(dist);
 const metrics = createMetrics({ db, pages });
+const insights = createInsightsCollector({ db, enabled: cfg.insights, timeZone: cfg.tzDisplay, versions: pageVersions(pages) });
 const gate = createGate({
   db,
   config: cfg,
@@ -76,6 +79,7 @@ const gate = createGate({
   downloads,
   appHandler,
   observeSessionCheck: metrics.observeSessionCheck,
+  insights,
 });
 
 await scheduleMaintenance(
@@ -83,6 +87,8 @@ await scheduleMaintenance(
   cfg.auditRetentionDays,
   cfg.auditRetentionIntervalMs,
   cfg.readingDigest ? { publicUrl: cfg.publicUrl, timeZone: cfg.tzDisplay } : null,
+  // Retention runs even with INSIGHTS=false: what was collected before still ages out.
+  { retentionDays: cfg.insightsRetentionDays, timeZone: cfg.tzDisplay },
 );
 
 // The required-reading report's totals are counted now (seconds at 100,000 people), not at its first visit.
@@ -180,7 +186,11 @@ function shutdown(signal: string) {
     finished = true;
     metricsServer?.close();
     if (engine === "sqlite") removePidFile(cfg.databasePath);
-    void closeDatabase(db).finally(() => process.exit(code));
+    // The last interval's Insights sums are written before the database closes (a SIGKILL loses at most FLUSH_INTERVAL_MS).
+    void insights
+      .stop()
+      .catch(() => {})
+      .finally(() => void closeDatabase(db).finally(() => process.exit(code)));
   };
   setTimeout(() => {
     void connections.stop(server).then(() => finish(0));

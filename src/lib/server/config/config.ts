@@ -54,6 +54,10 @@ export interface Config {
   scim: ScimSettings | null;
   /** `READING_DIGEST=false` stops the server's weekly required-reading reminder (`npm run reading:digest` still sends). */
   readingDigest: boolean;
+  /** Insights (reads, searches, feedback) collected; INSIGHTS=false turns all collection off. */
+  insights: boolean;
+  /** Days of Insights aggregates kept (INSIGHTS_RETENTION_DAYS, default 400). */
+  insightsRetentionDays: number;
 }
 
 function positiveInteger(name: string, value: string | undefined): number | null {
@@ -155,6 +159,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditChainKey: key32("AUDIT_CHAIN_KEY", env.AUDIT_CHAIN_KEY),
     scim: readScimSettings(env),
     readingDigest: !["0", "false", "off"].includes((env.READING_DIGEST ?? "").trim().toLowerCase()),
+    insights: !["0", "false", "off"].includes((env.INSIGHTS ?? "").trim().toLowerCase()),
+    insightsRetentionDays: positiveInteger("INSIGHTS_RETENTION_DAYS", env.INSIGHTS_RETENTION_DAYS) ?? 400,
   };
 }
 
