@@ -45,5 +45,8 @@ export default function InsightsChart({ labels, values, seriesLabel }: Props) {
       plot?.destroy();
     };
   }, [labels, values, seriesLabel]);
-  return <div ref={box} aria-hidden="true" data-grafico={seriesLabel} className="w-full overflow-hidden" />;
+  // The plotted numbers stay on the element (tests compare them with the table beside it).
+  return (
+    <div ref={box} aria-hidden="true" data-grafico={seriesLabel} data-valores={JSON.stringify(values)} className="w-full overflow-hidden" />
+  );
 }
