@@ -66,8 +66,8 @@ ALTER TABLE "insights_comments" ADD CONSTRAINT "insights_comments_user_id_users_
 CREATE INDEX "insights_comments_page_idx" ON "insights_comments" USING btree ("page","day");--> statement-breakpoint
 CREATE INDEX "insights_comments_day_idx" ON "insights_comments" USING btree ("day");--> statement-breakpoint
 CREATE INDEX "insights_queries_last_day_idx" ON "insights_queries" USING btree ("last_day");--> statement-breakpoint
-CREATE INDEX "insights_readers_week_idx" ON "insights_readers" USING btree ("week");--> statement-breakpoint
-CREATE INDEX "insights_reads_day_idx" ON "insights_reads" USING btree ("day");--> statement-breakpoint
-CREATE INDEX "insights_searches_day_idx" ON "insights_searches" USING btree ("day");--> statement-breakpoint
+CREATE INDEX "insights_readers_week_idx" ON "insights_readers" USING btree ("week","page","rank");--> statement-breakpoint
+CREATE INDEX "insights_reads_role_day_idx" ON "insights_reads" USING btree ("role","day","page","reads");--> statement-breakpoint
+CREATE INDEX "insights_searches_day_idx" ON "insights_searches" USING btree ("day","query","searches","empty","opens");--> statement-breakpoint
 CREATE INDEX "insights_votes_page_idx" ON "insights_votes" USING btree ("page","version");--> statement-breakpoint
-CREATE INDEX "insights_votes_day_idx" ON "insights_votes" USING btree ("day");
+CREATE INDEX "insights_votes_day_idx" ON "insights_votes" USING btree ("day","page","helpful");

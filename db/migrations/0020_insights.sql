@@ -40,7 +40,7 @@ CREATE TABLE `insights_readers` (
 	PRIMARY KEY(`page`, `week`, `register`)
 );
 --> statement-breakpoint
-CREATE INDEX `insights_readers_week_idx` ON `insights_readers` (`week`);--> statement-breakpoint
+CREATE INDEX `insights_readers_week_idx` ON `insights_readers` (`week`,`page`,`rank`);--> statement-breakpoint
 CREATE TABLE `insights_reads` (
 	`page` text NOT NULL,
 	`day` text NOT NULL,
@@ -49,7 +49,7 @@ CREATE TABLE `insights_reads` (
 	PRIMARY KEY(`page`, `day`, `role`)
 );
 --> statement-breakpoint
-CREATE INDEX `insights_reads_day_idx` ON `insights_reads` (`day`);--> statement-breakpoint
+CREATE INDEX `insights_reads_role_day_idx` ON `insights_reads` (`role`,`day`,`page`,`reads`);--> statement-breakpoint
 CREATE TABLE `insights_searches` (
 	`query` text NOT NULL,
 	`day` text NOT NULL,
@@ -59,7 +59,7 @@ CREATE TABLE `insights_searches` (
 	PRIMARY KEY(`query`, `day`)
 );
 --> statement-breakpoint
-CREATE INDEX `insights_searches_day_idx` ON `insights_searches` (`day`);--> statement-breakpoint
+CREATE INDEX `insights_searches_day_idx` ON `insights_searches` (`day`,`query`,`searches`,`empty`,`opens`);--> statement-breakpoint
 CREATE TABLE `insights_votes` (
 	`vote_key` text PRIMARY KEY NOT NULL,
 	`page` text NOT NULL,
@@ -70,4 +70,4 @@ CREATE TABLE `insights_votes` (
 );
 --> statement-breakpoint
 CREATE INDEX `insights_votes_page_idx` ON `insights_votes` (`page`,`version`);--> statement-breakpoint
-CREATE INDEX `insights_votes_day_idx` ON `insights_votes` (`day`);
+CREATE INDEX `insights_votes_day_idx` ON `insights_votes` (`day`,`page`,`helpful`);

@@ -16,7 +16,11 @@ export const insightsReads = sqliteTable(
     role: text("role").notNull(),
     reads: integer("reads", { mode: "number" }).notNull(),
   },
-  (table) => [primaryKey({ columns: [table.page, table.day, table.role] }), index("insights_reads_day_idx").on(table.day)],
+  // (role, day, page, reads) covers the per-page sums of a period for one role without touching the table.
+  (table) => [
+    primaryKey({ columns: [table.page, table.day, table.role] }),
+    index("insights_reads_role_day_idx").on(table.role, table.day, table.page, table.reads),
+  ],
 );
 
 /** Distinct readers per page and week: a HyperLogLog sketch stored one register per row (merged with max). */
@@ -28,7 +32,11 @@ export const insightsReaders = sqliteTable(
     register: integer("register", { mode: "number" }).notNull(),
     rank: integer("rank", { mode: "number" }).notNull(),
   },
-  (table) => [primaryKey({ columns: [table.page, table.week, table.register] }), index("insights_readers_week_idx").on(table.week)],
+  // (week, page, rank) covers the estimate of one week for every page.
+  (table) => [
+    primaryKey({ columns: [table.page, table.week, table.register] }),
+    index("insights_readers_week_idx").on(table.week, table.page, table.rank),
+  ],
 );
 
 /** Searches per normalised query and day: how many, how many found nothing, how many opened a result. */
@@ -41,7 +49,10 @@ export const insightsSearches = sqliteTable(
     empty: integer("empty", { mode: "number" }).notNull(),
     opens: integer("opens", { mode: "number" }).notNull(),
   },
-  (table) => [primaryKey({ columns: [table.query, table.day] }), index("insights_searches_day_idx").on(table.day)],
+  (table) => [
+    primaryKey({ columns: [table.query, table.day] }),
+    index("insights_searches_day_idx").on(table.day, table.query, table.searches, table.empty, table.opens),
+  ],
 );
 
 /** A query's k-anonymity state: shown once `people` reached 3 (then its `insights_query_people` rows are gone). */
@@ -85,7 +96,10 @@ export const insightsVotes = sqliteTable(
     reason: text("reason"),
     day: text("day").notNull(),
   },
-  (table) => [index("insights_votes_page_idx").on(table.page, table.version), index("insights_votes_day_idx").on(table.day)],
+  (table) => [
+    index("insights_votes_page_idx").on(table.page, table.version),
+    index("insights_votes_day_idx").on(table.day, table.page, table.helpful),
+  ],
 );
 
 /** Comments of the feedback form; `user_id` only when the person ticked "Pode me contatar sobre isto". */

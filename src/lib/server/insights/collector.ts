@@ -10,7 +10,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { Principal } from "../../routes.ts";
 import type { Db } from "../data/db.ts";
 import { createClock, type Period } from "./calendar.ts";
-import { flushInsights, type Pending } from "./store.ts";
+import { flushInsights, type Pending, type WrittenRanks } from "./store.ts";
 
 /**
  * Five seconds: short enough that a crash (SIGKILL, power loss) loses little and the Insights page is
@@ -111,6 +111,7 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
   const lastCounted = new Map<string, number>();
   const beacons = new Map<string, { windowStart: number; count: number }>();
   let flushing: Promise<void> | null = null;
+  const written: WrittenRanks = new Map();
   let timer: NodeJS.Timeout | undefined;
 
   function forgetOld(at: number) {
@@ -124,7 +125,7 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
     forgetOld(now());
     if (batch.reads.size === 0 && batch.readers.size === 0 && batch.searches.size === 0 && batch.searchers.size === 0) return;
     try {
-      await flushInsights(db, batch);
+      await flushInsights(db, batch, written);
     } catch (error) {
       // The database is away: the deltas wait for the next flush (a commit whose answer was lost may count twice).
       mergePending(pending, batch);

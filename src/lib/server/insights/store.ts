@@ -46,7 +46,14 @@ const added = (column: AnyColumn) => sql`${column} + excluded.${sql.identifier(c
 /** The larger of the stored and the new value. */
 const larger = (column: AnyColumn) => sql`${sql.raw(onPostgres ? "greatest" : "max")}(${column}, excluded.${sql.identifier(column.name)})`;
 
-export async function flushInsights(db: Db, batch: Pending): Promise<void> {
+/**
+ * The largest rank this instance has written per sketch (`page␀week` → 1,024 ranks): an update that
+ * cannot raise a register is not sent. After the first few hundred readers of a page and week almost
+ * every reader is such an update, so a flush writes a handful of registers instead of one per reader.
+ */
+export type WrittenRanks = Map<string, Uint8Array>;
+
+export async function flushInsights(db: Db, batch: Pending, written: WrittenRanks = new Map()): Promise<void> {
   // Keys first (outside the transaction: inserting a key is idempotent and PostgreSQL keeps no session state).
   const weekKeys = new Map<string, Buffer>();
   for (const key of batch.readers.keys()) {
@@ -65,6 +72,7 @@ export async function flushInsights(db: Db, batch: Pending): Promise<void> {
     const weekKey = weekKeys.get(week)!;
     for (const person of people) {
       const { register, rank } = readerRegister(weekKey, person, page);
+      if ((written.get(key)?.[register] ?? 0) >= rank) continue;
       const id = `${page}\u0000${week}\u0000${register}`;
       const known = registers.get(id);
       if (!known || known.rank < rank) registers.set(id, { page, week, register, rank });
@@ -112,6 +120,16 @@ export async function flushInsights(db: Db, batch: Pending): Promise<void> {
     }
     if (searchers.length > 0) await countSearchers(tx, searchers);
   });
+  // Committed: remember what was written (another instance may hold larger ranks; max keeps them).
+  for (const { page, week, register, rank } of registers.values()) {
+    const key = `${page}\u0000${week}`;
+    let ranks = written.get(key);
+    if (!ranks) {
+      if (written.size >= 2000) written.clear();
+      written.set(key, (ranks = new Uint8Array(1024)));
+    }
+    if (ranks[register]! < rank) ranks[register] = rank;
+  }
 }
 
 /**
