@@ -12,6 +12,7 @@ const SERVER_DOMAINS = {
   audit: ["data", "config", "platform"],
   trail: ["data", "config", "platform"],
   reading: ["audit", "mail", "data", "config", "platform"],
+  insights: ["reading", "content", "data", "config", "platform"],
   throttle: ["audit", "data", "config", "platform"],
   sessions: ["audit", "data", "config", "platform"],
   auth: ["throttle", "sessions", "audit", "mail", "http", "data", "config", "platform"],

@@ -12,5 +12,7 @@ declare namespace App {
     requestId?: string;
     /** How the response's writing is going (set by the server): streamed bodies pace and reuse memory by it. */
     responseFlow?: import("./lib/server/audit/chunk-ring").ResponseFlow;
+    /** Insights' counters of this instance (set by the gate; absent in `astro dev`). */
+    insights?: import("./lib/server/insights/collector").InsightsCollector;
   }
 }

@@ -45,4 +45,12 @@ export const {
   directoryGroups,
   directoryGroupMembers,
   provisionedCount,
+  insightsReads,
+  insightsReaders,
+  insightsSearches,
+  insightsQueries,
+  insightsQueryPeople,
+  insightsKeys,
+  insightsVotes,
+  insightsComments,
 } = tables;

@@ -11,6 +11,8 @@
  * sessions; with DATABASE_URL=postgres://… in the environment, on that empty PostgreSQL database,
  * or with --seeded on one seed:scale already filled), --export-seconds <s> (stop reading the CSV
  * export after that long: RSS growth over part of it),
+ * --insights (alone: Insights at 100,000 people × 50 pages × 400 days of aggregates, report p95, gate CPU with
+ * counting on/off, page p99 under 200 beacons/s; --people / --days / --samples / --beacon-seconds; see insights.ts),
  * --reading (alone: the required-reading report and pending count at 100,000 people × 50 pages,
  * --people / --pages / --samples to change the sizes; see reading.ts),
  * --memory [s] (alone: RSS fresh, after mixed load + full CSV exports and idle, per allocator
@@ -45,6 +47,7 @@ import { gateNodeFlags, loadAverage, serverCore, startServer } from "./process.t
 import { benchSoak, type SoakFigures } from "./soak.ts";
 import { profileGate, type Frame } from "./profile.ts";
 import { benchReading } from "./reading.ts";
+import { benchInsights } from "./insights.ts";
 import { benchMemory } from "./memory.ts";
 import { benchScimSync } from "./scim-sync.ts";
 import { benchAuditStream } from "./audit-stream.ts";
@@ -461,6 +464,18 @@ function benchReadingAtScale() {
   return benchReading({ people: option("--people", 100_000), pages: option("--pages", 50), samples: option("--samples", 100), pgTarget });
 }
 
+/** `--insights`: insights.ts alone, on SQLite or on DATABASE_URL's PostgreSQL (`npm run build` first). */
+function benchInsightsAtScale() {
+  return benchInsights({
+    people: option("--people", 100_000),
+    days: option("--days", 400),
+    samples: option("--samples", 60),
+    beaconSeconds: option("--beacon-seconds", 60),
+    cpuSeconds: option("--cpu-seconds", 8),
+    pgTarget,
+  });
+}
+
 /** `--memory`: memory.ts alone, on the dist/ already built (`npm run build` first). */
 function benchMemoryAlone() {
   return benchMemory({
@@ -499,11 +514,13 @@ const scenario = args.includes("--audit-stream")
     ? benchLb
     : args.includes("--reading")
       ? benchReadingAtScale
-      : args.includes("--memory")
-        ? benchMemoryAlone
-        : args.includes("--scim-sync")
-          ? benchScimSyncAtScale
-          : main;
+      : args.includes("--insights")
+        ? benchInsightsAtScale
+        : args.includes("--memory")
+          ? benchMemoryAlone
+          : args.includes("--scim-sync")
+            ? benchScimSyncAtScale
+            : main;
 scenario().catch((error: unknown) => {
   console.error(`Erro: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);

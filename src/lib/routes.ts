@@ -102,6 +102,12 @@ export const STATIC_ROUTES: readonly RouteRule[] = [
     access: { kind: "roles", roles: ["admin", "security"], grantable: true },
   },
   {
+    path: "/insights",
+    name: "Insights",
+    access: { kind: "roles", roles: ["admin"], grantable: true },
+  },
+  { path: "/privacidade", name: "Privacidade das Métricas", access: SIGNED_IN },
+  {
     path: "/leitura/relatorio",
     name: "Relatório de Leitura",
     access: { kind: "roles", roles: ["admin", "lider"], grantable: true },
@@ -150,6 +156,11 @@ export const API_RULES: readonly ApiRule[] = [
   { prefix: "/api/leitura", page: "/leitura" },
   { prefix: "/api/leitura/relatorio", page: "/leitura/relatorio" },
   { prefix: "/api/novidades", page: "/novidades" },
+  // A reader's own signals (feedback vote, search beacon): open to anyone signed in, like /leitura;
+  // each endpoint then checks the page the signal is about (refused like an unknown page).
+  { prefix: "/api/opiniao", page: "/leitura" },
+  { prefix: "/api/busca", page: "/leitura" },
+  { prefix: "/api/insights", page: "/insights" },
 ];
 
 const routesByPath = new Map(ROUTES.map((route) => [route.path, route]));

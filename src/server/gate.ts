@@ -34,6 +34,7 @@ import { requestContextOf } from "./observability/request-context.ts";
 import { errorPageWithRequestId } from "./observability/error-page.ts";
 import { answerFailure } from "../lib/server/http/failure.ts";
 import { handleScimRequest, isScimPath, type ScimEdge } from "./scim.ts";
+import type { InsightsCollector } from "../lib/server/insights/collector.ts";
 
 /** The Astro node adapter's handler (middleware mode). */
 export type AppHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: App.Locals) => Promise<void>;
@@ -52,6 +53,8 @@ export interface GateOptions {
   logger?: Logger;
   /** Receives the duration of each session check (database included), for the metrics. */
   observeSessionCheck?: (seconds: number) => void;
+  /** Insights' counters: each page served to a signed-in person is offered to it (collector.ts decides what is a read). */
+  insights?: InsightsCollector;
 }
 
 /** A Host header is a name or IP literal with an optional port, nothing else (no `@`, `/`, `#`). */
@@ -225,7 +228,13 @@ export function createGate(options: GateOptions) {
       // Astro builds its URL from these two: it must see exactly what was decided on.
       req.url = path + query;
       req.headers.host = publicHost;
-      const locals: App.Locals = { principal, sessionId: auth?.session.id ?? null, clientIp: clientIp(req), requestId: context?.id };
+      const locals: App.Locals = {
+        principal,
+        sessionId: auth?.session.id ?? null,
+        clientIp: clientIp(req),
+        requestId: context?.id,
+        insights: options.insights,
+      };
       return appHandler(req, res, () => json(res, 404, { error: "Não encontrado" }), locals);
     }
 
@@ -271,6 +280,7 @@ export function createGate(options: GateOptions) {
     if (route.path === "/auth" && principal && !/[?&](mode=update-password|token=)/.test(query)) {
       return redirect(res, "/");
     }
+    if (principal) options.insights?.countRead(method, req.headers, path, principal);
     return sendPage(req, res, path, principal, 200, renewedCookie);
   }
 

@@ -26,6 +26,8 @@ import { loadAssets, loadPages } from "../lib/server/content/static-files.ts";
 import { loadSearchBundles } from "../lib/server/content/search-files.ts";
 import { loadDownloads } from "../lib/server/content/download-files.ts";
 import { startCountingTallies } from "../lib/server/reading/tallies.ts";
+import { createInsightsCollector } from "../lib/server/insights/collector.ts";
+import { pageVersions } from "../lib/server/insights/page-versions.ts";
 import { applySignInMethods } from "../lib/auth/sign-in-methods.ts";
 import { createConnectionKeeper } from "./connections.ts";
 import {
@@ -76,6 +78,7 @@ const pages = loadPages(path.join(dist, "pages"), (html) =>
 const assets = loadAssets(path.join(dist, "client"));
 const downloads = loadDownloads(dist);
 const metrics = createMetrics({ db, pages });
+const insights = createInsightsCollector({ db, enabled: cfg.insights, timeZone: cfg.tzDisplay, versions: pageVersions(pages) });
 const gate = createGate({
   db,
   config: cfg,
@@ -85,6 +88,7 @@ const gate = createGate({
   downloads,
   appHandler,
   observeSessionCheck: metrics.observeSessionCheck,
+  insights,
 });
 
 await scheduleMaintenance(
@@ -92,6 +96,8 @@ await scheduleMaintenance(
   cfg.auditRetentionDays,
   cfg.auditRetentionIntervalMs,
   cfg.readingDigest ? { publicUrl: cfg.publicUrl, timeZone: cfg.tzDisplay } : null,
+  // Retention runs even with INSIGHTS=false: what was collected before still ages out.
+  { retentionDays: cfg.insightsRetentionDays, timeZone: cfg.tzDisplay },
 );
 
 // Audit streaming to the company's SIEM (AUDIT_WEBHOOK_URL, AUDIT_SYSLOG_URL): one loop per destination.
@@ -199,8 +205,10 @@ function shutdown(signal: string) {
     finished = true;
     metricsServer?.close();
     if (engine === "sqlite") removePidFile(cfg.databasePath);
-    // The delivery loops give their leases up (another instance takes over at once); a send in flight is not awaited long.
-    void Promise.race([auditStream.stop(), new Promise((resolve) => setTimeout(resolve, 2000))])
+    // The last interval's Insights sums are written before the database closes (a SIGKILL loses at most
+    // FLUSH_INTERVAL_MS); the delivery loops give their leases up (another instance takes over at once);
+    // a send in flight is not awaited long.
+    void Promise.allSettled([insights.stop(), Promise.race([auditStream.stop(), new Promise((resolve) => setTimeout(resolve, 2000))])])
       .then(() => closeDatabase(db))
       .finally(() => process.exit(code));
   };

@@ -9,6 +9,7 @@ import { pruneRateLimits } from "../lib/server/throttle/rate-limit.ts";
 import { pruneRememberedDevices } from "../lib/server/sessions/remembered-device.ts";
 import { sendReadingDigests } from "../lib/server/reading/digest.ts";
 import { digestDue, isoWeekOf } from "../lib/server/reading/digest-week.ts";
+import { pruneInsights } from "../lib/server/insights/retention.ts";
 
 interface Repeating {
   /** Settles when the first pass has run. */
@@ -60,6 +61,7 @@ export async function scheduleMaintenance(
   retentionDays: number | null | undefined,
   intervalMs: number,
   digest: ReadingDigestSchedule | null = null,
+  insights: InsightsRetention | null = null,
 ): Promise<{ stop: () => void }> {
   const pruning = repeat(intervalMs, "[manutenção] falha ao remover registros antigos", async () => {
     if (retentionDays) {
@@ -68,6 +70,10 @@ export async function scheduleMaintenance(
     }
     await pruneRateLimits(db);
     await pruneRememberedDevices(db);
+    if (insights) {
+      const pruned = await pruneInsights(db, insights.retentionDays, insights.timeZone);
+      if (pruned.rows) console.log(`Insights: ${pruned.rows} agregados com mais de ${insights.retentionDays} dias removidos`);
+    }
   });
   const purging = repeat(PENDING_PURGE_INTERVAL_MS, "[cadastros] falha ao remover contas não confirmadas", async () => {
     const purged = await purgeExpiredPendingAccounts(db);
@@ -82,6 +88,12 @@ export async function scheduleMaintenance(
       reminding?.stop();
     },
   };
+}
+
+/** Insights aggregates older than `retentionDays` (INSIGHTS_RETENTION_DAYS) go at every maintenance pass. */
+export interface InsightsRetention {
+  retentionDays: number;
+  timeZone: string;
 }
 
 export interface ReadingDigestSchedule {

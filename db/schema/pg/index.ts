@@ -345,3 +345,115 @@ export const provisionedCount = pgTable("provisioned_count", {
   slot: integer("slot").primaryKey().default(1),
   people: integer("people").notNull().default(0),
 });
+
+// Insights (issue 43): aggregates only; see ../sqlite/insights.ts for what each table holds.
+
+/** Pages served to signed-in people, summed per page, day and role (`*` = everyone, once per read). */
+export const insightsReads = pgTable(
+  "insights_reads",
+  {
+    page: text("page").notNull(),
+    day: text("day").notNull(),
+    role: text("role").notNull(),
+    reads: integer("reads").notNull(),
+  },
+  // (role, day, page, reads) covers the per-page sums of a period for one role without touching the table.
+  (table) => [
+    primaryKey({ columns: [table.page, table.day, table.role] }),
+    index("insights_reads_role_day_idx").on(table.role, table.day, table.page, table.reads),
+  ],
+);
+
+/** Distinct readers per page and week: a HyperLogLog sketch stored one register per row (merged with max). */
+export const insightsReaders = pgTable(
+  "insights_readers",
+  {
+    page: text("page").notNull(),
+    week: text("week").notNull(),
+    register: integer("register").notNull(),
+    rank: integer("rank").notNull(),
+  },
+  // (week, page, rank) covers the estimate of one week for every page.
+  (table) => [
+    primaryKey({ columns: [table.page, table.week, table.register] }),
+    index("insights_readers_week_idx").on(table.week, table.page, table.rank),
+  ],
+);
+
+/** Searches per normalised query and day: how many, how many found nothing, how many opened a result. */
+export const insightsSearches = pgTable(
+  "insights_searches",
+  {
+    query: text("query").notNull(),
+    day: text("day").notNull(),
+    searches: integer("searches").notNull(),
+    empty: integer("empty").notNull(),
+    opens: integer("opens").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.query, table.day] }),
+    index("insights_searches_day_idx").on(table.day, table.query, table.searches, table.empty, table.opens),
+  ],
+);
+
+/** A query's k-anonymity state: shown once `people` reached 3 (then its `insights_query_people` rows are gone). */
+export const insightsQueries = pgTable(
+  "insights_queries",
+  {
+    query: text("query").primaryKey(),
+    people: integer("people").notNull(),
+    lastDay: text("last_day").notNull(),
+  },
+  (table) => [index("insights_queries_last_day_idx").on(table.lastDay)],
+);
+
+/** Keyed hashes of who searched a query not yet shown (removed at the threshold or by retention). */
+export const insightsQueryPeople = pgTable(
+  "insights_query_people",
+  {
+    query: text("query").notNull(),
+    person: text("person").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.query, table.person] })],
+);
+
+/** Random keys of the keyed hashes: `voto`, `consulta`, and `semana:<week>` (deleted once the week is over). */
+export const insightsKeys = pgTable("insights_keys", {
+  name: text("name").primaryKey(),
+  secret: text("secret").notNull(),
+  createdAt: bigint("created_at", { mode: "number" }).notNull().default(nowMs),
+});
+
+/** "Esta página ajudou?": one row per person, page and version, found by a keyed hash (never the account id). */
+export const insightsVotes = pgTable(
+  "insights_votes",
+  {
+    voteKey: text("vote_key").primaryKey(),
+    page: text("page").notNull(),
+    version: text("version").notNull(),
+    helpful: integer("helpful").notNull(),
+    reason: text("reason"),
+    day: text("day").notNull(),
+  },
+  (table) => [
+    index("insights_votes_page_idx").on(table.page, table.version),
+    index("insights_votes_day_idx").on(table.day, table.page, table.helpful),
+  ],
+);
+
+/** Comments of the feedback form; `user_id` only when the person ticked "Pode me contatar sobre isto". */
+export const insightsComments = pgTable(
+  "insights_comments",
+  {
+    id: text("id").primaryKey(),
+    page: text("page").notNull(),
+    version: text("version").notNull(),
+    helpful: integer("helpful").notNull(),
+    reason: text("reason"),
+    body: text("body").notNull(),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    day: text("day").notNull(),
+    status: text("status").notNull().default("nova"),
+  },
+  (table) => [index("insights_comments_page_idx").on(table.page, table.day), index("insights_comments_day_idx").on(table.day)],
+);

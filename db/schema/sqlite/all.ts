@@ -3,3 +3,4 @@ export * from "./index.ts";
 export * from "./two-factor.ts";
 export * from "./audit-chain.ts";
 export * from "./provisioning.ts";
+export * from "./insights.ts";

@@ -18,6 +18,7 @@ const SIGNED_IN = [
   "/conta/notificacoes",
   "/leitura",
   "/novidades",
+  "/privacidade",
   "/home-metodologia",
   "/metodologia-ai-first",
   "/ai-first-fast-track",
@@ -38,6 +39,7 @@ const GATED: Record<string, Persona[]> = {
   "/comite-ia": ["lider", "admin", "custom"],
   "/audit-logs": ["admin", "security"],
   "/leitura/relatorio": ["lider", "admin"],
+  "/insights": ["admin"],
   "/admin-panel": ["admin"],
 };
 

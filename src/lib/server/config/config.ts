@@ -61,6 +61,10 @@ export interface Config {
   backupExternal: boolean;
   /** Audit streaming to a SIEM (signed webhook, syslog); each destination null when unset. */
   auditStream: AuditStreamSettings;
+  /** Insights (reads, searches, feedback) collected; INSIGHTS=false turns all collection off. */
+  insights: boolean;
+  /** Days of Insights aggregates kept (INSIGHTS_RETENTION_DAYS, default 400). */
+  insightsRetentionDays: number;
 }
 
 function positiveInteger(name: string, value: string | undefined): number | null {
@@ -185,6 +189,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     docsUrl: readDocsUrl(env),
     backupExternal: flag("BACKUP_EXTERNAL", env.BACKUP_EXTERNAL),
     auditStream: readAuditStreamSettings(env),
+    insights: !["0", "false", "off"].includes((env.INSIGHTS ?? "").trim().toLowerCase()),
+    insightsRetentionDays: positiveInteger("INSIGHTS_RETENTION_DAYS", env.INSIGHTS_RETENTION_DAYS) ?? 400,
   };
 }
 

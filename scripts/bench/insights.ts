@@ -1,0 +1,278 @@
+/**
+ * `npm run bench -- --insights`: Insights at scale, on SQLite (a temporary file) or on the empty
+ * PostgreSQL database of DATABASE_URL.
+ * - Data: aggregates generated directly (no page is served to build them) for 100,000 people ×
+ *   50 pages × 400 days: reads per page, day and role; a full readers sketch per page and week
+ *   (1,024 registers); 5,000 queries over the period; 200,000 votes and 5,000 comments.
+ * - The Insights report (what /insights loads: its first view and each filter), one request at a
+ *   time: p95 ≤ 100 ms.
+ * - Gate CPU per page served with counting on vs INSIGHTS=false (CPU µs per request from /proc,
+ *   alternating rounds, 1,000 people × 5 pages so reads are counted): ≤ 1.05 ×.
+ * - 200 search beacons/s for --beacon-seconds (60 by default) beside 100 pages/s: page p99 within
+ *   +10 % of the same load without beacons.
+ * Options: --people N, --days N, --samples N (report requests per filter, default 60), --beacon-seconds N, --cpu-seconds N.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import {
+  insightsComments,
+  insightsQueries,
+  insightsReaders,
+  insightsReads,
+  insightsSearches,
+  insightsVotes,
+} from "../../db/schema/index.ts";
+import { ROUTES } from "../../src/lib/routes.ts";
+import { closeDatabase, openDatabase, type Db } from "../../src/lib/server/data/db.ts";
+import { seedDatabase } from "../../src/lib/server/data/seed.ts";
+import { createSession } from "../../src/lib/server/sessions/session.ts";
+import { createUser } from "../../src/lib/server/auth/user.ts";
+import { dayOf, daysBefore } from "../../src/lib/server/insights/calendar.ts";
+import { isoWeekOf } from "../../src/lib/server/reading/digest-week.ts";
+import { freePort } from "../pg-cluster.mjs";
+import { cpuSeconds, gateNodeFlags, loadAverage, startServer } from "./process.ts";
+import { analyzeDatabase, insertScaleUsers } from "./scale-data.ts";
+
+const REPORT_TARGET_MS = 100;
+const CPU_RATIO_TARGET = 1.05;
+const P99_MOVE_TARGET = 0.1;
+const TZ = "America/Sao_Paulo";
+const CHUNK = 1000;
+
+export interface InsightsBenchOptions {
+  people: number;
+  days: number;
+  samples: number;
+  beaconSeconds: number;
+  cpuSeconds: number;
+  pgTarget: string | null;
+}
+
+/** Deterministic pseudo-random numbers (two runs build the same data). */
+function random(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1_664_525 + 1_013_904_223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+async function insertAll<T>(rows: Iterable<T>, write: (chunk: T[]) => Promise<unknown>): Promise<number> {
+  let chunk: T[] = [];
+  let count = 0;
+  for (const row of rows) {
+    chunk.push(row);
+    if (chunk.length === CHUNK) {
+      await write(chunk);
+      count += chunk.length;
+      chunk = [];
+    }
+  }
+  if (chunk.length) await write(chunk);
+  return count + chunk.length;
+}
+
+async function generate(db: Db, options: InsightsBenchOptions): Promise<Record<string, number>> {
+  const next = random(43);
+  const today = dayOf(Date.now(), TZ);
+  const content = ROUTES.filter((route) => route.reading).map((route) => route.path);
+  const pages = [...content, ...Array.from({ length: Math.max(0, 50 - content.length) }, (_, index) => `/bench-${index}`)].slice(0, 50);
+  const days = Array.from({ length: options.days }, (_, index) => daysBefore(today, index));
+  const weeks = [...new Set(days.map((day) => isoWeekOf(Date.parse(`${day}T12:00:00Z`), "UTC")))];
+  const roleShare: [string, number][] = [
+    ["visualizador", 0.8],
+    ["lider", 0.12],
+    ["admin", 0.03],
+    ["security", 0.02],
+    ["sem-perfil", 0.03],
+  ];
+  const counts: Record<string, number> = {};
+  counts.reads = await insertAll(
+    (function* () {
+      for (const page of pages)
+        for (const day of days) {
+          const total = Math.round(options.people * 0.01 * (0.2 + next()));
+          yield { page, day, role: "*", reads: total };
+          for (const [role, share] of roleShare) yield { page, day, role, reads: Math.round(total * share) };
+        }
+    })(),
+    (chunk) => db.insert(insightsReads).values(chunk),
+  );
+  counts.readers = await insertAll(
+    (function* () {
+      for (const page of pages)
+        for (const week of weeks)
+          for (let register = 0; register < 1024; register++) yield { page, week, register, rank: 5 + Math.floor(-Math.log2(1 - next())) };
+    })(),
+    (chunk) => db.insert(insightsReaders).values(chunk),
+  );
+  const queries = Array.from({ length: 5000 }, (_, index) => `consulta ${index}`);
+  counts.queries = await insertAll(
+    queries.map((query, index) => ({ query, people: index % 4 === 0 ? 2 : 3, lastDay: today })),
+    (chunk) => db.insert(insightsQueries).values(chunk),
+  );
+  counts.searches = await insertAll(
+    (function* () {
+      for (const query of queries)
+        for (let index = 0; index < 20; index++) {
+          const searches = 1 + Math.floor(next() * 20);
+          yield {
+            query,
+            day: days[Math.floor(next() * days.length)]!,
+            searches,
+            empty: Math.floor(searches * next() * 0.3),
+            opens: Math.floor(searches * next()),
+          };
+        }
+    })(),
+    (chunk) => db.insert(insightsSearches).values(chunk).onConflictDoNothing(),
+  );
+  counts.votes = await insertAll(
+    (function* () {
+      for (let index = 0; index < 200_000; index++)
+        yield {
+          voteKey: `bench-${index}`,
+          page: pages[index % pages.length]!,
+          version: "v1",
+          helpful: next() < 0.7 ? 1 : 0,
+          reason: null,
+          day: days[Math.floor(next() * days.length)]!,
+        };
+    })(),
+    (chunk) => db.insert(insightsVotes).values(chunk),
+  );
+  counts.comments = await insertAll(
+    (function* () {
+      for (let index = 0; index < 5000; index++)
+        yield {
+          id: crypto.randomUUID(),
+          page: pages[index % pages.length]!,
+          version: "v1",
+          helpful: 0,
+          reason: "confusa",
+          body: `Comentário ${index}`,
+          day: days[Math.floor(next() * days.length)]!,
+        };
+    })(),
+    (chunk) => db.insert(insightsComments).values(chunk),
+  );
+  return counts;
+}
+
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
+
+async function timeReport(url: string, cookie: string, query: string, samples: number) {
+  const times: number[] = [];
+  for (let index = 0; index < samples + 3; index++) {
+    const started = performance.now();
+    const response = await fetch(`${url}/api/insights${query}`, { headers: { cookie } });
+    if (response.status !== 200) throw new Error(`/api/insights${query} respondeu ${response.status}: ${await response.text()}`);
+    await response.arrayBuffer();
+    if (index >= 3) times.push(performance.now() - started);
+  }
+  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+async function startGate(env: Record<string, string>) {
+  const port = await freePort();
+  const { child } = await startServer(
+    process.execPath,
+    [...gateNodeFlags(), "dist/gate/main.mjs"],
+    { ...env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: "warn" },
+    /no ar em/,
+  );
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
+async function stopGate(child: import("node:child_process").ChildProcess) {
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+export async function benchInsights(options: InsightsBenchOptions): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-bench-insights-"));
+  const target = options.pgTarget ?? path.join(dir, "db.sqlite");
+  const engine = options.pgTarget ? "PostgreSQL" : "SQLite";
+  const env: Record<string, string> = options.pgTarget ? { DATABASE_URL: options.pgTarget } : { DATABASE_PATH: target };
+  env.AUTH_ALLOWED_DOMAINS = "b1.example.com";
+  console.log(`Insights em escala (${engine}); carga da máquina: ${loadAverage()}`);
+  const db = await openDatabase(target, { migrate: true });
+  await seedDatabase(db);
+  let started = performance.now();
+  const counts = await generate(db, options);
+  await analyzeDatabase(db);
+  console.log(`Dados gerados em ${((performance.now() - started) / 1000).toFixed(1)} s: ${JSON.stringify(counts)}`);
+  const admin = await createUser(db, {
+    email: "bench-admin@b1.example.com",
+    fullName: "Bench",
+    password: "Senha@Bench1",
+    roleNames: ["admin"],
+    confirmed: true,
+  });
+  if (!admin.ok) throw new Error(admin.error);
+  const adminCookie = `b1_session=${(await createSession(db, admin.userId)).token}`;
+  // 1,000 readers (visualizadores, one password hash for all: scale-data.ts), one session each.
+  const readers: string[] = [];
+  for (const id of await insertScaleUsers(db, 1000)) readers.push(`b1_session=${(await createSession(db, id)).token}`);
+  await closeDatabase(db);
+
+  // 1. The report: first view and each filter.
+  const gate = await startGate(env);
+  const filters = ["", "?periodo=7", "?periodo=90", "?periodo=365", "?perfil=lider", "?periodo=365&perfil=visualizador&pagina=%2Ffaq"];
+  const report: Record<string, { p50: number; p95: number }> = {};
+  for (const query of filters) report[query || "(primeira visão)"] = await timeReport(gate.url, adminCookie, query, options.samples);
+  await stopGate(gate.child);
+  console.log("\nRelatório /api/insights (uma requisição por vez), ms:");
+  for (const [name, figures] of Object.entries(report))
+    console.log(
+      `  ${name.padEnd(48)} p50 ${figures.p50.toFixed(1)}  p95 ${figures.p95.toFixed(1)}  ${figures.p95 <= REPORT_TARGET_MS ? "ok" : "ACIMA"} (meta ≤ ${REPORT_TARGET_MS})`,
+    );
+
+  // 2. Gate CPU per page, counting on vs off, alternating rounds.
+  const pages = ["/faq", "/glossario", "/5ps", "/templates", "/contato"];
+  const requests = readers.flatMap((cookie) =>
+    pages.map((page) => ({ method: "GET" as const, path: page, headers: { cookie, "user-agent": "Mozilla/5.0 bench" } })),
+  );
+  const cpu: Record<"on" | "off", number[]> = { on: [], off: [] };
+  for (let round = 0; round < 2; round++)
+    for (const mode of ["on", "off"] as const) {
+      const server = await startGate({ ...env, INSIGHTS: mode === "on" ? "true" : "false" });
+      await autocannon({ url: server.url, connections: 8, duration: 2, requests });
+      const before = cpuSeconds(server.child.pid!);
+      const result = await autocannon({ url: server.url, connections: 8, duration: options.cpuSeconds, requests });
+      const used = cpuSeconds(server.child.pid!) - before;
+      cpu[mode].push((used * 1e6) / result.requests.total);
+      await stopGate(server.child);
+    }
+  const on = Math.min(...cpu.on);
+  const off = Math.min(...cpu.off);
+  console.log(
+    `\nCPU do gate por página (µs, melhor de 2 rodadas): contando ${on.toFixed(1)}, INSIGHTS=false ${off.toFixed(1)} → ${(on / off).toFixed(3)}× ${on / off <= CPU_RATIO_TARGET ? "ok" : "ACIMA"} (meta ≤ ${CPU_RATIO_TARGET}×)`,
+  );
+
+  // 3. Page p99 with and without 200 beacons/s.
+  const server = await startGate(env);
+  const pageLoad = () =>
+    autocannon({ url: server.url, connections: 4, overallRate: 100, duration: options.beaconSeconds, requests: requests.slice(0, 500) });
+  const quiet = await pageLoad();
+  const beaconRequests = readers.slice(0, 500).map((cookie, index) => ({
+    method: "POST" as const,
+    path: "/api/busca",
+    headers: { cookie, origin: server.url, "content-type": "application/json" },
+    body: JSON.stringify({ consulta: `busca ${index % 50}`, resultados: index % 3, aberto: index % 3 ? 1 : null }),
+  }));
+  const [busy, beacons] = await Promise.all([
+    pageLoad(),
+    autocannon({ url: server.url, connections: 4, overallRate: 200, duration: options.beaconSeconds, requests: beaconRequests }),
+  ]);
+  await stopGate(server.child);
+  const move = busy.latency.p99 / quiet.latency.p99 - 1;
+  console.log(
+    `\nPáginas a 100/s por ${options.beaconSeconds} s: p99 ${quiet.latency.p99} ms sem beacons, ${busy.latency.p99} ms com ${Math.round(beacons.requests.average)} beacons/s (${beacons["2xx"]} aceitos, ${beacons["4xx"]} recusados) → ${(move * 100).toFixed(1)} % ${move <= P99_MOVE_TARGET ? "ok" : "ACIMA"} (meta ≤ +${P99_MOVE_TARGET * 100} %)`,
+  );
+  fs.rmSync(dir, { recursive: true, force: true });
+}

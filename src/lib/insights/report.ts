@@ -1,0 +1,83 @@
+/** The Insights page (/insights): its filter (kept in the address) and what the server answers. */
+import { z } from "zod";
+
+export const INSIGHTS_PATH = "/insights";
+export const PERIODS = ["7", "30", "90", "365"] as const;
+export const ROLE_FILTERS = ["*", "admin", "lider", "visualizador", "security", "sem-perfil"] as const;
+export const roleFilterLabel = (role: string) =>
+  ({
+    "*": "Todos os perfis",
+    admin: "Administrador",
+    lider: "Líder",
+    visualizador: "Visualizador",
+    security: "Segurança",
+    "sem-perfil": "Sem perfil",
+  })[role] ?? role;
+
+export const insightsFilterSchema = z.strictObject(
+  {
+    periodo: z.enum(PERIODS, { error: "Período inválido: use 7, 30, 90 ou 365 dias." }).default("30"),
+    perfil: z.enum(ROLE_FILTERS, { error: "Perfil inválido." }).default("*"),
+    pagina: z.string().max(300, "Página inválida.").optional(),
+  },
+  { error: "Filtro não reconhecido." },
+);
+export type InsightsFilter = z.infer<typeof insightsFilterSchema>;
+
+export const TABLES = [
+  "paginas",
+  "serie",
+  "leitores",
+  "perfis",
+  "comentarios",
+  "sem-leitura",
+  "buscas",
+  "sem-resultado",
+  "sem-abertura",
+] as const;
+export type InsightsTable = (typeof TABLES)[number];
+
+export interface PageRow {
+  pagina: string;
+  titulo: string;
+  leituras: number;
+  /** Distinct readers in the last complete week (estimate). */
+  leitoresSemana: number;
+  sim: number;
+  nao: number;
+}
+export interface SearchRow {
+  consulta: string;
+  buscas: number;
+  semResultado: number;
+  aberturas: number;
+}
+export interface CommentRow {
+  id: string;
+  pagina: string;
+  titulo: string;
+  versao: string;
+  dia: string;
+  ajudou: boolean;
+  motivo: string | null;
+  comentario: string;
+  /** Only when the person ticked 'Pode me contatar sobre isto'. */
+  contato: { nome: string; email: string } | null;
+  status: string;
+}
+
+export interface InsightsReport {
+  filtro: { periodo: string; perfil: string; pagina: string | null };
+  desde: string;
+  ate: string;
+  semanaCompleta: string;
+  paginas: PageRow[];
+  serie: { dia: string; leituras: number }[];
+  leitores: { semana: string; leitores: number }[];
+  perfis: { perfil: string; rotulo: string; leituras: number }[];
+  comentarios: CommentRow[];
+  semLeitura: { pagina: string; titulo: string; ultimaLeitura: string | null }[];
+  buscas: SearchRow[];
+  semResultado: SearchRow[];
+  semAbertura: SearchRow[];
+}

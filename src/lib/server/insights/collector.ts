@@ -1,0 +1,207 @@
+/**
+ * Insights' in-memory counters, one set per instance. The gate counts each page served to a signed-in
+ * person (see `isRead`); the search beacon adds searches. Every FLUSH_INTERVAL_MS the sums go to the
+ * database in one transaction (store.ts: one batched upsert per table, adding this instance's deltas),
+ * so several instances add up exactly and a SIGKILL loses at most one interval; SIGTERM flushes first.
+ * Nothing here is written per view: the only per-person state is in memory (who was counted in the last
+ * RELOAD_WINDOW_MS, and the readers and searchers of the current interval, hashed at the flush).
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import type { Principal } from "../../routes.ts";
+import type { Db } from "../data/db.ts";
+import { createClock, type Period } from "./calendar.ts";
+import { flushInsights, type Pending, type WrittenRanks } from "./store.ts";
+
+/**
+ * Five seconds: short enough that a crash (SIGKILL, power loss) loses little and the Insights page is
+ * current within seconds; long enough that a busy instance writes one transaction per 5 s instead of
+ * one per page (at 200 pages/s, 1,000 reads become ~50 upserted rows).
+ */
+export const FLUSH_INTERVAL_MS = 5_000;
+/** A page opened again by the same person within this window (a reload, back and forth) is one read. */
+export const RELOAD_WINDOW_MS = 10 * 60_000;
+/** Beacons one session may send per minute (a person finishes a few searches a minute at most). */
+export const BEACONS_PER_MINUTE = 30;
+/** Role name under which every read is counted once (the per-role rows count people holding each role). */
+export const ALL_ROLES = "*";
+export const NO_ROLE = "sem-perfil";
+
+/** User agents that are programs, not people (a signed-in crawler or monitor must not count). */
+const BOT_AGENT = /bot|crawl|spider|slurp|monitor|uptime|preview|curl|wget|python|go-http-client|java\/|httpclient|axios|node-fetch/i;
+
+/** Whether a page answer is a read: GET, not a prefetch/prerender, not a revalidation, not a program. */
+export function isReadRequest(method: string, headers: IncomingHttpHeaders): boolean {
+  if (method !== "GET") return false;
+  const purpose = `${headers["sec-purpose"] ?? ""} ${headers["purpose"] ?? ""} ${headers["x-purpose"] ?? ""} ${headers["x-moz"] ?? ""}`;
+  if (/prefetch|prerender|preview/i.test(purpose)) return false;
+  if (headers["if-none-match"] !== undefined || headers["if-modified-since"] !== undefined) return false;
+  const agent = headers["user-agent"];
+  return agent !== undefined && agent !== "" && !BOT_AGENT.test(agent);
+}
+
+export interface SearchReport {
+  query: string;
+  results: number;
+  /** Position (from 1) of the result opened, or null. */
+  opened: number | null;
+}
+
+export interface InsightsCollector {
+  readonly enabled: boolean;
+  /** Counts a page served (status 200) to a signed-in person, unless it is not a read. */
+  countRead(method: string, headers: IncomingHttpHeaders, path: string, principal: Principal): void;
+  /** Whether this session may send another beacon now (counts it). */
+  allowBeacon(sessionId: string): boolean;
+  /** Adds one finished search (already validated and normalised). */
+  recordSearch(userId: string, report: SearchReport): void;
+  /** The page's version as served (the feedback form's `data-opiniao-versao`), or undefined. */
+  pageVersion(path: string): string | undefined;
+  /** Writes what was counted since the last flush (at most one flush runs at a time). */
+  flush(): Promise<void>;
+  /** Stops the timer and flushes a last time (graceful shutdown). */
+  stop(): Promise<void>;
+}
+
+export function emptyPending(): Pending {
+  return { reads: new Map(), readers: new Map(), searches: new Map(), searchers: new Map() };
+}
+
+/** Adds `from` into `into` (a failed flush gives its deltas back). */
+export function mergePending(into: Pending, from: Pending): void {
+  for (const [key, count] of from.reads) into.reads.set(key, (into.reads.get(key) ?? 0) + count);
+  for (const [key, people] of from.readers) {
+    const set = into.readers.get(key) ?? new Set<string>();
+    for (const person of people) set.add(person);
+    into.readers.set(key, set);
+  }
+  for (const [key, sums] of from.searches) {
+    const known = into.searches.get(key);
+    if (known) {
+      known.searches += sums.searches;
+      known.empty += sums.empty;
+      known.opens += sums.opens;
+    } else into.searches.set(key, { ...sums });
+  }
+  for (const [key, people] of from.searchers) {
+    const set = into.searchers.get(key) ?? new Set<string>();
+    for (const person of people) set.add(person);
+    into.searchers.set(key, set);
+  }
+}
+
+export interface CollectorOptions {
+  db: Db;
+  enabled: boolean;
+  timeZone: string;
+  /** Page path → version, read from the served pages (see pageVersions in page-versions.ts). */
+  versions: ReadonlyMap<string, string>;
+  now?: () => number;
+  intervalMs?: number;
+  logError?: (error: unknown) => void;
+}
+
+/** Keys of the pending maps join their parts with NUL, which no path, day or normalised query contains. */
+const SEP = "\u0000";
+
+export function createInsightsCollector(options: CollectorOptions): InsightsCollector {
+  const { db, enabled, versions } = options;
+  const now = options.now ?? Date.now;
+  const clock: () => Period = createClock(options.timeZone, now);
+  let pending = emptyPending();
+  const lastCounted = new Map<string, number>();
+  const beacons = new Map<string, { windowStart: number; count: number }>();
+  let flushing: Promise<void> | null = null;
+  const written: WrittenRanks = new Map();
+  let timer: NodeJS.Timeout | undefined;
+
+  function forgetOld(at: number) {
+    for (const [key, when] of lastCounted) if (at - when >= RELOAD_WINDOW_MS) lastCounted.delete(key);
+    for (const [key, window] of beacons) if (at - window.windowStart >= 60_000) beacons.delete(key);
+  }
+
+  async function runFlush() {
+    const batch = pending;
+    pending = emptyPending();
+    forgetOld(now());
+    if (batch.reads.size === 0 && batch.readers.size === 0 && batch.searches.size === 0 && batch.searchers.size === 0) return;
+    try {
+      await flushInsights(db, batch, written);
+    } catch (error) {
+      // The database is away: the deltas wait for the next flush (a commit whose answer was lost may count twice).
+      mergePending(pending, batch);
+      (options.logError ?? ((e) => console.error("[insights] falha ao gravar as métricas", e)))(error);
+    }
+  }
+
+  const collector: InsightsCollector = {
+    enabled,
+    countRead(method, headers, path, principal) {
+      if (!enabled || !isReadRequest(method, headers)) return;
+      const at = now();
+      const seenKey = principal.userId + SEP + path;
+      const last = lastCounted.get(seenKey);
+      if (last !== undefined && at - last < RELOAD_WINDOW_MS) return;
+      // A bound on memory: past it the window restarts (a reload may then count twice).
+      if (lastCounted.size >= 200_000) lastCounted.clear();
+      lastCounted.set(seenKey, at);
+      const { day, week } = clock();
+      const add = (role: string) => {
+        const key = path + SEP + day + SEP + role;
+        pending.reads.set(key, (pending.reads.get(key) ?? 0) + 1);
+      };
+      add(ALL_ROLES);
+      if (principal.roles.length === 0) add(NO_ROLE);
+      for (const role of principal.roles) add(role);
+      const readersKey = path + SEP + week;
+      let readers = pending.readers.get(readersKey);
+      if (!readers) pending.readers.set(readersKey, (readers = new Set()));
+      readers.add(principal.userId);
+    },
+    allowBeacon(sessionId) {
+      if (!enabled) return false;
+      const at = now();
+      const window = beacons.get(sessionId);
+      if (!window || at - window.windowStart >= 60_000) {
+        if (beacons.size >= 100_000) beacons.clear();
+        beacons.set(sessionId, { windowStart: at, count: 1 });
+        return true;
+      }
+      if (window.count >= BEACONS_PER_MINUTE) return false;
+      window.count += 1;
+      return true;
+    },
+    recordSearch(userId, report) {
+      if (!enabled) return;
+      const { day } = clock();
+      const key = report.query + SEP + day;
+      const sums = pending.searches.get(key) ?? { searches: 0, empty: 0, opens: 0 };
+      sums.searches += 1;
+      if (report.results === 0) sums.empty += 1;
+      if (report.opened !== null) sums.opens += 1;
+      pending.searches.set(key, sums);
+      const peopleKey = report.query + SEP + day;
+      let people = pending.searchers.get(peopleKey);
+      if (!people) pending.searchers.set(peopleKey, (people = new Set()));
+      people.add(userId);
+    },
+    pageVersion(path) {
+      return versions.get(path);
+    },
+    flush() {
+      flushing ??= runFlush().finally(() => (flushing = null));
+      return flushing;
+    },
+    async stop() {
+      clearInterval(timer);
+      await flushing;
+      await collector.flush();
+    },
+  };
+  if (enabled) {
+    timer = setInterval(() => void collector.flush(), options.intervalMs ?? FLUSH_INTERVAL_MS);
+    timer.unref();
+  }
+  return collector;
+}
+
+export { SEP as PENDING_SEPARATOR };

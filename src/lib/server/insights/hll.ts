@@ -1,0 +1,50 @@
+/**
+ * Distinct readers per page and week without storing who: a HyperLogLog sketch (Flajolet et al. 2007)
+ * of 2^10 registers fed with a keyed hash (SHA-256 of a random per-week key and the person, see keys.ts;
+ * the key is deleted once the week is over). Each register is one database row merged with `max`, so instances add up exactly
+ * (the union of their sketches) in one upsert. Standard error ≈ 1.04/√1024 ≈ 3.3 % for large counts;
+ * below 2.5 × 1024 the linear-counting correction is used, which is exact to within a reader or two
+ * for the counts of a page (measured in tests/unit/insights/hll.test.ts).
+ */
+import { keyedHash } from "./keys.ts";
+
+export const HLL_BITS = 10;
+export const HLL_REGISTERS = 1 << HLL_BITS;
+
+export interface RegisterUpdate {
+  register: number;
+  rank: number;
+}
+
+/** The register and rank (position of the first 1 bit after the register bits, from 1) of a 64-bit hash prefix. */
+export function registerOf(high: number, low: number): RegisterUpdate {
+  const register = high >>> (32 - HLL_BITS);
+  const rest = high & ((1 << (32 - HLL_BITS)) - 1);
+  const rank = rest !== 0 ? Math.clz32(rest) - HLL_BITS + 1 : 32 - HLL_BITS + Math.clz32(low) + 1;
+  return { register, rank };
+}
+
+/** The register update for one reader of one page under `key`. */
+export function readerRegister(key: Buffer, userId: string, page: string): RegisterUpdate {
+  const digest = keyedHash(key, `${userId}\u0000${page}`);
+  return registerOf(digest.readUInt32BE(0), digest.readUInt32BE(4));
+}
+
+/**
+ * The estimated number of distinct readers from the non-empty registers' ranks (absent registers are 0).
+ */
+export function estimateDistinct(ranks: Iterable<number>): number {
+  const m = HLL_REGISTERS;
+  let sum = 0;
+  let filled = 0;
+  for (const rank of ranks) {
+    sum += 2 ** -rank;
+    filled += 1;
+  }
+  const zeros = m - filled;
+  sum += zeros;
+  const alpha = 0.7213 / (1 + 1.079 / m);
+  const raw = (alpha * m * m) / sum;
+  if (raw <= 2.5 * m && zeros > 0) return Math.round(m * Math.log(m / zeros));
+  return Math.round(raw);
+}

@@ -1,0 +1,177 @@
+/**
+ * Writing Insights' sums: one transaction per flush, one batched upsert per table that adds this
+ * instance's deltas (`reads = reads + excluded.reads`; sketch registers keep the larger rank), so any
+ * number of instances add up exactly and no row is read first. Searchers are hashed here with the
+ * `consulta` key and kept only until a query reaches K_ANONYMITY people.
+ */
+import { and, eq, inArray, lt, sql, type AnyColumn } from "drizzle-orm";
+import { insightsQueries, insightsQueryPeople, insightsReaders, insightsReads, insightsSearches } from "../../../../db/schema/index.ts";
+import type { Db, Tx } from "../data/db.ts";
+import { onPostgres } from "../data/dialect.ts";
+import { readerRegister } from "./hll.ts";
+import { insightsKey, keyedHash, QUERY_KEY, weekKeyName } from "./keys.ts";
+
+/** A query is shown only once this many different people searched it. */
+export const K_ANONYMITY = 3;
+
+export interface SearchSums {
+  searches: number;
+  empty: number;
+  opens: number;
+}
+
+/** What an instance counted since its last flush; keys join their parts with NUL. */
+export interface Pending {
+  /** page␀day␀role → reads. */
+  reads: Map<string, number>;
+  /** page␀week → user ids (hashed at the flush, never stored). */
+  readers: Map<string, Set<string>>;
+  /** query␀day → sums. */
+  searches: Map<string, SearchSums>;
+  /** query␀day → user ids (hashed at the flush while the query is below K_ANONYMITY). */
+  searchers: Map<string, Set<string>>;
+}
+
+/** Rows per statement: well under SQLite's 32,766 bound parameters and PostgreSQL's 65,535. */
+const CHUNK = 1000;
+
+function chunks<T>(rows: T[]): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < rows.length; start += CHUNK) out.push(rows.slice(start, start + CHUNK));
+  return out;
+}
+
+/** The stored value plus the new delta (qualified: PostgreSQL finds a bare name ambiguous next to `excluded`). */
+const added = (column: AnyColumn) => sql`${column} + excluded.${sql.identifier(column.name)}`;
+/** The larger of the stored and the new value. */
+const larger = (column: AnyColumn) => sql`${sql.raw(onPostgres ? "greatest" : "max")}(${column}, excluded.${sql.identifier(column.name)})`;
+
+/**
+ * The largest rank this instance has written per sketch (`page␀week` → 1,024 ranks): an update that
+ * cannot raise a register is not sent. After the first few hundred readers of a page and week almost
+ * every reader is such an update, so a flush writes a handful of registers instead of one per reader.
+ */
+export type WrittenRanks = Map<string, Uint8Array>;
+
+export async function flushInsights(db: Db, batch: Pending, written: WrittenRanks = new Map()): Promise<void> {
+  // Keys first (outside the transaction: inserting a key is idempotent and PostgreSQL keeps no session state).
+  const weekKeys = new Map<string, Buffer>();
+  for (const key of batch.readers.keys()) {
+    const week = key.split("\u0000")[1]!;
+    if (!weekKeys.has(week)) weekKeys.set(week, await insightsKey(db, weekKeyName(week)));
+  }
+  const queryKey = batch.searchers.size > 0 ? await insightsKey(db, QUERY_KEY) : null;
+
+  const reads = [...batch.reads].map(([key, count]) => {
+    const [page, day, role] = key.split("\u0000") as [string, string, string];
+    return { page, day, role, reads: count };
+  });
+  const registers = new Map<string, { page: string; week: string; register: number; rank: number }>();
+  for (const [key, people] of batch.readers) {
+    const [page, week] = key.split("\u0000") as [string, string];
+    const weekKey = weekKeys.get(week)!;
+    for (const person of people) {
+      const { register, rank } = readerRegister(weekKey, person, page);
+      if ((written.get(key)?.[register] ?? 0) >= rank) continue;
+      const id = `${page}\u0000${week}\u0000${register}`;
+      const known = registers.get(id);
+      if (!known || known.rank < rank) registers.set(id, { page, week, register, rank });
+    }
+  }
+  const searches = [...batch.searches].map(([key, sums]) => {
+    const [query, day] = key.split("\u0000") as [string, string];
+    return { query, day, ...sums };
+  });
+  const searchers: { query: string; day: string; person: string }[] = [];
+  for (const [key, people] of batch.searchers) {
+    const [query, day] = key.split("\u0000") as [string, string];
+    for (const person of people) {
+      searchers.push({ query, day, person: keyedHash(queryKey!, `${person}\u0000${query}`).toString("base64url").slice(0, 22) });
+    }
+  }
+
+  await db.transaction(async (tx) => {
+    for (const rows of chunks(reads)) {
+      await tx
+        .insert(insightsReads)
+        .values(rows)
+        .onConflictDoUpdate({
+          target: [insightsReads.page, insightsReads.day, insightsReads.role],
+          set: { reads: added(insightsReads.reads) },
+        });
+    }
+    for (const rows of chunks([...registers.values()])) {
+      await tx
+        .insert(insightsReaders)
+        .values(rows)
+        .onConflictDoUpdate({
+          target: [insightsReaders.page, insightsReaders.week, insightsReaders.register],
+          set: { rank: larger(insightsReaders.rank) },
+        });
+    }
+    for (const rows of chunks(searches)) {
+      await tx
+        .insert(insightsSearches)
+        .values(rows)
+        .onConflictDoUpdate({
+          target: [insightsSearches.query, insightsSearches.day],
+          set: { searches: added(insightsSearches.searches), empty: added(insightsSearches.empty), opens: added(insightsSearches.opens) },
+        });
+    }
+    if (searchers.length > 0) await countSearchers(tx, searchers);
+  });
+  // Committed: remember what was written (another instance may hold larger ranks; max keeps them).
+  for (const { page, week, register, rank } of registers.values()) {
+    const key = `${page}\u0000${week}`;
+    let ranks = written.get(key);
+    if (!ranks) {
+      if (written.size >= 2000) written.clear();
+      written.set(key, (ranks = new Uint8Array(1024)));
+    }
+    if (ranks[register]! < rank) ranks[register] = rank;
+  }
+}
+
+/**
+ * k-anonymity: a query's people are counted by keyed hash until K_ANONYMITY; then the hashes are
+ * deleted and only `people = K_ANONYMITY` remains. Two instances counting at once may each miss the
+ * other's uncommitted hash: the query then shows at the next search, never too early.
+ */
+async function countSearchers(tx: Tx, searchers: { query: string; day: string; person: string }[]): Promise<void> {
+  const lastDay = new Map<string, string>();
+  for (const { query, day } of searchers) if ((lastDay.get(query) ?? "") < day) lastDay.set(query, day);
+  const queries = [...lastDay.keys()];
+  for (const rows of chunks([...lastDay].map(([query, day]) => ({ query, people: 0, lastDay: day })))) {
+    await tx
+      .insert(insightsQueries)
+      .values(rows)
+      .onConflictDoUpdate({
+        target: insightsQueries.query,
+        set: { lastDay: larger(insightsQueries.lastDay) },
+      });
+  }
+  const below = new Set<string>();
+  for (const part of chunks(queries)) {
+    const rows = await tx
+      .select({ query: insightsQueries.query })
+      .from(insightsQueries)
+      .where(and(inArray(insightsQueries.query, part), lt(insightsQueries.people, K_ANONYMITY)));
+    for (const row of rows) below.add(row.query);
+  }
+  const fresh = new Map<string, { query: string; person: string }>();
+  for (const { query, person } of searchers) if (below.has(query)) fresh.set(`${query}\u0000${person}`, { query, person });
+  for (const rows of chunks([...fresh.values()])) await tx.insert(insightsQueryPeople).values(rows).onConflictDoNothing();
+  for (const query of below) {
+    const [row] = await tx
+      .select({ people: sql<number>`count(*)`.mapWith(Number) })
+      .from(insightsQueryPeople)
+      .where(eq(insightsQueryPeople.query, query));
+    const people = Math.min(row?.people ?? 0, K_ANONYMITY);
+    // Never lowered: another instance may have reached the threshold (and deleted the hashes) meanwhile.
+    await tx
+      .update(insightsQueries)
+      .set({ people: sql`case when ${insightsQueries.people} > ${people} then ${insightsQueries.people} else ${people} end` })
+      .where(eq(insightsQueries.query, query));
+    if (people >= K_ANONYMITY) await tx.delete(insightsQueryPeople).where(eq(insightsQueryPeople.query, query));
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * The collector against a real SQLite database: what a flush writes, that a flush failing (the
+ * database away mid-step) keeps its deltas for the next one, and k-anonymity of queries.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insightsQueries, insightsQueryPeople, insightsReads, insightsSearches } from "../../../db/schema/index";
+import { closeDatabase, sqliteClient, type Db } from "../../../src/lib/server/data/db";
+import { createInsightsCollector } from "../../../src/lib/server/insights/collector";
+import type { Principal } from "../../../src/lib/routes";
+import { openOwnTestDatabase } from "../../support/users";
+
+const BROWSER = { "user-agent": "Mozilla/5.0 Teste" };
+/** Raw DDL on either engine (drizzle's SQLite handle has no execute). */
+async function ddl(statement: string) {
+  const sqlite = sqliteClient(db);
+  if (sqlite) sqlite.exec(statement);
+  else await db.execute(sql.raw(statement));
+}
+const person = (userId: string, roles: string[] = ["visualizador"]): Principal => ({
+  userId,
+  email: `${userId}@b1.example.com`,
+  name: userId,
+  roles,
+  grantedPaths: new Set(),
+});
+let dir: string;
+let db: Db;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-insights-unit-"));
+  db = (await openOwnTestDatabase(path.join(dir, "db.sqlite"))).db;
+});
+afterAll(async () => {
+  await closeDatabase(db);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("insights collector", () => {
+  it("keeps the deltas of a flush that failed and writes them exactly once the database is back", async () => {
+    const collector = createInsightsCollector({
+      db,
+      enabled: true,
+      timeZone: "America/Sao_Paulo",
+      versions: new Map(),
+      intervalMs: 3_600_000,
+      logError: () => {},
+    });
+    collector.countRead("GET", BROWSER, "/falha", person("a"));
+    collector.countRead("GET", BROWSER, "/falha", person("b"));
+    await ddl("alter table insights_reads rename to insights_reads_fora");
+    await collector.flush();
+    await ddl("alter table insights_reads_fora rename to insights_reads");
+    collector.countRead("GET", BROWSER, "/falha", person("c"));
+    await collector.stop();
+    const rows = await db
+      .select()
+      .from(insightsReads)
+      .where(sql`${insightsReads.page} = '/falha' and ${insightsReads.role} = '*'`);
+    expect(rows.map((row) => row.reads)).toEqual([3]);
+  });
+
+  it("shows a query only once 3 different people searched it, and then forgets who", async () => {
+    const collector = createInsightsCollector({
+      db,
+      enabled: true,
+      timeZone: "America/Sao_Paulo",
+      versions: new Map(),
+      intervalMs: 3_600_000,
+    });
+    const search = (user: string, query: string) => collector.recordSearch(user, { query, results: 0, opened: null });
+    search("a", "salário");
+    search("a", "salário");
+    search("b", "salário");
+    search("a", "processo");
+    await collector.flush();
+    const people = async (query: string) =>
+      (
+        await db
+          .select()
+          .from(insightsQueries)
+          .where(sql`${insightsQueries.query} = ${query}`)
+      )[0]?.people;
+    expect(await people("salário")).toBe(2);
+    expect(await people("processo")).toBe(1);
+    search("c", "processo");
+    search("b", "processo");
+    await collector.stop();
+    expect(await people("processo")).toBe(3);
+    expect(await people("salário")).toBe(2);
+    const hashes = await db.select().from(insightsQueryPeople);
+    expect(hashes.filter((row) => row.query === "processo")).toEqual([]);
+    expect(hashes.filter((row) => row.query === "salário")).toHaveLength(2);
+    expect(JSON.stringify(hashes)).not.toMatch(/"(a|b|c)"/);
+    const sums = await db
+      .select()
+      .from(insightsSearches)
+      .where(sql`${insightsSearches.query} = 'salário'`);
+    expect(sums.map(({ searches, empty, opens }) => ({ searches, empty, opens }))).toEqual([{ searches: 3, empty: 3, opens: 0 }]);
+  });
+});
