@@ -33,9 +33,9 @@ describe("admin labels", () => {
 
   it("says 'Todas' for a role opening every restricted page, granted or fixed, and counts the others' grants", () => {
     const checklist: ChecklistPage[] = [
-      { id: 1, name: "FAQ", path: "/faq", kind: "signed-in" },
-      { id: 2, name: "Comitê de IA", path: "/comite-ia", kind: "grantable" },
-      { id: 3, name: "Logs de Auditoria", path: "/audit-logs", kind: "grantable" },
+      { id: 1, name: "FAQ", path: "/faq", kind: "signed-in", group: "conteudo", audience: "", restricted: false },
+      { id: 2, name: "Comitê de IA", path: "/comite-ia", kind: "grantable", group: "restritas", audience: "", restricted: false },
+      { id: 3, name: "Logs de Auditoria", path: "/audit-logs", kind: "grantable", group: "restritas", audience: "", restricted: false },
     ];
     expect(rolePagesLabel({ pages: ["/admin-panel", "/audit-logs", "/comite-ia"], lockedPages: [] }, checklist)).toBe("Todas");
     expect(rolePagesLabel({ pages: ["/audit-logs"], lockedPages: ["/comite-ia"] }, checklist)).toBe("Todas");

@@ -9,7 +9,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { listFiles } from "../platform/files.ts";
 import { compileTemplate, renderTemplate, type Segment } from "../../content/personalize.ts";
-import type { Principal } from "../../routes.ts";
+import { accessSignature, type Principal } from "../../routes.ts";
 
 /** A response body held in memory with its precompressed forms. */
 export interface Body {
@@ -94,19 +94,6 @@ export function loadAssets(clientDir: string): Map<string, Asset> {
     assets.set(urlPath, { ...body, type: contentType(file), immutable: urlPath.startsWith("/_astro/") });
   }
   return assets;
-}
-
-const signatures = new WeakMap<Principal, string>();
-
-/** What the personalisation depends on: roles and granted pages (never the person). */
-function accessSignature(principal: Principal | null): string {
-  if (!principal) return "anon";
-  let signature = signatures.get(principal);
-  if (signature === undefined) {
-    signature = [...principal.roles].sort().join(",") + "|" + [...principal.grantedPaths].sort().join(",");
-    signatures.set(principal, signature);
-  }
-  return signature;
 }
 
 const CSP_META = /<meta\s+http-equiv="content-security-policy"\s+content="([^"]*)"/i;
