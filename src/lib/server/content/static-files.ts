@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { listFiles } from "../platform/files.ts";
-import { compileTemplate, renderTemplate, type Segment } from "../../content/personalize.ts";
+import { compileTemplate, renderTemplate, withoutClosedLinks, type Segment } from "../../content/personalize.ts";
 import { accessSignature, type Principal } from "../../routes.ts";
 
 /** A response body held in memory with its precompressed forms. */
@@ -120,7 +120,7 @@ export class PageTemplate {
     const key = accessSignature(principal);
     let body = this.variants.get(key);
     if (!body) {
-      body = compressBody(Buffer.from(renderTemplate(this.segments, principal)));
+      body = compressBody(Buffer.from(withoutClosedLinks(renderTemplate(this.segments, principal), principal)));
       if (this.variants.size >= 1000) this.variants.clear();
       this.variants.set(key, body);
     }
