@@ -1,13 +1,22 @@
 /**
  * Builds the access-aware search index (run by `npm run build` after build-server): a base
- * Pagefind bundle with the pages every signed-in user may open, and one bundle per role-gated
- * page, under dist/search/<key>/pagefind/ — never under dist/client.
+ * Pagefind bundle with the pages every signed-in user may open by the route table, one bundle per
+ * searchable page, an empty one, and dist/search/indice.json naming them — under
+ * dist/search/<key>/pagefind/, never under dist/client. Which of them a person reads is decided
+ * per request (src/lib/search/bundles.ts), so the admin panel's changes need no rebuild.
  */
 import fs from "node:fs";
 import path from "node:path";
 import * as pagefind from "pagefind";
 import { listFiles } from "../src/lib/server/platform/files.ts";
-import { BASE_BUNDLE, gatedSearchablePaths, groupKey } from "../src/lib/search/bundles.ts";
+import {
+  BASE_BUNDLE,
+  EMPTY_BUNDLE,
+  SEARCH_MANIFEST_FILE,
+  gatedSearchablePaths,
+  groupKey,
+  type SearchManifest,
+} from "../src/lib/search/bundles.ts";
 
 const pagesDir = path.resolve("dist/pages");
 const outDir = path.resolve("dist/search");
@@ -61,8 +70,12 @@ async function writeBundle(key: string, routes: readonly string[]): Promise<void
 fs.rmSync(outDir, { recursive: true, force: true });
 const started = Date.now();
 await writeBundle(BASE_BUNDLE, open);
-for (const route of gated) await writeBundle(groupKey(route), [route]);
+await writeBundle(EMPTY_BUNDLE, []);
+const every = [...searchable.keys()].sort();
+for (const route of every) await writeBundle(groupKey(route), [route]);
+const manifest: SearchManifest = { base: open.sort(), pages: every };
+fs.writeFileSync(path.join(outDir, SEARCH_MANIFEST_FILE), JSON.stringify(manifest));
 await pagefind.close();
 console.log(
-  `build-search: ${searchable.size} páginas pesquisáveis, ${gated.length + 1} pacotes (base${gated.map((route) => ", " + groupKey(route)).join("")}) em ${Date.now() - started} ms`,
+  `build-search: ${searchable.size} páginas pesquisáveis, ${every.length + 2} pacotes (base, vazio e um por página; ${gated.length} restritas) em ${Date.now() - started} ms`,
 );

@@ -27,6 +27,7 @@ export const {
   userRoles,
   pages,
   rolePermissions,
+  pageAudience,
   emailTokens,
   auditLogs,
   trailProgress,

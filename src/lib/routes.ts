@@ -189,6 +189,26 @@ export interface Principal {
   roles: readonly string[];
   /** Paths granted by `role_permissions` of any of the user's roles. */
   grantedPaths: ReadonlySet<string>;
+  /** True when the person holds roles and every one is a custom role marked 'Acesso limitado'. */
+  limited?: boolean;
+  /** Pages whose audience the admin panel set: for them the route table's rule is set aside. */
+  overridden?: ReadonlySet<string>;
+  /** Of `overridden`, the pages whose audience holds one of the person's roles. */
+  audiencePaths?: ReadonlySet<string>;
+}
+
+/** How the role dialog and the page-access screen group the pages. */
+export type PageGroup = "conteudo" | "restritas" | "administracao";
+
+/**
+ * The group of a page an admin may grant or restrict: methodology pages open to anyone signed in
+ * (Conteúdo), role-gated pages that roles can be granted (Restritas), the others (Administração).
+ * Public and account pages (sign-in, 'Minhas sessões', Novidades…) have none: always open as they are.
+ */
+export function pageGroup(route: RouteRule): PageGroup | null {
+  if (route.access.kind === "signed-in") return route.reading ? "conteudo" : null;
+  if (route.access.kind === "roles") return route.access.grantable ? "restritas" : "administracao";
+  return null;
 }
 
 export type Decision = "allow" | "sign-in" | "deny";
@@ -198,10 +218,38 @@ export function decideAccess(route: RouteRule, principal: Principal | null): Dec
   const { access } = route;
   if (access.kind === "public") return "allow";
   if (!principal) return "sign-in";
-  if (access.kind === "signed-in") return "allow";
+  // A restriction set in the admin panel replaces the route table's rule (most permissive of the person's roles wins).
+  if (principal.overridden?.has(route.path)) return principal.audiencePaths?.has(route.path) ? "allow" : "deny";
+  if (access.kind === "signed-in") {
+    // Someone whose every role is limited opens only the content pages those roles grant (account pages stay open).
+    return principal.limited && route.reading && !principal.grantedPaths.has(route.path) ? "deny" : "allow";
+  }
   if (access.roles.some((role) => principal.roles.includes(role))) return "allow";
   if (access.grantable && principal.grantedPaths.has(route.path)) return "allow";
   return "deny";
+}
+
+const signatures = new WeakMap<Principal, string>();
+const sortedList = (values: Iterable<string> | undefined) => (values ? [...values].sort().join(",") : "");
+
+/**
+ * Everything an access decision reads from a principal, as one string (never the person): two
+ * principals with the same signature get the same answer for every page. Computed once per principal.
+ */
+export function accessSignature(principal: Principal | null): string {
+  if (!principal) return "anon";
+  let signature = signatures.get(principal);
+  if (signature === undefined) {
+    signature = [
+      sortedList(principal.roles),
+      sortedList(principal.grantedPaths),
+      principal.limited ? "limitado" : "",
+      sortedList(principal.overridden),
+      sortedList(principal.audiencePaths),
+    ].join("|");
+    signatures.set(principal, signature);
+  }
+  return signature;
 }
 
 export function isAdmin(principal: Principal | null): boolean {
@@ -217,9 +265,9 @@ export function visibleNav(principal: Principal | null): RouteRule[] {
     const nav = route.nav;
     if (!nav) return false;
     if (nav.roles.length === 0) return true;
-    if (!principal) return false;
+    if (!principal || decideAccess(route, principal) !== "allow") return false;
     if (nav.roles.some((role) => principal.roles.includes(role))) return true;
-    return route.access.kind === "roles" && decideAccess(route, principal) === "allow";
+    return route.access.kind === "roles" || principal.limited === true || principal.overridden?.has(route.path) === true;
   });
 }
 
@@ -239,17 +287,12 @@ export function readingNeighbour(path: string, direction: ReadingDirection, prin
 }
 
 /**
- * Every page that can be `path`'s neighbour for some reader: the walk stops at the first page open
- * to anyone signed in, since whoever reads `path` may open it. Prerendered pages carry one link per
- * candidate and the gate keeps the reader's (see personalize.ts).
+ * Every page that can be `path`'s neighbour for some reader: with limited roles and restrictions set
+ * in the admin panel any page may be closed to someone, so every page towards `direction` is one.
+ * Prerendered pages carry one link per candidate and the gate keeps the reader's (see personalize.ts).
  */
 export function readingCandidates(path: string, direction: ReadingDirection): RouteRule[] {
-  const candidates: RouteRule[] = [];
-  for (const route of readingFrom(path, direction)) {
-    candidates.push(route);
-    if (route.access.kind !== "roles") break;
-  }
-  return candidates;
+  return readingFrom(path, direction);
 }
 
 /** Entries of the header's 'Mais' menu, in route-table order; each is shown only to who may open it. */
@@ -257,9 +300,20 @@ export function moreMenu(): RouteRule[] {
   return ROUTES.filter((route) => route.more);
 }
 
-/** Pages an administrator may grant through a role's page checklist. */
+/**
+ * Pages an administrator may grant through a role's page checklist: the role-gated ones that can be
+ * granted, and the content pages (which only a limited role's holders need granted).
+ */
 export function grantablePages(): RouteRule[] {
-  return ROUTES.filter((route) => route.access.kind === "roles" && route.access.grantable);
+  return ROUTES.filter((route) => {
+    const group = pageGroup(route);
+    return group === "conteudo" || group === "restritas";
+  });
+}
+
+/** Pages whose audience the admin panel may set ('Quem pode abrir esta página'). */
+export function restrictablePages(): RouteRule[] {
+  return ROUTES.filter((route) => pageGroup(route) !== null);
 }
 
 /** Default permissions of a system role: the pages the route table opens to it. */

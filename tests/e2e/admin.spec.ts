@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { defaultPermissions, grantablePages } from "../../src/lib/routes";
+import { ROUTES, defaultPermissions, grantablePages, pageGroup } from "../../src/lib/routes";
 import { SESSION_COOKIE } from "../../src/lib/server/sessions/session";
 import { writeAuditLog } from "../../src/lib/server/audit/audit";
 import { createTestUser } from "../support/users";
@@ -284,11 +284,11 @@ test("admin forms: refusals beside their field, meaningful subtitles, no 'Exclui
   await page.getByRole("tab", { name: "Perfis" }).click();
   await page.getByRole("button", { name: "Editar perfil lider" }).click();
   const roleDialog = page.getByRole("dialog", { name: "Editar Perfil" });
-  await expect(roleDialog.getByText("Definidas pelo perfil do sistema:")).toBeVisible();
-  // Only real choices are checkboxes: the grantable pages that the lider role does not already hold.
-  const choices = grantablePages().filter((route) => !defaultPermissions("lider").includes(route.path));
+  await expect(roleDialog.getByRole("group", { name: "Restritas" })).toBeVisible();
+  // Every page is listed; only real choices are enabled: the restricted pages the lider role does not already hold.
+  const choices = grantablePages().filter((route) => route.access.kind === "roles" && !defaultPermissions("lider").includes(route.path));
   expect(choices.map((route) => route.path)).toContain("/audit-logs");
-  await expect(roleDialog.getByRole("checkbox")).toHaveCount(choices.length);
+  await expect(roleDialog.getByRole("checkbox", { disabled: false })).toHaveCount(choices.length);
   await expect(roleDialog.getByRole("checkbox", { name: /Logs de Auditoria/ })).toBeVisible();
 });
 
@@ -352,7 +352,10 @@ test("without TWO_FACTOR_KEY no row offers a two-factor reset and the list says 
   await expect(page.getByRole("button", { name: `Redefinir verificação em duas etapas de ${other.email}` })).toHaveCount(0);
 });
 
-test("the roles tab says 'Todas' for a role that opens every page and counts the others' pages", async ({ page, loginAs }) => {
+test("the roles tab says 'Todas' for a role that opens every page and counts the pages the others really open", async ({
+  page,
+  loginAs,
+}) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await loginAs(["admin"]);
   await page.goto("/admin-panel");
@@ -365,8 +368,10 @@ test("the roles tab says 'Todas' for a role that opens every page and counts the
       .getByRole("cell")
       .nth(4);
   await expect(pagesOf("Administrador")).toHaveText("Todas");
-  await expect(pagesOf("Segurança")).toHaveText("1");
-  await expect(pagesOf("Visualizador")).toHaveText("0");
+  // Visualizador reads every content page; Segurança those and the audit log (Access II: real counts, not grants).
+  const contentPages = ROUTES.filter((route) => pageGroup(route) === "conteudo").length;
+  await expect(pagesOf("Visualizador")).toHaveText(String(contentPages));
+  await expect(pagesOf("Segurança")).toHaveText(String(contentPages + 1));
 });
 
 test("an access row in the audit log names the role that opened the page, or the roles a denied page needs", async ({

@@ -114,6 +114,8 @@ export const roles = sqliteTable(
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
     isSystem: integer("is_system", { mode: "boolean" }).notNull().default(false),
+    /** A custom role whose holders (when all their roles are limited) open only the pages it grants, plus public ones. */
+    accessLimited: integer("access_limited", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (table) => [uniqueIndex("roles_name_unique").on(table.name)],
@@ -144,8 +146,26 @@ export const pages = sqliteTable(
     name: text("name").notNull(),
     path: text("path").notNull(),
     isSystemPage: integer("is_system_page", { mode: "boolean" }).notNull().default(true),
+    /** Set from the admin panel: only the roles in page_audience open the page (the route table's rule is set aside). */
+    audienceOverride: integer("audience_override", { mode: "boolean" }).notNull().default(false),
+    /** Grows with every change of the page's audience: a change names the version it read (a conditional update). */
+    accessVersion: integer("access_version").notNull().default(0),
   },
   (table) => [uniqueIndex("pages_path_unique").on(table.path)],
+);
+
+/** The roles a page is restricted to while `pages.audience_override` is set. */
+export const pageAudience = sqliteTable(
+  "page_audience",
+  {
+    pageId: integer("page_id")
+      .notNull()
+      .references(() => pages.id, { onDelete: "cascade" }),
+    roleId: integer("role_id")
+      .notNull()
+      .references(() => roles.id, { onDelete: "cascade" }),
+  },
+  (table) => [primaryKey({ columns: [table.pageId, table.roleId] })],
 );
 
 export const rolePermissions = sqliteTable(

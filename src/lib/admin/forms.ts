@@ -43,6 +43,18 @@ export const roleSchema = z.object({
     )
     .max(100)
     .default([]),
+  /** 'Acesso limitado' (custom roles only). */
+  limited: z.boolean({ message: "Acesso limitado deve ser verdadeiro ou falso" }).default(false),
+});
+
+/** 'Quem pode abrir esta página': the chosen roles, or `null` to restore the default; the version read. */
+export const pageAccessSchema = z.object({
+  path: z
+    .string()
+    .max(200, "Página inválida")
+    .regex(/^\/[a-z0-9\-/]*$/, "Página inválida"),
+  roles: z.array(z.string().max(60, "Perfil inválido"), { message: "Lista de perfis inválida" }).max(100, "Perfis demais").nullable(),
+  version: z.number({ message: "Versão inválida" }).int("Versão inválida").min(0, "Versão inválida").max(2_147_483_647, "Versão inválida"),
 });
 
 /** Query of the admin user list; unknown parameters are ignored. */

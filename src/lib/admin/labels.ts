@@ -54,15 +54,16 @@ export function prettyDetails(details: string): string {
 }
 
 /**
- * The roles tab's 'Páginas': 'Todas' when the role opens every restricted page of the checklist
- * (granted or fixed by the route table; the rest is open to everyone signed in), else how many
- * pages its permissions grant.
+ * The roles tab's 'Páginas': 'Todas' when someone holding only the role opens every page of the
+ * checklist, else how many of them they open (Visualizador: the content pages; restrictions count).
  */
-export function rolePagesLabel(role: Pick<RoleSummary, "pages" | "lockedPages">, checklist: readonly ChecklistPage[]): string {
-  const opened = new Set([...role.pages, ...role.lockedPages]);
-  const restricted = checklist.filter((page) => page.kind === "grantable");
-  if (restricted.length > 0 && restricted.every((page) => opened.has(page.path))) return "Todas";
-  return String(role.pages.length);
+export function rolePagesLabel(role: Pick<RoleSummary, "openPageCount">, checklist: readonly ChecklistPage[]): string {
+  return checklist.length > 0 && role.openPageCount >= checklist.length ? "Todas" : String(role.openPageCount);
+}
+
+/** Who opens a page, in words: the chosen roles, or everyone signed in (`null`). */
+export function audienceText(roles: readonly string[] | null): string {
+  return roles === null ? "Todos os usuários conectados" : roles.map(roleLabel).join(", ");
 }
 
 /** 'A, B ou C' in Portuguese. */

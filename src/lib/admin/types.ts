@@ -10,14 +10,40 @@ export interface RoleSummary {
   pages: string[];
   /** Paths the route table itself gives this role (locked in the checklist). */
   lockedPages: string[];
+  /** 'Acesso limitado': holders whose roles are all limited open only the pages their roles grant. */
+  accessLimited: boolean;
+  /** How many pages of the checklist someone holding only this role opens (restrictions included). */
+  openPageCount: number;
+}
+
+/** A page whose audience the panel may set ('Quem pode abrir esta página'). */
+export interface PageAccessEntry {
+  path: string;
+  name: string;
+  group: "conteudo" | "restritas" | "administracao";
+  /** The route table's or frontmatter's roles; `null`: everyone signed in. */
+  defaultRoles: string[] | null;
+  /** The roles chosen in the panel, or `null` while the default applies. */
+  roles: string[] | null;
+  /** Sent back with a change: a page changed meanwhile refuses it (409). */
+  version: number;
 }
 
 export interface ChecklistPage {
   id: number;
   name: string;
   path: string;
-  /** `grantable`: a checkbox; `signed-in`: open to everyone signed in (shown checked, disabled). */
-  kind: "grantable" | "signed-in";
+  /**
+   * `grantable`: a checkbox; `signed-in`: open to everyone signed in (shown checked, disabled; a checkbox
+   * for a limited role); `fixed`: only the route table's roles (Administração), never granted.
+   */
+  kind: "grantable" | "signed-in" | "fixed";
+  /** Conteúdo, Restritas or Administração. */
+  group: "conteudo" | "restritas" | "administracao";
+  /** Who opens it now, in words ('Todos os conectados', 'lider, admin', 'Restrita no painel: …'). */
+  audience: string;
+  /** Restricted in the panel: the role's checkbox has no effect there (shown disabled). */
+  restricted: boolean;
 }
 
 /** One page of the admin user list (GET /api/admin/users). */

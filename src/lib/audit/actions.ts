@@ -19,6 +19,8 @@ export const AUDIT_ACTION_LABELS = {
   admin_custom_role_created: "Role Customizado Criado",
   admin_custom_role_updated: "Role Customizado Atualizado",
   admin_custom_role_deleted: "Role Customizado Excluído",
+  admin_page_access_updated: "Acesso à Página Alterado",
+  admin_page_access_refused: "Alteração de Acesso à Página Recusada",
   admin_user_directory_linked: "Usuário Vinculado ao Diretório",
   // Corporate sign-in (OpenID Connect)
   sso_login_success: "Login SSO Realizado",

@@ -67,3 +67,19 @@ export function renderTemplate(segments: readonly Segment[], principal: Principa
   }
   return html;
 }
+
+/** `<a … href="/path…" …>…</a>` with a same-site path (the portal's own links; no nested anchors in HTML). */
+const SITE_LINK = /<a\b([^>]*?)\shref="(\/[^"#?]*)([#?][^"]*)?"([^>]*)>([\s\S]*?)<\/a>/g;
+
+/**
+ * A signed-in reader never gets a link to a page they may not open (an inline link in the text, a
+ * card, a 'Veja também'): the anchor becomes plain text. Runs once per rendered variant (the gate
+ * caches each access set's page), so it costs nothing per request.
+ */
+export function withoutClosedLinks(html: string, principal: Principal | null): string {
+  if (!principal) return html;
+  return html.replace(SITE_LINK, (anchor, _before: string, path: string, _rest: string, _after: string, text: string) => {
+    const route = findRoute(path === "/" ? "/" : path.replace(/\/$/, ""));
+    return route && decideAccess(route, principal) !== "allow" ? `<span>${text}</span>` : anchor;
+  });
+}

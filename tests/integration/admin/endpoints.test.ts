@@ -260,7 +260,10 @@ describe("roles", () => {
     expect(data.roles.slice(0, 4).every((r) => r.isSystem)).toBe(true);
     expect(data.roles.find((r) => r.name === "lider")?.lockedPages).toEqual(["/comite-ia", "/leitura/relatorio"]);
     expect(data.pages.find((p) => p.path === "/comite-ia")?.kind).toBe("grantable");
-    expect(data.pages.some((p) => p.path === "/admin-panel" || p.path === "/")).toBe(false);
+    // Every page an admin can grant or restrict is listed, in its group; public and account pages are not.
+    expect(data.pages.find((p) => p.path === "/admin-panel")).toMatchObject({ kind: "fixed", group: "administracao" });
+    expect(data.pages.find((p) => p.path === "/faq")).toMatchObject({ kind: "signed-in", group: "conteudo" });
+    expect(data.pages.some((p) => p.path === "/" || p.path === "/conta/sessoes")).toBe(false);
   });
 
   it("lists a custom role's granted pages, and an edit of only the description keeps them", async () => {
@@ -309,10 +312,18 @@ describe("roles", () => {
     const holder = await createTestUser(server.db, ["visualizador"]);
     const page = () => fetch(server.url + "/comite-ia", { headers: { cookie: `b1_session=${holder.token}` }, redirect: "manual" });
     expect((await page()).status).toBe(302);
-    const created = await call("POST", "/api/admin/roles", admin, {
+    // A page that does not exist is refused (Access II), nothing created.
+    const unknown = await call("POST", "/api/admin/roles", admin, {
       name: "convidados-comite",
       description: "Convidados",
       pages: ["/comite-ia", "/nao-existe"],
+    });
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as { error: string }).error).toBe("Página desconhecida: /nao-existe");
+    const created = await call("POST", "/api/admin/roles", admin, {
+      name: "convidados-comite",
+      description: "Convidados",
+      pages: ["/comite-ia"],
     });
     expect(created.status).toBe(201);
     const duplicate = await call("POST", "/api/admin/roles", admin, { name: "convidados-comite", description: "", pages: [] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileTemplate, renderTemplate } from "../../../src/lib/content/personalize";
+import { compileTemplate, renderTemplate, withoutClosedLinks } from "../../../src/lib/content/personalize";
 import type { Principal } from "../../../src/lib/routes";
 
 const user = (roles: string[]): Principal => ({ userId: "u", email: "e", name: "n", roles, grantedPaths: new Set() });
@@ -50,5 +50,19 @@ describe("previous / next along the reading order", () => {
   it("a page past the nearest open one is never the neighbour", () => {
     const far = compileTemplate("<!--b1:if:previous:/sementezz>/contato-->x<!--b1:fi-->");
     expect(renderTemplate(far, user(["admin"]))).toBe("");
+  });
+});
+
+describe("links to pages the reader may not open", () => {
+  const limited = { userId: "u", email: "", name: "", roles: [], grantedPaths: new Set(["/5ps"]), limited: true };
+  const html =
+    '<p>Veja <a class="x" href="/etapas-processo#fases">as etapas</a>, <a href="/5ps">os 5 Ps</a> e <a href="https://example.com/templates">fora</a>.</p>';
+
+  it("become plain text for a signed-in reader; open pages, outside links and signed-out visitors are untouched", () => {
+    expect(withoutClosedLinks(html, limited)).toBe(
+      '<p>Veja <span>as etapas</span>, <a href="/5ps">os 5 Ps</a> e <a href="https://example.com/templates">fora</a>.</p>',
+    );
+    expect(withoutClosedLinks(html, { ...limited, limited: false })).toBe(html);
+    expect(withoutClosedLinks(html, null)).toBe(html);
   });
 });

@@ -87,8 +87,28 @@ describe("reading order", () => {
     expect(readingCandidates("/", "next")).toEqual([]);
   });
 
-  it("lists candidates up to the first page open to every reader", () => {
-    expect(readingCandidates("/etapas-processo", "next").map((route) => route.path)).toEqual(["/templates"]);
-    expect(readingCandidates("/sementezz", "next")[0]?.path).toBe("/comite-ia");
+  it("lists every later (or earlier) page as a candidate: with limited roles and panel restrictions any page may be closed", () => {
+    const later = readingCandidates("/etapas-processo", "next").map((route) => route.path);
+    expect(later.slice(0, 2)).toEqual(["/templates", "/playbook-produtos"]);
+    expect(later).toContain("/comite-ia");
+    expect(readingCandidates("/5ps", "previous")[0]?.path).toBe("/ai-first-fast-track");
+  });
+
+  it("a limited reader's neighbour skips the pages their roles do not grant; a restriction replaces the default", () => {
+    const limited = { userId: "u", email: "", name: "", roles: [], grantedPaths: new Set(["/5ps", "/faq"]), limited: true };
+    expect(readingNeighbour("/5ps", "next", limited)?.path).toBe("/faq");
+    expect(decideAccess(findRoute("/templates")!, limited)).toBe("deny");
+    expect(decideAccess(findRoute("/novidades")!, limited)).toBe("allow");
+    const restricted = {
+      ...limited,
+      limited: false,
+      roles: ["visualizador"],
+      overridden: new Set(["/faq"]),
+      audiencePaths: new Set<string>(),
+    };
+    expect(decideAccess(findRoute("/faq")!, restricted)).toBe("deny");
+    expect(decideAccess(findRoute("/templates")!, restricted)).toBe("allow");
+    const admin = { ...restricted, roles: ["admin"], overridden: new Set(["/comite-ia"]), audiencePaths: new Set(["/comite-ia"]) };
+    expect(decideAccess(findRoute("/comite-ia")!, admin)).toBe("allow");
   });
 });

@@ -31,16 +31,15 @@ describe("admin labels", () => {
     expect(prettyDetails("não é json")).toBe("não é json");
   });
 
-  it("says 'Todas' for a role opening every restricted page, granted or fixed, and counts the others' grants", () => {
+  it("says 'Todas' for a role opening every page of the checklist, else the real count (Visualizador: the content pages)", () => {
     const checklist: ChecklistPage[] = [
-      { id: 1, name: "FAQ", path: "/faq", kind: "signed-in" },
-      { id: 2, name: "Comitê de IA", path: "/comite-ia", kind: "grantable" },
-      { id: 3, name: "Logs de Auditoria", path: "/audit-logs", kind: "grantable" },
+      { id: 1, name: "FAQ", path: "/faq", kind: "signed-in", group: "conteudo", audience: "", restricted: false },
+      { id: 2, name: "Comitê de IA", path: "/comite-ia", kind: "grantable", group: "restritas", audience: "", restricted: false },
+      { id: 3, name: "Painel", path: "/admin-panel", kind: "fixed", group: "administracao", audience: "", restricted: false },
     ];
-    expect(rolePagesLabel({ pages: ["/admin-panel", "/audit-logs", "/comite-ia"], lockedPages: [] }, checklist)).toBe("Todas");
-    expect(rolePagesLabel({ pages: ["/audit-logs"], lockedPages: ["/comite-ia"] }, checklist)).toBe("Todas");
-    expect(rolePagesLabel({ pages: ["/audit-logs"], lockedPages: ["/audit-logs"] }, checklist)).toBe("1");
-    expect(rolePagesLabel({ pages: [], lockedPages: [] }, checklist)).toBe("0");
+    expect(rolePagesLabel({ openPageCount: 3 }, checklist)).toBe("Todas");
+    expect(rolePagesLabel({ openPageCount: 1 }, checklist)).toBe("1");
+    expect(rolePagesLabel({ openPageCount: 0 }, [])).toBe("0");
   });
 
   it("names the role behind an access row in Portuguese, and nothing for other or older rows", () => {

@@ -4,6 +4,12 @@ import { submitAdmin, type FieldErrors } from "./ui";
 import { CheckItem, DialogActions, FieldError, FormDialog, invalidProps, useFocusFirstInvalid } from "./FormDialog";
 import { inputClass } from "./styles";
 
+const PAGE_GROUPS = [
+  ["conteudo", "Conteúdo"],
+  ["restritas", "Restritas"],
+  ["administracao", "Administração"],
+] as const;
+
 /** Create/edit a role and its pages (a separate chunk: Radix Dialog loads when the admin opens it). */
 export default function RoleDialog({
   role,
@@ -19,20 +25,27 @@ export default function RoleDialog({
   const [name, setName] = useState(role?.name ?? "");
   const [description, setDescription] = useState(role?.description ?? "");
   const [selected, setSelected] = useState<string[]>(role?.pages ?? []);
+  const [limited, setLimited] = useState(role?.accessLimited ?? false);
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const form = useRef<HTMLFormElement>(null);
   useFocusFirstInvalid(form, errors);
   const locked = new Set(role?.lockedPages ?? []);
-  // Only pages this role can actually gain are choices; the rest are listed apart as always open.
-  const choices = pages.filter((page) => page.kind === "grantable" && !locked.has(page.path));
-  const lockedPages = pages.filter((page) => page.kind === "grantable" && locked.has(page.path));
-  const openToAll = pages.filter((page) => page.kind === "signed-in");
+  const custom = !role?.isSystem;
+  /** A page is a choice when checking it changes something for this role's holders; else it shows what holds. */
+  const choiceOf = (page: ChecklistPage): { checked: boolean; disabled: boolean } => {
+    if (page.restricted) return { checked: false, disabled: true };
+    if (page.kind === "fixed") return { checked: locked.has(page.path), disabled: true };
+    if (page.kind === "signed-in")
+      return custom && limited ? { checked: selected.includes(page.path), disabled: false } : { checked: true, disabled: true };
+    if (locked.has(page.path)) return { checked: true, disabled: true };
+    return { checked: selected.includes(page.path), disabled: false };
+  };
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
-    const body = { name, description, pages: selected };
+    const body = { name, description, pages: selected, limited: custom && limited };
     const refused = role
       ? await submitAdmin("PUT", `/api/admin/roles/${role.id}`, body, "Perfil atualizado com sucesso", "Erro ao atualizar perfil")
       : await submitAdmin("POST", "/api/admin/roles", body, "Perfil criado com sucesso", "Erro ao criar perfil");
@@ -87,38 +100,45 @@ export default function RoleDialog({
             />
             <FieldError id="role-description-erro" message={errors.description} />
           </div>
-          <div role="group" aria-labelledby="role-pages-label">
-            <p id="role-pages-label" className="mb-1 text-sm font-medium">
-              Páginas que este perfil libera
-            </p>
-            {choices.length ? (
-              <div className="grid grid-cols-1 gap-1 rounded-md border border-slate-200 p-1 sm:grid-cols-2 dark:border-slate-700">
-                {choices.map((page) => (
-                  <CheckItem
-                    key={page.id}
-                    id={`role-page-${page.id}`}
-                    checked={selected.includes(page.path)}
-                    onChange={(on) => toggle(page.path, on)}
-                    title={page.name}
-                    subtitle={page.path}
-                  />
-                ))}
+          {custom && (
+            <div className="rounded-md border border-slate-200 p-1 dark:border-slate-700">
+              <CheckItem
+                id="role-limited"
+                checked={limited}
+                onChange={setLimited}
+                title="Acesso limitado"
+                subtitle="Quem só tem perfis limitados abre apenas as páginas marcadas abaixo (e as públicas); quem também tem Visualizador, Líder ou Admin mantém o que esses dão."
+              />
+            </div>
+          )}
+          {PAGE_GROUPS.map(([group, label]) => {
+            const listed = pages.filter((page) => page.group === group);
+            if (!listed.length) return null;
+            return (
+              <div key={group} role="group" aria-labelledby={`role-pages-${group}`}>
+                <p id={`role-pages-${group}`} className="mb-1 text-sm font-medium">
+                  {label}
+                </p>
+                <div className="grid grid-cols-1 gap-1 rounded-md border border-slate-200 p-1 sm:grid-cols-2 dark:border-slate-700">
+                  {listed.map((page) => {
+                    const { checked, disabled } = choiceOf(page);
+                    return (
+                      <CheckItem
+                        key={page.id}
+                        id={`role-page-${page.id}`}
+                        checked={checked}
+                        disabled={disabled}
+                        onChange={(on) => toggle(page.path, on)}
+                        title={page.name}
+                        subtitle={`${page.path} · ${page.audience}`}
+                      />
+                    );
+                  })}
+                </div>
               </div>
-            ) : (
-              <p className="text-sm text-slate-600 dark:text-slate-300">Nenhuma outra página restrita para liberar.</p>
-            )}
-            <FieldError id="role-pages-erro" message={errors.pages} />
-          </div>
-          <div className="space-y-1 rounded-md bg-slate-50 p-3 text-sm text-slate-700 dark:bg-slate-800 dark:text-slate-200">
-            {lockedPages.length > 0 && (
-              <p>
-                <strong>Definidas pelo perfil do sistema:</strong> {lockedPages.map((page) => page.name).join(", ")}
-              </p>
-            )}
-            <p>
-              <strong>Abertas a todos os usuários conectados:</strong> {openToAll.map((page) => page.name).join(", ")}
-            </p>
-          </div>
+            );
+          })}
+          <FieldError id="role-pages-erro" message={errors.pages ?? errors.limited} />
           {errors._ && (
             <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-300">
               {errors._}

@@ -6,6 +6,8 @@ import { ghostButton, primaryButton } from "./styles";
 import { roleLabel } from "../../../lib/admin/role-labels";
 import { rolePagesLabel } from "../../../lib/admin/labels";
 
+import PageAccessSection from "./PageAccessSection";
+
 const loadRoleDialog = () => import("./RoleDialog");
 const RoleDialog = lazy(loadRoleDialog);
 const preload = () => void loadRoleDialog();
@@ -70,7 +72,9 @@ export default function RolesTab({ roles, pages, loading, onChanged }: Props) {
               <tr key={role.id} className="border-t border-slate-200 dark:border-slate-700">
                 <td className="px-3 py-2 font-medium">{roleLabel(role.name)}</td>
                 <td className="px-3 py-2 text-slate-600 dark:text-slate-300">{role.description || "N/A"}</td>
-                <td className="px-3 py-2">{role.isSystem ? "Sistema" : "Customizado"}</td>
+                <td className="px-3 py-2">
+                  {role.isSystem ? "Sistema" : role.accessLimited ? "Customizado · Acesso limitado" : "Customizado"}
+                </td>
                 <td className="px-3 py-2">{role.userCount}</td>
                 <td className="px-3 py-2">{rolePagesLabel(role, pages)}</td>
                 <td className="px-3 py-2">
@@ -103,6 +107,7 @@ export default function RolesTab({ roles, pages, loading, onChanged }: Props) {
           </tbody>
         </table>
       </div>
+      <PageAccessSection roles={roles} onChanged={onChanged} />
       {editing && (
         <Suspense fallback={null}>
           <RoleDialog

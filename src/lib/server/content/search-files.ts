@@ -1,23 +1,24 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Principal } from "../../routes.ts";
-import { BASE_BUNDLE, groupsFor } from "../../search/bundles.ts";
+import { BASE_BUNDLE, SEARCH_MANIFEST_FILE, searchPlan, type SearchManifest, type SearchPlan } from "../../search/bundles.ts";
 import { listFiles } from "../platform/files.ts";
 import { compressBody, contentType, type Asset } from "./static-files.ts";
 
 /** The search files the gate serves under /pagefind/. */
 export interface SearchFiles {
-  /** Returns the file of `path` (below /pagefind/) from the bundle this principal may read. */
+  /** Returns the file of `path` (below /pagefind/) from the bundles this principal may read. */
   lookup(principal: Principal, path: string): Asset | undefined;
 }
 
-/** `/pagefind/grupos/<key>/<file>`: a file of a gated page's bundle. */
+/** `/pagefind/grupos/<key>/<file>`: a file of a page's own bundle. */
 const GROUP_FILE = /^\/grupos\/([^/]+)(\/.+)$/;
 
 /**
- * Loads every search bundle (dist/search/<key>/pagefind/…) into memory at start. The gate serves
- * `/pagefind/*` from the base bundle, `/pagefind/grupos.json` as the list of gated groups this
- * principal may read, and `/pagefind/grupos/<key>/*` only to those who may open that page.
+ * Loads every search bundle (dist/search/<key>/pagefind/…) into memory at start. Per principal (once
+ * per principal object: a role or restriction change builds new principals, see sessions/cache.ts)
+ * the gate picks the primary bundle served under `/pagefind/*` and the groups listed in
+ * `/pagefind/grupos.json` and served under `/pagefind/grupos/<key>/*` (see search/bundles.ts).
  */
 export function loadSearchBundles(dir: string): SearchFiles {
   const bundles = new Map<string, Map<string, Asset>>();
@@ -35,10 +36,10 @@ export function loadSearchBundles(dir: string): SearchFiles {
       bundles.set(key, files);
     }
   }
-  const gatedPaths = [...bundles.keys()]
-    .filter((key) => key !== BASE_BUNDLE)
-    .map((key) => "/" + key.split("~").join("/"))
-    .sort();
+  const manifestFile = path.join(dir, SEARCH_MANIFEST_FILE);
+  const manifest: SearchManifest = fs.existsSync(manifestFile)
+    ? (JSON.parse(fs.readFileSync(manifestFile, "utf8")) as SearchManifest)
+    : { base: [], pages: [] };
   const groupLists = new Map<string, Asset>();
   const groupList = (groups: string[]): Asset => {
     const body = JSON.stringify(groups);
@@ -46,13 +47,23 @@ export function loadSearchBundles(dir: string): SearchFiles {
     if (!asset) groupLists.set(body, (asset = { ...compressBody(Buffer.from(body)), type: contentType("grupos.json"), immutable: false }));
     return asset;
   };
+  const plans = new WeakMap<Principal, SearchPlan & { list: Asset }>();
+  const planOf = (principal: Principal) => {
+    let plan = plans.get(principal);
+    if (!plan) {
+      const decided = manifest.pages.length ? searchPlan(principal, manifest) : { primary: BASE_BUNDLE, groups: [] };
+      plans.set(principal, (plan = { ...decided, list: groupList(decided.groups) }));
+    }
+    return plan;
+  };
   return {
     lookup(principal: Principal, filePath: string) {
-      if (filePath === "/grupos.json") return groupList(groupsFor(principal, gatedPaths));
+      const plan = planOf(principal);
+      if (filePath === "/grupos.json") return plan.list;
       const group = GROUP_FILE.exec(filePath);
-      if (!group) return bundles.get(BASE_BUNDLE)?.get(filePath);
+      if (!group) return bundles.get(plan.primary)?.get(filePath);
       const [, key, rest] = group;
-      if (key === BASE_BUNDLE || !groupsFor(principal, gatedPaths).includes(key!)) return undefined;
+      if (!plan.groups.includes(key!)) return undefined;
       return bundles.get(key!)?.get(rest!);
     },
   };

@@ -8,8 +8,8 @@ import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
 import { listFiles } from "../platform/files.ts";
-import { compileTemplate, renderTemplate, type Segment } from "../../content/personalize.ts";
-import type { Principal } from "../../routes.ts";
+import { compileTemplate, renderTemplate, withoutClosedLinks, type Segment } from "../../content/personalize.ts";
+import { accessSignature, type Principal } from "../../routes.ts";
 
 /** A response body held in memory with its precompressed forms. */
 export interface Body {
@@ -96,19 +96,6 @@ export function loadAssets(clientDir: string): Map<string, Asset> {
   return assets;
 }
 
-const signatures = new WeakMap<Principal, string>();
-
-/** What the personalisation depends on: roles and granted pages (never the person). */
-function accessSignature(principal: Principal | null): string {
-  if (!principal) return "anon";
-  let signature = signatures.get(principal);
-  if (signature === undefined) {
-    signature = [...principal.roles].sort().join(",") + "|" + [...principal.grantedPaths].sort().join(",");
-    signatures.set(principal, signature);
-  }
-  return signature;
-}
-
 const CSP_META = /<meta\s+http-equiv="content-security-policy"\s+content="([^"]*)"/i;
 
 /** A prerendered page: compiled once, rendered once per access signature and kept compressed. */
@@ -133,7 +120,7 @@ export class PageTemplate {
     const key = accessSignature(principal);
     let body = this.variants.get(key);
     if (!body) {
-      body = compressBody(Buffer.from(renderTemplate(this.segments, principal)));
+      body = compressBody(Buffer.from(withoutClosedLinks(renderTemplate(this.segments, principal), principal)));
       if (this.variants.size >= 1000) this.variants.clear();
       this.variants.set(key, body);
     }

@@ -5,7 +5,7 @@
  * not deactivated by the directory.
  */
 import { and, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
-import { pages, readingConfirmations, rolePermissions, roles, userRoles, users } from "../../../../db/schema/index.ts";
+import { pageAudience, pages, readingConfirmations, rolePermissions, roles, userRoles, users } from "../../../../db/schema/index.ts";
 import { findRoute, type Principal } from "../../routes.ts";
 import type { RequiredPageSource } from "../../reading/required-page.ts";
 import { inJsonList } from "../data/dialect.ts";
@@ -122,6 +122,29 @@ export async function principalsOf(
     .innerJoin(pages, eq(pages.id, rolePermissions.pageId))
     .where(inJsonList(userRoles.userId, ids));
   for (const { userId, path } of granted) (principals.get(userId)!.grantedPaths as Set<string>).add(path);
+  // Limited roles and the admin panel's restrictions, as the session lookup reads them.
+  const limits = await db
+    .select({ userId: userRoles.userId, limited: roles.accessLimited })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(inJsonList(userRoles.userId, ids));
+  const holdsUnlimited = new Set(limits.filter((row) => !row.limited).map((row) => row.userId));
+  const holdsAny = new Set(limits.map((row) => row.userId));
+  const overridden = new Set(
+    (await db.select({ path: pages.path }).from(pages).where(eq(pages.audienceOverride, true))).map((row) => row.path),
+  );
+  const audience = await db
+    .selectDistinct({ userId: userRoles.userId, path: pages.path })
+    .from(userRoles)
+    .innerJoin(pageAudience, eq(pageAudience.roleId, userRoles.roleId))
+    .innerJoin(pages, and(eq(pages.id, pageAudience.pageId), eq(pages.audienceOverride, true)))
+    .where(inJsonList(userRoles.userId, ids));
+  const audienceOf = new Map<string, Set<string>>();
+  for (const { userId, path } of audience) audienceOf.set(userId, (audienceOf.get(userId) ?? new Set()).add(path));
+  for (const [userId, principal] of principals) {
+    const limited = holdsAny.has(userId) && !holdsUnlimited.has(userId);
+    principals.set(userId, { ...principal, limited, overridden, audiencePaths: audienceOf.get(userId) ?? new Set() });
+  }
   return principals;
 }
 

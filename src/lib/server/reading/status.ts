@@ -5,7 +5,7 @@
  * confirms, on a new build (another build id) and after STATUS_TTL_MS, which bounds how long
  * another instance (PostgreSQL) may show a count from before a confirmation made elsewhere.
  */
-import type { Principal } from "../../routes.ts";
+import { accessSignature, type Principal } from "../../routes.ts";
 import { readingStatusOf, type Confirmation, type ReadingStatus } from "../../reading/pending.ts";
 import { readingManifest } from "./manifest.ts";
 
@@ -21,9 +21,7 @@ interface Cached {
 /** userId → access signature → status. */
 const cache = new Map<string, Map<string, Cached>>();
 
-function accessKey(principal: Principal): string {
-  return `${[...principal.roles].sort().join(",")}|${[...principal.grantedPaths].sort().join(",")}`;
-}
+const accessKey = (principal: Principal): string => accessSignature(principal);
 
 /** The reading status of `principal`, from memory when still valid. `load` reads their confirmations. */
 export async function readingStatusFor(

@@ -7,7 +7,7 @@
  */
 import { decodeHex, encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
-import { roles, sessions, userRoles, users, rolePermissions, pages } from "../../../../db/schema/index.ts";
+import { roles, sessions, userRoles, users, rolePermissions, pages, pageAudience } from "../../../../db/schema/index.ts";
 import { twoFactorSecrets } from "../../../../db/schema/index.ts";
 import type { Principal } from "../../routes.ts";
 import type { AuthMethod } from "../../auth/two-factor-policy.ts";
@@ -103,9 +103,10 @@ export async function createAuditedSession(
 }
 
 /**
- * One indexed lookup returns the session, its user, the names of the system roles they hold and
- * the paths their roles' page permissions grant, both as JSON arrays (never a joined string a
- * crafted role name could split). A system role is a row flagged `is_system`, which no admin form
+ * One indexed lookup returns the session, its user, the names of the system roles they hold,
+ * the paths their roles' page permissions grant, whether all their roles are limited, the pages the
+ * admin panel restricted and those of them the user's roles are in the audience of (arrays as JSON,
+ * never a joined string a crafted role name could split). A system role is a row flagged `is_system`, which no admin form
  * can set: a custom role never counts as one, whatever its name.
  */
 function prepareLookup(db: Db) {
@@ -131,6 +132,21 @@ function prepareLookup(db: Db) {
           value: sql`${pages.path}`,
           from: sql`from ${userRoles} join ${rolePermissions} on ${rolePermissions.roleId} = ${userRoles.roleId} and ${eq(rolePermissions.canAccess, true)}
           join ${pages} on ${pages.id} = ${rolePermissions.pageId} where ${userRoles.userId} = ${users.id}`,
+        }),
+        holdsRole: existsFlag(sql`select 1 from ${userRoles} where ${userRoles.userId} = ${users.id}`),
+        holdsUnlimitedRole: existsFlag(
+          sql`select 1 from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId} and ${eq(roles.accessLimited, false)}
+          where ${userRoles.userId} = ${users.id}`,
+        ),
+        overridden: jsonArrayOf({
+          value: sql`${pages.path}`,
+          from: sql`from ${pages} where ${eq(pages.audienceOverride, true)}`,
+        }),
+        audiencePaths: jsonArrayOf({
+          distinct: true,
+          value: sql`${pages.path}`,
+          from: sql`from ${userRoles} join ${pageAudience} on ${pageAudience.roleId} = ${userRoles.roleId}
+          join ${pages} on ${pages.id} = ${pageAudience.pageId} and ${eq(pages.audienceOverride, true)} where ${userRoles.userId} = ${users.id}`,
         }),
         twoFactorEnrolled: existsFlag(
           sql`select 1 from ${twoFactorSecrets} where ${twoFactorSecrets.userId} = ${users.id} and ${twoFactorSecrets.confirmedAt} is not null`,
@@ -175,6 +191,9 @@ function toPrincipal(row: LookupRow): Principal {
     name: row.fullName,
     roles: row.systemRoles,
     grantedPaths: new Set(row.grantedPaths),
+    limited: row.holdsRole && !row.holdsUnlimitedRole,
+    overridden: new Set(row.overridden),
+    audiencePaths: new Set(row.audiencePaths),
   };
 }
 

@@ -1,0 +1,130 @@
+/**
+ * Search follows limited roles and the admin panel's restrictions at the next request: every search
+ * file a limited person can fetch (every file name of every bundle, at the primary address and at
+ * every group address) is decoded and searched for a word that exists only on a page they may not
+ * open: 0 hits, before and after a change. A word of a page they may open is found (the check sees).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listFiles } from "../../../src/lib/server/platform/files";
+import { assignRoleByEmail, createCustomRole } from "../../../src/lib/server/admin/roles";
+import { startBuiltServer, type RunningServer } from "../../support/server";
+import { createTestUser, type TestUser } from "../../support/users";
+
+let server: RunningServer;
+let partner: TestUser;
+let admin: TestUser;
+const GRANTED = ["/5ps", "/glossario"];
+
+/** Lower-case words of a prerendered page's searchable body. */
+function wordsOf(route: string): Set<string> {
+  const html = fs.readFileSync(path.join("dist/pages", route.slice(1), "index.html"), "utf8");
+  const body = html.slice(html.indexOf("data-pagefind-body"));
+  const text = body.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/g, " ").replace(/<[^>]+>/g, " ");
+  return new Set(text.toLowerCase().match(/[a-zà-ú]{9,}/g) ?? []);
+}
+
+/** A word on `route` that no other searchable page and no page the partner holds has. */
+function wordOnlyOn(route: string): string {
+  const others = listFiles("dist/pages")
+    .filter((file) => file.endsWith("index.html") && fs.readFileSync(file, "utf8").includes("data-pagefind-body"))
+    .map((file) => "/" + path.relative("dist/pages", path.dirname(file)).split(path.sep).join("/"))
+    .filter((other) => other !== route && other !== "/");
+  const elsewhere = new Set(others.flatMap((other) => [...wordsOf(other)]));
+  const word = [...wordsOf(route)].find((candidate) => !elsewhere.has(candidate));
+  if (!word) throw new Error(`nenhuma palavra exclusiva de ${route}`);
+  return word;
+}
+
+/** Every address a search file could be fetched at: each bundle's file names as the primary and under each group. */
+function everySearchAddress(): string[] {
+  const bundles = fs.readdirSync("dist/search").filter((key) => fs.existsSync(path.join("dist/search", key, "pagefind")));
+  const names = new Set(
+    bundles.flatMap((bundle) => {
+      const root = path.join("dist/search", bundle, "pagefind");
+      return listFiles(root).map((full) => path.relative(root, full).split(path.sep).join("/"));
+    }),
+  );
+  const addresses = ["/pagefind/grupos.json"];
+  for (const name of names) {
+    addresses.push(`/pagefind/${name}`);
+    for (const bundle of bundles) addresses.push(`/pagefind/grupos/${bundle}/${name}`);
+  }
+  return addresses;
+}
+
+/** The decoded text of every search file the user is served. */
+async function servedText(user: TestUser): Promise<string> {
+  const texts = await Promise.all(
+    everySearchAddress().map(async (address) => {
+      const response = await fetch(server.url + address, { headers: { cookie: `b1_session=${user.token}` } });
+      if (response.status !== 200) return "";
+      const bytes = Buffer.from(await response.arrayBuffer());
+      if (!/\.pf_(fragment|index|meta|filter)$/.test(address)) return bytes.toString("utf8");
+      return zlib.gunzipSync(bytes).toString("utf8");
+    }),
+  );
+  return texts.join("\n").toLowerCase();
+}
+
+async function restrict(pagePath: string, roles: string[] | null) {
+  const headers = { cookie: `b1_session=${admin.token}`, origin: server.url, "content-type": "application/json" };
+  const list = (await (await fetch(server.url + "/api/admin/page-access", { headers })).json()) as {
+    pages: { path: string; version: number }[];
+  };
+  const version = list.pages.find((page) => page.path === pagePath)!.version;
+  const response = await fetch(server.url + "/api/admin/page-access", {
+    method: "PUT",
+    headers,
+    body: JSON.stringify({ path: pagePath, roles, version }),
+  });
+  expect(response.status).toBe(200);
+}
+
+beforeAll(async () => {
+  server = await startBuiltServer();
+  admin = await createTestUser(server.db, ["admin"]);
+  partner = await createTestUser(server.db, [], "parceiro");
+  const created = await createCustomRole(server.db, { name: "parceiros", description: "", pagePaths: GRANTED, limited: true });
+  if (!created.ok) throw new Error("perfil");
+  expect(await assignRoleByEmail(server.db, partner.email, "parceiros")).toBe(true);
+}, 60_000);
+afterAll(() => server?.stop());
+
+describe("search follows runtime access", () => {
+  it("a limited person's search files hold no word of a page they may not open, before and after a panel change", async () => {
+    const faqOnly = wordOnlyOn("/faq");
+    const glossaryOnly = wordOnlyOn("/glossario");
+    const committeeOnly = wordOnlyOn("/comite-ia");
+
+    const before = await servedText(partner);
+    expect(before).toContain(glossaryOnly);
+    expect(before).not.toContain(faqOnly);
+    expect(before).not.toContain(committeeOnly);
+
+    // The panel takes /glossario away from them and gives them /faq: the very next fetch follows.
+    await restrict("/glossario", ["lider"]);
+    await restrict("/faq", ["parceiros", "visualizador"]);
+    const changed = performance.now();
+    const after = await servedText(partner);
+    const elapsed = performance.now() - changed;
+    expect(after).not.toContain(glossaryOnly);
+    expect(after).toContain(faqOnly);
+    expect(after).not.toContain(committeeOnly);
+    expect(elapsed).toBeLessThan(10_000);
+  }, 60_000);
+
+  it("a reader whose roles open every page keeps the one base bundle (first result no slower)", async () => {
+    const reader = await createTestUser(server.db, ["visualizador"]);
+    await restrict("/glossario", null);
+    await restrict("/faq", null);
+    const groups = (await (
+      await fetch(server.url + "/pagefind/grupos.json", { headers: { cookie: `b1_session=${reader.token}` } })
+    ).json()) as string[];
+    expect(groups).toEqual([]);
+    const text = await servedText(reader);
+    expect(text).toContain(wordOnlyOn("/faq"));
+  }, 60_000);
+});
