@@ -1,26 +1,11 @@
 /** 'Esta página ajudou?': the vote's fields, shared by the form, the endpoint and the Insights page. */
 import { z } from "zod";
 import { INVISIBLE_EXCEPT_LINE_BREAK } from "../auth/rules.ts";
+import { FEEDBACK_REASONS, type FeedbackReason } from "./labels.ts";
+
+export { COMMENT_STATUSES, FEEDBACK_REASONS, reasonLabel, statusLabel, type CommentStatus, type FeedbackReason } from "./labels.ts";
 
 export const MAX_COMMENT_LENGTH = 1000;
-
-export const FEEDBACK_REASONS = [
-  { value: "desatualizada", label: "Desatualizada" },
-  { value: "confusa", label: "Confusa" },
-  { value: "falta-informacao", label: "Falta informação" },
-  { value: "outro", label: "Outro" },
-] as const;
-export type FeedbackReason = (typeof FEEDBACK_REASONS)[number]["value"];
-
-export const COMMENT_STATUSES = [
-  { value: "nova", label: "Nova" },
-  { value: "em-analise", label: "Em análise" },
-  { value: "resolvida", label: "Resolvida" },
-] as const;
-export type CommentStatus = (typeof COMMENT_STATUSES)[number]["value"];
-
-export const reasonLabel = (value: string | null) => FEEDBACK_REASONS.find((reason) => reason.value === value)?.label ?? "";
-export const statusLabel = (value: string) => COMMENT_STATUSES.find((status) => status.value === value)?.label ?? value;
 
 const PAGE_PATH = /^\/[a-z0-9/_-]{0,200}$/i;
 

@@ -1,19 +1,10 @@
 /** The Insights page (/insights): its filter (kept in the address) and what the server answers. */
 import { z } from "zod";
+import { PERIODS, ROLE_FILTERS } from "./labels.ts";
+
+export { PERIODS, ROLE_FILTERS, roleFilterLabel } from "./labels.ts";
 
 export const INSIGHTS_PATH = "/insights";
-export const PERIODS = ["7", "30", "90", "365"] as const;
-export const ROLE_FILTERS = ["*", "admin", "lider", "visualizador", "security", "sem-perfil"] as const;
-export const roleFilterLabel = (role: string) =>
-  ({
-    "*": "Todos os perfis",
-    admin: "Administrador",
-    lider: "Líder",
-    visualizador: "Visualizador",
-    security: "Segurança",
-    "sem-perfil": "Sem perfil",
-  })[role] ?? role;
-
 export const insightsFilterSchema = z.strictObject(
   {
     periodo: z.enum(PERIODS, { error: "Período inválido: use 7, 30, 90 ou 365 dias." }).default("30"),

@@ -96,6 +96,11 @@ const TEMPLATES: Record<string, ((ids: Ids) => Record<string, unknown>) | null> 
   "POST /api/admin/roles": () => ({ name: "perfil novo", description: "texto", pages: ["/valores"] }),
   "PUT /api/admin/roles/[id]": () => ({ name: "perfil novo", description: "texto", pages: ["/valores"] }),
   "DELETE /api/admin/roles/[id]": null,
+  "PUT /api/admin/page-access": () => ({ path: "/valores", roles: ["visualizador"], version: 0 }),
+  "POST /api/admin/integracoes": () => ({ destination: "webhook", action: "pause" }),
+  "POST /api/opiniao": () => ({ pagina: "/valores", versao: "1", ajudou: true }),
+  "POST /api/busca": () => ({ consulta: "canvas", resultados: 3, aberto: null }),
+  "PATCH /api/insights/comentarios": () => ({ id: "00000000-0000-4000-8000-000000000000", status: "resolvida" }),
 };
 
 /** The SCIM writes, with a body each would accept. */

@@ -6,8 +6,8 @@
  */
 import { useCallback, useEffect, useState, type ReactNode } from "react";
 import { Download } from "lucide-react";
-import { COMMENT_STATUSES, reasonLabel } from "../../../lib/insights/feedback";
-import { PERIODS, ROLE_FILTERS, roleFilterLabel, type InsightsReport, type InsightsTable } from "../../../lib/insights/report";
+import { COMMENT_STATUSES, PERIODS, ROLE_FILTERS, reasonLabel, roleFilterLabel } from "../../../lib/insights/labels";
+import type { InsightsReport, InsightsTable } from "../../../lib/insights/report";
 import { sendJson } from "../../../lib/api-client";
 import { ghostButton, inputClass } from "../admin/styles";
 import InsightsChart from "./InsightsChart";
