@@ -49,7 +49,7 @@ test("sign up → confirmation e-mail → link + sign-up password → confirmed,
   await page.getByLabel("Senha", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Entrar" }).click();
   await expect(page).toHaveURL(`${baseURL}/`);
-  await expect(page.getByLabel("Conta")).toBeVisible();
+  await expect(page.getByLabel("Conta", { exact: true })).toBeVisible();
   await page.goto("/faq");
   await expect(page).toHaveURL(/\/faq$/);
 });

@@ -20,7 +20,7 @@ test("two browsers: both sessions listed, the current one marked; ending the oth
   await expect(otherPage).toHaveURL(/\/faq$/);
 
   await page.goto("/");
-  await page.getByLabel("Conta").click();
+  await page.getByLabel("Conta", { exact: true }).click();
   await page.getByRole("link", { name: "Minhas sessões" }).click();
   await expect(page).toHaveURL(/\/conta\/sessoes$/);
   const sessions = page.getByRole("list", { name: "Sessões ativas" }).getByRole("listitem");

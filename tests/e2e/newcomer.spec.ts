@@ -58,7 +58,7 @@ test.describe("a newcomer with the default configuration", () => {
       const page = await context.newPage();
       await signIn(page, address);
       await expect(page, address).toHaveURL(`${address}/`);
-      await expect(page.getByLabel("Conta")).toBeVisible();
+      await expect(page.getByLabel("Conta", { exact: true })).toBeVisible();
       await page.goto(`${address}/admin-panel`);
       await expect(page).toHaveURL(`${address}/admin-panel`);
       await context.close();

@@ -51,7 +51,7 @@ for (const width of [1280, 390]) {
     // Toasts are fixed: where one is now is where it stays while the menu opens.
     const toastBox = await boxOf(toast);
     expect(overlaps(toastBox, await boxOf(page.locator("header").first())), "toast over the header").toBe(false);
-    await page.getByLabel("Conta").click();
+    await page.getByLabel("Conta", { exact: true }).click();
     const menu = page.locator('details[data-menu="account"] > div');
     await expect(menu).toBeVisible();
     expect(overlaps(toastBox, await boxOf(menu)), "toast over the account menu").toBe(false);

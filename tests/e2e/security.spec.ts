@@ -17,7 +17,7 @@ test("an attacker's sign-in link with next=/.//evil.example lands on the portal,
   await page.getByLabel("Senha", { exact: true }).fill(user.password);
   await page.getByRole("button", { name: "Entrar" }).click();
   await expect(page).toHaveURL(`${baseURL}/`);
-  await expect(page.getByLabel("Conta")).toBeVisible();
+  await expect(page.getByLabel("Conta", { exact: true })).toBeVisible();
   expect(leftPortal).toEqual([]);
 });
 

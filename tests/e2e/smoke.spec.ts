@@ -23,7 +23,11 @@ test("a visualizador sees the filtered navigation, without Comitê IA or Painel 
     await expect(nav.getByRole("link", { name: label, exact: true })).toBeVisible();
   }
   await expect(nav.getByRole("link", { name: "Comitê IA" })).toHaveCount(0);
-  await page.getByRole("button", { name: "Conta" }).or(page.getByLabel("Conta")).first().click();
+  await page
+    .getByRole("button", { name: "Conta" })
+    .or(page.getByLabel("Conta", { exact: true }))
+    .first()
+    .click();
   await expect(page.getByRole("button", { name: "Sair" })).toBeVisible();
   await expect(page.getByText("Painel Admin")).toHaveCount(0);
   expect(consoleErrors).toEqual([]);
@@ -44,7 +48,7 @@ test("Sair ends the session and protected pages ask for sign-in again", async ({
   await page.setViewportSize({ width: 1280, height: 800 });
   await loginAs(["visualizador"]);
   await page.goto("/faq");
-  await page.getByLabel("Conta").click();
+  await page.getByLabel("Conta", { exact: true }).click();
   await page.getByRole("button", { name: "Sair" }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole("link", { name: "Entrar" }).first()).toBeVisible();

@@ -68,7 +68,7 @@ test.describe("corporate sign-in in Chromium", () => {
 
     await signInAtProvider(page, "ana");
     await expect(page).toHaveURL(`${portal.url}/`);
-    await page.getByLabel("Conta").click();
+    await page.getByLabel("Conta", { exact: true }).click();
     await expect(page.getByRole("link", { name: "Painel Admin" })).toBeVisible();
     await page.goto(`${portal.url}/admin-panel`);
     await expect(page).toHaveURL(`${portal.url}/admin-panel`);
@@ -122,7 +122,7 @@ test.describe("corporate sign-in in Chromium", () => {
     await page.getByRole("button", { name: "Sign-in" }).click();
     await expect(page).toHaveURL(`${portal.url}/auth?sso_error=state`);
     await expect(page.getByRole("alert").filter({ hasText: "expirou ou não foi iniciado" })).toBeVisible();
-    await expect(page.getByLabel("Conta")).toHaveCount(0);
+    await expect(page.getByLabel("Conta", { exact: true })).toHaveCount(0);
   });
 });
 

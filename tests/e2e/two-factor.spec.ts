@@ -41,7 +41,7 @@ test.describe.serial("two-factor sign-in in Chromium", () => {
   }
 
   async function signOut(page: Page) {
-    await page.getByLabel("Conta").click();
+    await page.getByLabel("Conta", { exact: true }).click();
     await page.getByRole("button", { name: "Sair" }).click();
     await expect(page).toHaveURL(`${portal.url}/`);
   }
@@ -83,7 +83,7 @@ test.describe.serial("two-factor sign-in in Chromium", () => {
     await page.getByLabel("Código de verificação").fill(String((Number(right) + 1) % 1_000_000).padStart(6, "0"));
     await page.getByRole("button", { name: "Verificar" }).click();
     await expect(page.getByRole("alert")).toContainText("Código inválido ou expirado");
-    await expect(page.getByLabel("Conta")).toHaveCount(0);
+    await expect(page.getByLabel("Conta", { exact: true })).toHaveCount(0);
     const failures = await portal.db
       .select()
       .from(auditLogs)
@@ -93,7 +93,7 @@ test.describe.serial("two-factor sign-in in Chromium", () => {
     await page.getByLabel("Código de verificação").fill(right);
     await page.getByRole("button", { name: "Verificar" }).click();
     await expect(page).toHaveURL(`${portal.url}/`);
-    await expect(page.getByLabel("Conta")).toBeVisible();
+    await expect(page.getByLabel("Conta", { exact: true })).toBeVisible();
     await signOut(page);
   });
 
@@ -108,6 +108,6 @@ test.describe.serial("two-factor sign-in in Chromium", () => {
     await page.getByLabel("Código de verificação").fill(recoveryCodes[0]!);
     await page.getByRole("button", { name: "Verificar" }).click();
     await expect(page.getByRole("alert")).toContainText("Código inválido ou expirado");
-    await expect(page.getByLabel("Conta")).toHaveCount(0);
+    await expect(page.getByLabel("Conta", { exact: true })).toHaveCount(0);
   });
 });
