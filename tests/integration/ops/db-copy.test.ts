@@ -117,6 +117,34 @@ function fillSource(source: BetterSQLite3Database<typeof sqliteSchema>) {
   source.insert(s.readingDigestSends).values({ userId: "u1", week: "2026-W48", claimedAt: CONFIRMED_AT, sentAt: CONFIRMED_AT }).run();
   source.insert(s.directoryGroups).values({ id: "g1", displayName: "Líderes", externalId: "obj-1", updatedAt: CONFIRMED_AT }).run();
   source.insert(s.directoryGroupMembers).values({ groupId: "g1", userId: "u2" }).run();
+  source.insert(s.pageAudience).values({ pageId: page.id, roleId: custom.id }).run();
+  source
+    .insert(s.auditDestinations)
+    .values({ name: "webhook", deliveredId: 7, deliveredAt: CONFIRMED_AT, paused: 1, lastError: "HTTP 500", updatedAt: CONFIRMED_AT })
+    .run();
+  source.insert(s.insightsReads).values({ page: "/faq", day: "2026-11-27", role: "*", reads: 3 }).run();
+  source.insert(s.insightsReaders).values({ page: "/faq", week: "2026-W48", register: 12, rank: 3 }).run();
+  source.insert(s.insightsSearches).values({ query: "canvas", day: "2026-11-27", searches: 4, empty: 1, opens: 2 }).run();
+  source.insert(s.insightsQueries).values({ query: "canvas", people: 3, lastDay: "2026-11-27" }).run();
+  source.insert(s.insightsQueryPeople).values({ query: "raro", person: "hash-1" }).run();
+  source.insert(s.insightsKeys).values({ name: "2026-W48", secret: "segredo" }).run();
+  source
+    .insert(s.insightsVotes)
+    .values({ voteKey: "voto-1", page: "/faq", version: "2026-11-01", helpful: 0, reason: "confusa", day: "2026-11-27" })
+    .run();
+  source
+    .insert(s.insightsComments)
+    .values({
+      id: "c1",
+      page: "/faq",
+      version: "2026-11-01",
+      helpful: 0,
+      reason: "confusa",
+      body: "Ação não ficou clara",
+      userId: "u1",
+      day: "2026-11-27",
+    })
+    .run();
   source
     .insert(s.auditChainHead)
     .values({
