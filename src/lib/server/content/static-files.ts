@@ -49,7 +49,7 @@ export function contentType(file: string): string {
   return TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream";
 }
 
-function etagOf(buffer: Buffer): string {
+export function etagOf(buffer: Buffer): string {
   return `"${createHash("sha1").update(buffer).digest("base64url").slice(0, 22)}"`;
 }
 
