@@ -74,3 +74,20 @@ export interface UserListPage {
 export interface UserListAnswer extends UserListPage {
   directoryOn: boolean;
 }
+
+/** One audit streaming destination as /api/admin/integracoes reports it (the "Integrações" tab). */
+export interface IntegrationView {
+  name: "webhook" | "syslog";
+  target: string;
+  deliveredId: number;
+  deliveredAt: number | null;
+  headId: number;
+  lagEvents: number;
+  lagSeconds: number;
+  paused: boolean;
+  stoppedReason: string | null;
+  lastError: string | null;
+  lastErrorAt: number | null;
+  /** Whether some instance holds the lease now (someone is delivering). */
+  delivering: boolean;
+}

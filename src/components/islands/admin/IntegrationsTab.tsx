@@ -1,22 +1,7 @@
 import { useCallback, useEffect, useId, useState } from "react";
 import { callAdmin } from "./ui";
 import { ghostButton, inputClass, primaryButton } from "./styles";
-
-/** One audit streaming destination as /api/admin/integracoes reports it. */
-export interface Integration {
-  name: "webhook" | "syslog";
-  target: string;
-  deliveredId: number;
-  deliveredAt: number | null;
-  headId: number;
-  lagEvents: number;
-  lagSeconds: number;
-  paused: boolean;
-  stoppedReason: string | null;
-  lastError: string | null;
-  lastErrorAt: number | null;
-  delivering: boolean;
-}
+import type { IntegrationView as Integration } from "../../../lib/admin/types";
 
 const LABELS = { webhook: "Webhook assinado", syslog: "Syslog (RFC 5424)" } as const;
 const ENDPOINT = "/api/admin/integracoes";

@@ -12,22 +12,9 @@ import { config } from "../config/config.ts";
 import type { Db } from "../data/db.ts";
 import { parseDateBound } from "../../audit/date-bound.ts";
 import { refuse, type Actor, type AdminResult } from "./result.ts";
+import type { IntegrationView } from "../../admin/types.ts";
 
-export interface IntegrationView {
-  name: DestinationName;
-  target: string;
-  deliveredId: number;
-  deliveredAt: number | null;
-  headId: number;
-  lagEvents: number;
-  lagSeconds: number;
-  paused: boolean;
-  stoppedReason: string | null;
-  lastError: string | null;
-  lastErrorAt: number | null;
-  /** Whether some instance holds the lease now (someone is delivering). */
-  delivering: boolean;
-}
+export type { IntegrationView };
 
 export async function integrationViews(db: Db): Promise<IntegrationView[]> {
   const destinations = configuredDestinations(config().auditStream);

@@ -58,6 +58,20 @@ export interface AuditRow {
 /** Above this many matching users, a scan in time order beats one index range per user. */
 const PER_USER_RANGES_MAX = 200;
 
+/** A row as the viewer shows it, with its author's e-mail and name (left join on users): also what audit streaming delivers. */
+export const auditRowColumns = {
+  id: auditLogs.id,
+  createdAt: auditLogs.createdAt,
+  userId: auditLogs.userId,
+  userEmail: users.email,
+  userName: users.fullName,
+  actionType: auditLogs.actionType,
+  result: auditLogs.result,
+  actionDetails: auditLogs.actionDetails,
+  ipAddress: auditLogs.ipAddress,
+  userAgent: auditLogs.userAgent,
+};
+
 /** Ids of the users whose e-mail or name contains `needle` (case- and accent-insensitive): an index read (userTextMatches). */
 async function matchingUserIds(db: Db, needle: string): Promise<string[]> {
   const folded = normalizeForSearch(needle.trim());
@@ -95,18 +109,7 @@ export async function queryAuditLogs(
     conditions.push(sql`(${auditLogs.createdAt}, ${auditLogs.id}) < (${createdAt}, ${id})`);
   }
   const rows = await db
-    .select({
-      id: auditLogs.id,
-      createdAt: auditLogs.createdAt,
-      userId: auditLogs.userId,
-      userEmail: users.email,
-      userName: users.fullName,
-      actionType: auditLogs.actionType,
-      result: auditLogs.result,
-      actionDetails: auditLogs.actionDetails,
-      ipAddress: auditLogs.ipAddress,
-      userAgent: auditLogs.userAgent,
-    })
+    .select(auditRowColumns)
     .from(auditLogs)
     .leftJoin(users, eq(users.id, auditLogs.userId))
     .where(conditions.length ? and(...conditions) : undefined)

@@ -12,6 +12,7 @@ import { auditDestinations, auditLogs, users } from "../../../../../db/schema/in
 import { engineOfDb, type Db } from "../../data/db.ts";
 import { nowMillis, onPostgres } from "../../data/dialect.ts";
 import { chainPointBefore } from "../chain.ts";
+import { auditRowColumns } from "../query.ts";
 
 export type DestinationName = "webhook" | "syslog";
 export const DESTINATION_NAMES: readonly DestinationName[] = ["webhook", "syslog"];
@@ -86,19 +87,7 @@ export async function releaseLease(db: Db, name: DestinationName, owner: string)
 export async function readBatch(reader: Db, afterId: number, limit: number): Promise<{ rows: StreamedRow[]; prevHash: string }> {
   return ownReader(reader, async (tx) => {
     const rows = await tx
-      .select({
-        id: auditLogs.id,
-        createdAt: auditLogs.createdAt,
-        userId: auditLogs.userId,
-        userEmail: users.email,
-        userName: users.fullName,
-        actionType: auditLogs.actionType,
-        result: auditLogs.result,
-        actionDetails: auditLogs.actionDetails,
-        ipAddress: auditLogs.ipAddress,
-        userAgent: auditLogs.userAgent,
-        hash: auditLogs.hash,
-      })
+      .select({ ...auditRowColumns, hash: auditLogs.hash })
       .from(auditLogs)
       .leftJoin(users, eq(users.id, auditLogs.userId))
       .where(gt(auditLogs.id, afterId))
