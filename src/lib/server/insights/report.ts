@@ -53,24 +53,23 @@ async function readsOver(db: Db, cut: PeriodCut, by: "page" | "role", daily: SQL
     for (const row of rows) out.set(row.key, (out.get(row.key) ?? 0) + row.reads);
   };
   const w = insightsReadsWeekly;
-  if (cut.weeks) {
-    add(
-      await db
-        .select({ key: w[by], reads: sql<number>`sum(${w.reads})`.mapWith(Number) })
-        .from(w)
-        .where(and(weekly, gte(w.week, cut.weeks.first), lte(w.week, cut.weeks.last)))
-        .groupBy(w[by]),
-    );
-  }
-  for (const days of looseDays(cut, insightsReads.day)) {
-    add(
-      await db
+  const parts = await Promise.all([
+    cut.weeks
+      ? db
+          .select({ key: w[by], reads: sql<number>`sum(${w.reads})`.mapWith(Number) })
+          .from(w)
+          .where(and(weekly, gte(w.week, cut.weeks.first), lte(w.week, cut.weeks.last)))
+          .groupBy(w[by])
+      : [],
+    ...looseDays(cut, insightsReads.day).map((days) =>
+      db
         .select({ key: insightsReads[by], reads: sql<number>`sum(${insightsReads.reads})`.mapWith(Number) })
         .from(insightsReads)
         .where(and(daily, days))
         .groupBy(insightsReads[by]),
-    );
-  }
+    ),
+  ]);
+  for (const rows of parts) add(rows);
   return out;
 }
 
@@ -97,20 +96,108 @@ async function searchesSince(db: Db, since: string, days: number): Promise<Searc
   const grouped = { query: s.query, searches: sum(s.searches), empty: sum(s.empty), opens: sum(s.opens) };
   // SQLite would walk the (query, day) key for every query to skip sorting; the covering (day, …) index reads only the days asked.
   const byQuery = withoutIndex(s.query);
-  if (oldest?.day && oldest.day < since && daysBetween(oldest.day, since) < days) {
-    const t = insightsSearchTotals;
-    add(await db.select({ query: t.query, searches: t.searches, empty: t.empty, opens: t.opens }).from(t), 1);
-    add(await db.select(grouped).from(s).where(lt(s.day, since)).groupBy(byQuery), -1);
-  } else {
-    add(await db.select(grouped).from(s).where(gte(s.day, since)).groupBy(byQuery), 1);
-  }
-  const shown = await db.select({ query: insightsQueries.query }).from(insightsQueries).where(gte(insightsQueries.people, K_ANONYMITY));
+  const t = insightsSearchTotals;
+  const fromTotals = oldest?.day !== undefined && oldest.day !== null && oldest.day < since && daysBetween(oldest.day, since) < days;
+  const [first, second, shown] = await Promise.all([
+    fromTotals
+      ? db.select({ query: t.query, searches: t.searches, empty: t.empty, opens: t.opens }).from(t)
+      : db.select(grouped).from(s).where(gte(s.day, since)).groupBy(byQuery),
+    fromTotals ? db.select(grouped).from(s).where(lt(s.day, since)).groupBy(byQuery) : [],
+    db.select({ query: insightsQueries.query }).from(insightsQueries).where(gte(insightsQueries.people, K_ANONYMITY)),
+  ]);
+  add(first, 1);
+  add(second, -1);
   const out: SearchRow[] = [];
   for (const { query } of shown) {
     const row = sums.get(query);
     // A query searched only before the period sums to nothing (every stored day counts at least one search).
     if (row && row.buscas > 0) out.push(row);
   }
+  return out;
+}
+
+/** The estimated distinct readers of each page in `week`. */
+async function readersLastWeek(db: Db, week: string, paths: string[]): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ page: insightsReaderWeeks.page, filled: insightsReaderWeeks.filled, harmonic: insightsReaderWeeks.harmonic })
+    .from(insightsReaderWeeks)
+    .where(and(eq(insightsReaderWeeks.week, week), inArray(insightsReaderWeeks.page, paths)));
+  return new Map(rows.map((row) => [row.page, estimateFromSummary(num(row.filled), num(row.harmonic))]));
+}
+
+/** 'Ajudou' votes per page over a period: whole weeks from insights_votes_weekly, the loose days from the votes. */
+async function votesOver(db: Db, cut: PeriodCut, paths: string[]): Promise<{ yes: Map<string, number>; no: Map<string, number> }> {
+  const w = insightsVotesWeekly;
+  const v = insightsVotes;
+  const parts = await Promise.all([
+    cut.weeks
+      ? db
+          .select({ page: w.page, helpful: w.helpful, votes: sql<number>`sum(${w.votes})`.mapWith(Number) })
+          .from(w)
+          .where(and(inArray(w.page, paths), gte(w.week, cut.weeks.first), lte(w.week, cut.weeks.last)))
+          .groupBy(w.page, w.helpful)
+      : [],
+    ...looseDays(cut, v.day).map((days) =>
+      db
+        .select({ page: v.page, helpful: v.helpful, votes: sql<number>`count(*)`.mapWith(Number) })
+        .from(v)
+        .where(and(days, inArray(v.page, paths)))
+        .groupBy(v.page, v.helpful),
+    ),
+  ]);
+  const yes = new Map<string, number>();
+  const no = new Map<string, number>();
+  for (const row of parts.flat()) {
+    const into = num(row.helpful) === 1 ? yes : no;
+    into.set(row.page, (into.get(row.page) ?? 0) + row.votes);
+  }
+  return { yes, no };
+}
+
+/** The newest comments of the period on the viewer's pages. */
+function commentsSince(db: Db, since: string, paths: string[]) {
+  return db
+    .select({
+      id: insightsComments.id,
+      page: insightsComments.page,
+      version: insightsComments.version,
+      day: insightsComments.day,
+      helpful: insightsComments.helpful,
+      reason: insightsComments.reason,
+      body: insightsComments.body,
+      status: insightsComments.status,
+      name: users.fullName,
+      email: users.email,
+    })
+    .from(insightsComments)
+    .leftJoin(users, eq(users.id, insightsComments.userId))
+    .where(and(gte(insightsComments.day, since), inArray(insightsComments.page, paths)))
+    .orderBy(desc(insightsComments.day), insightsComments.id)
+    .limit(COMMENTS_SHOWN);
+}
+
+/** Marks a page read on or after `quietSince` in lastReads' answer. */
+const RECENT = "recente";
+
+/**
+ * Each page's last day read: RECENT when read on or after `quietSince` (one short range for all),
+ * else its last day (looked up only for those few pages), absent when never read.
+ */
+async function lastReads(db: Db, paths: string[], quietSince: string): Promise<Map<string, string>> {
+  const r = insightsReads;
+  const recent = await db
+    .selectDistinct({ page: r.page })
+    .from(r)
+    .where(and(eq(r.role, ALL_ROLES), gte(r.day, quietSince), inArray(r.page, paths)));
+  const out = new Map<string, string>(recent.map((row) => [row.page, RECENT]));
+  const quiet = paths.filter((path) => !out.has(path));
+  if (quiet.length === 0) return out;
+  const rows = await db
+    .select({ page: r.page, last: sql<string>`max(${r.day})` })
+    .from(r)
+    .where(and(eq(r.role, ALL_ROLES), inArray(r.page, quiet)))
+    .groupBy(r.page);
+  for (const row of rows) out.set(row.page, row.last);
   return out;
 }
 
@@ -138,117 +225,48 @@ export async function insightsReport(
 
   const cut = cutPeriod(since, today);
 
-  const reads = await readsOver(
-    db,
-    cut,
-    "page",
-    and(eq(insightsReads.role, role), inArray(insightsReads.page, paths))!,
-    and(eq(insightsReadsWeekly.role, role), inArray(insightsReadsWeekly.page, paths))!,
-  );
+  // Independent reads at once (PostgreSQL: one round trip's wait instead of a dozen; SQLite answers each at once anyway).
+  const [reads, readersOf, votes, comments, lastOf, searches] = await Promise.all([
+    readsOver(
+      db,
+      cut,
+      "page",
+      and(eq(insightsReads.role, role), inArray(insightsReads.page, paths))!,
+      and(eq(insightsReadsWeekly.role, role), inArray(insightsReadsWeekly.page, paths))!,
+    ),
+    readersLastWeek(db, lastWeek, paths),
+    votesOver(db, cut, paths),
+    commentsSince(db, since, paths),
+    lastReads(db, paths, daysBefore(today, 29)),
+    searchesSince(db, since, Number(filter.periodo)),
+  ]);
   const selected = filter.pagina ?? [...reads].sort((a, b) => b[1] - a[1])[0]?.[0] ?? pages[0]?.path ?? null;
 
-  const lastWeekReaders = await db
-    .select({ page: insightsReaderWeeks.page, filled: insightsReaderWeeks.filled, harmonic: insightsReaderWeeks.harmonic })
-    .from(insightsReaderWeeks)
-    .where(and(eq(insightsReaderWeeks.week, lastWeek), inArray(insightsReaderWeeks.page, paths)));
-  const readersOf = new Map(lastWeekReaders.map((row) => [row.page, estimateFromSummary(num(row.filled), num(row.harmonic))]));
-
-  const yes = new Map<string, number>();
-  const no = new Map<string, number>();
-  const countVotes = (rows: { page: string; helpful: number; votes: number }[]) => {
-    for (const row of rows) {
-      const into = num(row.helpful) === 1 ? yes : no;
-      into.set(row.page, (into.get(row.page) ?? 0) + row.votes);
-    }
-  };
-  const w = insightsVotesWeekly;
-  if (cut.weeks) {
-    countVotes(
-      await db
-        .select({ page: w.page, helpful: w.helpful, votes: sql<number>`sum(${w.votes})`.mapWith(Number) })
-        .from(w)
-        .where(and(inArray(w.page, paths), gte(w.week, cut.weeks.first), lte(w.week, cut.weeks.last)))
-        .groupBy(w.page, w.helpful),
-    );
-  }
-  for (const days of looseDays(cut, insightsVotes.day)) {
-    countVotes(
-      await db
-        .select({ page: insightsVotes.page, helpful: insightsVotes.helpful, votes: sql<number>`count(*)`.mapWith(Number) })
-        .from(insightsVotes)
-        .where(and(days, inArray(insightsVotes.page, paths)))
-        .groupBy(insightsVotes.page, insightsVotes.helpful),
-    );
-  }
-
-  const series = selected
-    ? await db
-        .select({ day: insightsReads.day, reads: insightsReads.reads })
-        .from(insightsReads)
-        .where(and(eq(insightsReads.page, selected), gte(insightsReads.day, since), eq(insightsReads.role, role)))
-    : [];
+  const [series, readerWeeks, roles] = selected
+    ? await Promise.all([
+        db
+          .select({ day: insightsReads.day, reads: insightsReads.reads })
+          .from(insightsReads)
+          .where(and(eq(insightsReads.page, selected), gte(insightsReads.day, since), eq(insightsReads.role, role))),
+        db
+          .select({ week: insightsReaderWeeks.week, filled: insightsReaderWeeks.filled, harmonic: insightsReaderWeeks.harmonic })
+          .from(insightsReaderWeeks)
+          .where(and(eq(insightsReaderWeeks.page, selected), gte(insightsReaderWeeks.week, sinceWeek))),
+        readsOver(
+          db,
+          cut,
+          "role",
+          and(eq(insightsReads.page, selected), ne(insightsReads.role, ALL_ROLES))!,
+          and(eq(insightsReadsWeekly.page, selected), ne(insightsReadsWeekly.role, ALL_ROLES))!,
+        ),
+      ])
+    : [[], [], new Map<string, number>()];
   const byDay = new Map(series.map((row) => [row.day, row.reads]));
   const serie: InsightsReport["serie"] = [];
   for (let offset = Number(filter.periodo) - 1; offset >= 0; offset--) {
     const day = daysBefore(today, offset);
     serie.push({ dia: day, leituras: byDay.get(day) ?? 0 });
   }
-
-  const readerWeeks = selected
-    ? await db
-        .select({ week: insightsReaderWeeks.week, filled: insightsReaderWeeks.filled, harmonic: insightsReaderWeeks.harmonic })
-        .from(insightsReaderWeeks)
-        .where(and(eq(insightsReaderWeeks.page, selected), gte(insightsReaderWeeks.week, sinceWeek)))
-    : [];
-
-  const roles = selected
-    ? await readsOver(
-        db,
-        cut,
-        "role",
-        and(eq(insightsReads.page, selected), ne(insightsReads.role, ALL_ROLES))!,
-        and(eq(insightsReadsWeekly.page, selected), ne(insightsReadsWeekly.role, ALL_ROLES))!,
-      )
-    : new Map<string, number>();
-
-  const comments = await db
-    .select({
-      id: insightsComments.id,
-      page: insightsComments.page,
-      version: insightsComments.version,
-      day: insightsComments.day,
-      helpful: insightsComments.helpful,
-      reason: insightsComments.reason,
-      body: insightsComments.body,
-      status: insightsComments.status,
-      name: users.fullName,
-      email: users.email,
-    })
-    .from(insightsComments)
-    .leftJoin(users, eq(users.id, insightsComments.userId))
-    .where(and(gte(insightsComments.day, since), inArray(insightsComments.page, paths)))
-    .orderBy(desc(insightsComments.day), insightsComments.id)
-    .limit(COMMENTS_SHOWN);
-
-  // Not read in 30 days: the pages with a read since then are one short range; the others' last day is looked up alone.
-  const quietSince = daysBefore(today, 29);
-  const recent = await db
-    .selectDistinct({ page: insightsReads.page })
-    .from(insightsReads)
-    .where(and(eq(insightsReads.role, ALL_ROLES), gte(insightsReads.day, quietSince), inArray(insightsReads.page, paths)));
-  const readRecently = new Set(recent.map((row) => row.page));
-  const quiet = pages.filter((page) => !readRecently.has(page.path)).map((page) => page.path);
-  const lastRead =
-    quiet.length === 0
-      ? []
-      : await db
-          .select({ page: insightsReads.page, last: sql<string>`max(${insightsReads.day})` })
-          .from(insightsReads)
-          .where(and(eq(insightsReads.role, ALL_ROLES), inArray(insightsReads.page, quiet)))
-          .groupBy(insightsReads.page);
-  const lastOf = new Map(lastRead.map((row) => [row.page, row.last]));
-
-  const searches = await searchesSince(db, since, Number(filter.periodo));
   const byCount = (pick: (row: SearchRow) => number) => (a: SearchRow, b: SearchRow) =>
     pick(b) - pick(a) || a.consulta.localeCompare(b.consulta, "pt-BR");
 
@@ -265,8 +283,8 @@ export async function insightsReport(
           titulo: page.name,
           leituras: reads.get(page.path) ?? 0,
           leitoresSemana: readersOf.get(page.path) ?? 0,
-          sim: yes.get(page.path) ?? 0,
-          nao: no.get(page.path) ?? 0,
+          sim: votes.yes.get(page.path) ?? 0,
+          nao: votes.no.get(page.path) ?? 0,
         }))
         .sort((a, b) => b.leituras - a.leituras || a.titulo.localeCompare(b.titulo, "pt-BR")),
       serie,
@@ -290,7 +308,7 @@ export async function insightsReport(
         status: row.status,
       })),
       semLeitura: pages
-        .filter((page) => !readRecently.has(page.path))
+        .filter((page) => lastOf.get(page.path) !== RECENT)
         .map((page) => ({ pagina: page.path, titulo: page.name, ultimaLeitura: lastOf.get(page.path) ?? null })),
       buscas: [...searches].sort(byCount((row) => row.buscas)).slice(0, QUERIES_SHOWN),
       semResultado: searches
