@@ -1,8 +1,9 @@
 /**
- * The Insights report, read from the aggregates only (see store.ts): every query is bounded by the
- * period and at most one page's sketch, so it stays fast at 50 pages × 400 days × 100,000 people
- * (npm run bench -- --insights). Only pages the viewer may open appear; queries only once K_ANONYMITY
- * people searched them.
+ * The Insights report, read from the aggregates only (see store.ts) and mostly from their pre-summed
+ * tables (migration 0023, kept by triggers): a period's whole weeks, each sketch's summary, each
+ * query's totals; the day rows only for the loose days at a period's ends. So it stays in tens of
+ * ms at 50 pages × 400 days × 100,000 people (npm run bench -- --insights). Only pages the viewer may
+ * open appear; queries only once K_ANONYMITY people searched them.
  */
 import { and, desc, eq, gt, gte, inArray, lt, lte, ne, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import {
