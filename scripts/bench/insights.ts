@@ -3,15 +3,19 @@
  * PostgreSQL database of DATABASE_URL.
  * - Data: aggregates generated directly (no page is served to build them) for 100,000 people ×
  *   50 pages × 400 days: reads per page, day and role; a full readers sketch per page and week
- *   (1,024 registers); 5,000 queries over the period; 200,000 votes and 5,000 comments.
+ *   (1,024 registers); 5,000 queries over the period; 200,000 votes and 5,000 comments. The
+ *   migration's triggers fill the pre-summed tables as the rows go in.
  * - The Insights report (what /insights loads: its first view and each filter), one request at a
- *   time: p95 ≤ 100 ms.
+ *   time: p95 ≤ 100 ms over HTTP (timed-client.mjs in a fresh process); also timed in this process
+ *   (insightsReport straight on the database: the queries' own time, no HTTP).
  * - Gate CPU per page served with counting on vs INSIGHTS=false (CPU µs per request from /proc,
  *   alternating rounds, 1,000 people × 5 pages so reads are counted): ≤ 1.05 ×.
- * - 200 search beacons/s for --beacon-seconds (60 by default) beside 100 pages/s: page p99 within
- *   +10 % of the same load without beacons.
+ * - 200 search beacons/s for --beacon-seconds (60 by default) beside 100 pages/s, both paced evenly
+ *   from fresh processes (load-client.mjs, beacon-client.mjs): page p99 within +10 % of the same
+ *   window without beacons; and the gate's extra CPU per beacon (/proc, the two windows' difference).
  * Options: --people N, --days N, --samples N (report requests per filter, default 60), --beacon-seconds N, --cpu-seconds N.
  */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -31,6 +35,9 @@ import { createSession } from "../../src/lib/server/sessions/session.ts";
 import { createUser } from "../../src/lib/server/auth/user.ts";
 import { dayOf, daysBefore } from "../../src/lib/server/insights/calendar.ts";
 import { isoWeekOf } from "../../src/lib/server/reading/digest-week.ts";
+import { insightsReport } from "../../src/lib/server/insights/report.ts";
+import { insightsFilterSchema } from "../../src/lib/insights/report.ts";
+import type { Principal } from "../../src/lib/routes.ts";
 import { freePort } from "../pg-cluster.mjs";
 import { cpuSeconds, gateNodeFlags, loadAverage, startServer } from "./process.ts";
 import { analyzeDatabase, insertScaleUsers } from "./scale-data.ts";
@@ -74,7 +81,7 @@ async function insertAll<T>(rows: Iterable<T>, write: (chunk: T[]) => Promise<un
   return count + chunk.length;
 }
 
-async function generate(db: Db, options: InsightsBenchOptions): Promise<Record<string, number>> {
+export async function generate(db: Db, options: Pick<InsightsBenchOptions, "people" | "days">): Promise<Record<string, number>> {
   const next = random(43);
   const today = dayOf(Date.now(), TZ);
   const content = ROUTES.filter((route) => route.reading).map((route) => route.path);
@@ -164,16 +171,28 @@ async function generate(db: Db, options: InsightsBenchOptions): Promise<Record<s
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
 
+/** The report over HTTP, one request at a time, timed by timed-client.mjs in a fresh process (the first 3 are warm-up). */
 async function timeReport(url: string, cookie: string, query: string, samples: number) {
-  const times: number[] = [];
-  for (let index = 0; index < samples + 3; index++) {
-    const started = performance.now();
-    const response = await fetch(`${url}/api/insights${query}`, { headers: { cookie } });
-    if (response.status !== 200) throw new Error(`/api/insights${query} respondeu ${response.status}: ${await response.text()}`);
-    await response.arrayBuffer();
-    if (index >= 3) times.push(performance.now() - started);
-  }
+  const result = await clientJson<{ times: number[]; status: number; body: string }>([
+    "scripts/bench/timed-client.mjs",
+    `${url}/api/insights${query}`,
+    cookie,
+    String(samples + 3),
+  ]);
+  if (result.status !== 200) throw new Error(`/api/insights${query} respondeu ${result.status}: ${result.body}`);
+  const times = result.times.slice(3);
   return { p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+/** Runs a bench client script in a fresh process and reads the one JSON line it prints. */
+function clientJson<T>(args: string[]): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const client = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    client.stdout.on("data", (chunk) => (out += chunk));
+    client.on("error", reject);
+    client.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out) as T) : reject(new Error(`${args[0]} saiu com código ${code}`))));
+  });
 }
 
 async function startGate(env: Record<string, string>) {
@@ -218,11 +237,33 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
   // 1,000 readers (visualizadores, one password hash for all: scale-data.ts), one session each.
   const readers: string[] = [];
   for (const id of await insertScaleUsers(db, 1000)) readers.push(`b1_session=${(await createSession(db, id)).token}`);
+
+  // 1. The report: first view and each filter, in this process (the database's time alone) and over HTTP.
+  const filters = ["", "?periodo=7", "?periodo=90", "?periodo=365", "?perfil=lider", "?periodo=365&perfil=visualizador&pagina=%2Ffaq"];
+  const principal: Principal = {
+    userId: admin.userId,
+    email: "bench-admin@b1.example.com",
+    name: "Bench",
+    roles: ["admin"],
+    grantedPaths: new Set(),
+  };
+  console.log("\nRelatório em processo (insightsReport direto no banco, sem HTTP), ms:");
+  for (const query of filters) {
+    const filter = insightsFilterSchema.parse(Object.fromEntries(new URLSearchParams(query)));
+    const times: number[] = [];
+    for (let index = 0; index < options.samples + 3; index++) {
+      const began = performance.now();
+      const result = await insightsReport(db, principal, filter, TZ);
+      if (!result.ok) throw new Error(result.error);
+      if (index >= 3) times.push(performance.now() - began);
+    }
+    console.log(
+      `  ${(query || "(primeira visão)").padEnd(48)} p50 ${percentile(times, 50).toFixed(1)}  p95 ${percentile(times, 95).toFixed(1)}`,
+    );
+  }
   await closeDatabase(db);
 
-  // 1. The report: first view and each filter.
   const gate = await startGate(env);
-  const filters = ["", "?periodo=7", "?periodo=90", "?periodo=365", "?perfil=lider", "?periodo=365&perfil=visualizador&pagina=%2Ffaq"];
   const report: Record<string, { p50: number; p95: number }> = {};
   for (const query of filters) report[query || "(primeira visão)"] = await timeReport(gate.url, adminCookie, query, options.samples);
   await stopGate(gate.child);
@@ -254,25 +295,52 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
     `\nCPU do gate por página (µs, melhor de 2 rodadas): contando ${on.toFixed(1)}, INSIGHTS=false ${off.toFixed(1)} → ${(on / off).toFixed(3)}× ${on / off <= CPU_RATIO_TARGET ? "ok" : "ACIMA"} (meta ≤ ${CPU_RATIO_TARGET}×)`,
   );
 
-  // 3. Page p99 with and without 200 beacons/s.
+  // 3. Page p99 with and without 200 beacons/s: pages paced at 100/s by load-client.mjs and beacons
+  // paced at 200/s by beacon-client.mjs, each in a fresh process (this one holds the data's garbage).
   const server = await startGate(env);
-  const pageLoad = () =>
-    autocannon({ url: server.url, connections: 4, overallRate: 100, duration: options.beaconSeconds, requests: requests.slice(0, 500) });
-  const quiet = await pageLoad();
-  const beaconRequests = readers.slice(0, 500).map((cookie, index) => ({
-    method: "POST" as const,
-    path: "/api/busca",
-    headers: { cookie, origin: server.url, "content-type": "application/json" },
-    body: JSON.stringify({ consulta: `busca ${index % 50}`, resultados: index % 3, aberto: index % 3 ? 1 : null }),
-  }));
-  const [busy, beacons] = await Promise.all([
-    pageLoad(),
-    autocannon({ url: server.url, connections: 4, overallRate: 200, duration: options.beaconSeconds, requests: beaconRequests }),
-  ]);
-  await stopGate(server.child);
-  const move = busy.latency.p99 / quiet.latency.p99 - 1;
-  console.log(
-    `\nPáginas a 100/s por ${options.beaconSeconds} s: p99 ${quiet.latency.p99} ms sem beacons, ${busy.latency.p99} ms com ${Math.round(beacons.requests.average)} beacons/s (${beacons["2xx"]} aceitos, ${beacons["4xx"]} recusados) → ${(move * 100).toFixed(1)} % ${move <= P99_MOVE_TARGET ? "ok" : "ACIMA"} (meta ≤ +${P99_MOVE_TARGET * 100} %)`,
+  const pid = server.child.pid!;
+  const beaconFile = path.join(dir, "beacons.json");
+  fs.writeFileSync(
+    beaconFile,
+    JSON.stringify(
+      readers.slice(0, 500).map((cookie, index) => ({
+        path: "/api/busca",
+        headers: { cookie, origin: server.url, "content-type": "application/json" },
+        body: JSON.stringify({ consulta: `busca ${index % 50}`, resultados: index % 3, aberto: index % 3 ? 1 : null }),
+      })),
+    ),
   );
+  const pageLoad = (seconds: number) =>
+    clientJson<{ p50: number; p99: number; requests: number; non2xx: number }>([
+      "scripts/bench/load-client.mjs",
+      `${server.url}/faq`,
+      readers[0]!,
+      "4",
+      String(seconds),
+      "100",
+    ]);
+  await pageLoad(5); // warm-up
+  let cpuBefore = cpuSeconds(pid);
+  const quiet = await pageLoad(options.beaconSeconds);
+  const quietCpu = cpuSeconds(pid) - cpuBefore;
+  cpuBefore = cpuSeconds(pid);
+  const [busy, beacons] = await Promise.all([
+    pageLoad(options.beaconSeconds),
+    clientJson<{ sent: number; accepted: number; refused: number; failed: number; reqPerSec: number }>([
+      "scripts/bench/beacon-client.mjs",
+      server.url,
+      beaconFile,
+      String(options.beaconSeconds),
+      "200",
+    ]),
+  ]);
+  // The same window with and without beacons: what the beacons added (the gate's idle timers cancel out).
+  const beaconCpu = (cpuSeconds(pid) - cpuBefore - quietCpu) / beacons.sent;
+  await stopGate(server.child);
+  const move = busy.p99 / quiet.p99 - 1;
+  console.log(
+    `\nPáginas a 100/s por ${options.beaconSeconds} s: p99 ${quiet.p99} ms sem beacons, ${busy.p99} ms com ${beacons.reqPerSec} beacons/s (${beacons.accepted} aceitos, ${beacons.refused} recusados, ${beacons.failed} falhas) → ${(move * 100).toFixed(1)} % ${move <= P99_MOVE_TARGET ? "ok" : "ACIMA"} (meta ≤ +${P99_MOVE_TARGET * 100} %)`,
+  );
+  console.log(`CPU do gate a mais com os beacons: ~${(beaconCpu * 1e6).toFixed(0)} µs por beacon`);
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -54,3 +54,16 @@ export function cutIdleBody(req: IncomingMessage, res: ServerResponse, idleMs: n
   // Only the body is timed: an answer in progress or a kept-alive connection is not.
   req.once("end", () => req.setTimeout(0));
 }
+
+/** The body set by limitRequestBody as text; null when it went past the limit or broke off. */
+export async function readBody(req: IncomingMessage): Promise<string | null> {
+  const body = Reflect.get(req, "body") as AsyncIterable<Buffer> | undefined;
+  if (!body) return "";
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of body) chunks.push(chunk);
+  } catch {
+    return null;
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}

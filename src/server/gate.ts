@@ -26,7 +26,7 @@ import { isAcceptedOrigin, originRefusalMessage } from "../lib/server/http/origi
 import { clientAddress } from "../lib/server/http/client-address.ts";
 import { MAX_BODY_BYTES, NUL_QUERY_MESSAGE, TOO_LARGE_MESSAGE } from "../lib/server/http/http.ts";
 import { securityHeaders } from "./security-headers.ts";
-import { closeAfterAnswer, cutIdleBody, declaresTooLarge, limitRequestBody } from "./body-limit.ts";
+import { closeAfterAnswer, cutIdleBody, declaresTooLarge, limitRequestBody, readBody } from "./body-limit.ts";
 import { createResponders } from "./responses.ts";
 import type { Logger } from "pino";
 import { logger as sharedLogger } from "../lib/server/platform/logger.ts";
@@ -35,6 +35,7 @@ import { errorPageWithRequestId } from "./observability/error-page.ts";
 import { answerFailure } from "../lib/server/http/failure.ts";
 import { handleScimRequest, isScimPath, type ScimEdge } from "./scim.ts";
 import type { InsightsCollector } from "../lib/server/insights/collector.ts";
+import { answerSearchBeacon, SEARCH_BEACON_PATH } from "./search-beacon.ts";
 
 /** The Astro node adapter's handler (middleware mode). */
 export type AppHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: App.Locals) => Promise<void>;
@@ -223,6 +224,8 @@ export function createGate(options: GateOptions) {
         cutIdleBody(req, res, config.bodyIdleTimeoutMs);
       }
       if (renewedCookie) res.setHeader("Set-Cookie", renewedCookie);
+      // Search beacons (up to hundreds a second) are answered here: Astro's request pipeline cost more than the beacon.
+      if (path === SEARCH_BEACON_PATH) return answerBeacon(req, res, method, principal!.userId, auth!.session.id);
       for (const [name, value] of baseHeaderEntries) res.setHeader(name, value);
       if (context) res.setHeader("X-Request-Id", context.id);
       // Astro builds its URL from these two: it must see exactly what was decided on.
@@ -282,6 +285,15 @@ export function createGate(options: GateOptions) {
     }
     if (principal) options.insights?.countRead(method, req.headers, path, principal);
     return sendPage(req, res, path, principal, 200, renewedCookie);
+  }
+
+  /** POST /api/busca (beacon.ts), after every check the adapter's endpoints get; the body was cut at MAX_BODY_BYTES above. */
+  async function answerBeacon(req: IncomingMessage, res: ServerResponse, method: string, userId: string, sessionId: string) {
+    if (method !== "POST") return empty(res, 405, { Allow: "POST" });
+    const answer = await answerSearchBeacon(options.insights, userId, sessionId, () => readBody(req));
+    for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+    if (answer.status === 204) return empty(res, 204, { "Cache-Control": "no-store" });
+    return json(res, answer.status, answer.body);
   }
 
   /**

@@ -15,6 +15,8 @@ test("a reader answers 'Esta página ajudou?' with the keyboard only, at 390 px"
   await loginAs(["visualizador"]);
   await page.goto("/sementezz");
   const form = page.getByRole("region", { name: "Esta página ajudou?" });
+  // The form appears once the end of the page comes near (End, as a keyboard user would).
+  await page.keyboard.press("End");
   await expect(form).toBeVisible();
   // From the 'Sim' button on, the keyboard does everything.
   await form.getByRole("button", { name: "Sim" }).focus();
@@ -42,8 +44,30 @@ test("a reader answers 'Esta página ajudou?' with the keyboard only, at 390 px"
   expect(row).toMatchObject({ page: "/sementezz", helpful: 0, reason: "confusa", userId: null });
   // The vote is remembered for this version and can be changed.
   await page.reload();
+  await page.keyboard.press("End");
   await expect(form.getByRole("button", { name: "Não" })).toHaveAttribute("aria-pressed", "true");
   await expect(form.getByRole("status")).toContainText("Você respondeu Não");
+  expect(consoleErrors).toEqual([]);
+});
+
+test("the feedback form asks for the person's vote only when the end of the page comes near", async ({ page, loginAs, consoleErrors }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await loginAs(["visualizador"]);
+  const asked: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/api/opiniao") asked.push(request.method());
+  });
+  await page.goto("/glossario");
+  await page.waitForLoadState("networkidle");
+  // A page several screens long: its end is more than a screen below the viewport.
+  expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeGreaterThan(3 * 844);
+  const form = page.getByRole("region", { name: "Esta página ajudou?" });
+  // Read at its top: no request for the vote, no form yet.
+  expect(asked).toEqual([]);
+  await expect(form).toBeHidden();
+  await page.keyboard.press("End");
+  await expect(form).toBeVisible();
+  expect(asked).toEqual(["GET"]);
   expect(consoleErrors).toEqual([]);
 });
 

@@ -400,6 +400,33 @@ export const insightsReaders = pgTable(
   ],
 );
 
+/** Reads per page, ISO week and role (see ../sqlite/insights.ts). */
+export const insightsReadsWeekly = pgTable(
+  "insights_reads_weekly",
+  {
+    page: text("page").notNull(),
+    week: integer("week").notNull(),
+    role: text("role").notNull(),
+    reads: integer("reads").notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.page, table.week, table.role] }),
+    index("insights_reads_weekly_role_idx").on(table.role, table.week, table.page, table.reads),
+  ],
+);
+
+/** Each readers sketch summarised: registers set and Σ 2^(52 − rank) (see ../sqlite/insights.ts). */
+export const insightsReaderWeeks = pgTable(
+  "insights_reader_weeks",
+  {
+    page: text("page").notNull(),
+    week: text("week").notNull(),
+    filled: integer("filled").notNull(),
+    harmonic: bigint("harmonic", { mode: "number" }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.page, table.week] }), index("insights_reader_weeks_week_idx").on(table.week, table.page)],
+);
+
 /** Searches per normalised query and day: how many, how many found nothing, how many opened a result. */
 export const insightsSearches = pgTable(
   "insights_searches",
@@ -415,6 +442,14 @@ export const insightsSearches = pgTable(
     index("insights_searches_day_idx").on(table.day, table.query, table.searches, table.empty, table.opens),
   ],
 );
+
+/** Each query's searches summed over every day kept (see ../sqlite/insights.ts). */
+export const insightsSearchTotals = pgTable("insights_search_totals", {
+  query: text("query").primaryKey(),
+  searches: integer("searches").notNull(),
+  empty: integer("empty").notNull(),
+  opens: integer("opens").notNull(),
+});
 
 /** A query's k-anonymity state: shown once `people` reached 3 (then its `insights_query_people` rows are gone). */
 export const insightsQueries = pgTable(
@@ -459,6 +494,18 @@ export const insightsVotes = pgTable(
     index("insights_votes_page_idx").on(table.page, table.version),
     index("insights_votes_day_idx").on(table.day, table.page, table.helpful),
   ],
+);
+
+/** Votes per page, ISO week and answer (see ../sqlite/insights.ts). */
+export const insightsVotesWeekly = pgTable(
+  "insights_votes_weekly",
+  {
+    page: text("page").notNull(),
+    week: integer("week").notNull(),
+    helpful: integer("helpful").notNull(),
+    votes: integer("votes").notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.page, table.week, table.helpful] })],
 );
 
 /** Comments of the feedback form; `user_id` only when the person ticked "Pode me contatar sobre isto". */

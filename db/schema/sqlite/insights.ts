@@ -39,6 +39,45 @@ export const insightsReaders = sqliteTable(
   ],
 );
 
+/**
+ * Reads summed per page, week and role, kept by database triggers (migration 0023): every insert,
+ * update or delete of an insights_reads row changes its week's row in the same transaction, so a
+ * week's row is always the sum of its days (flushes, retention and any other writer alike). `week`
+ * is the Monday-based week number (days since 1970-01-01 plus 3, divided by 7), computed the same way
+ * by both engines and by calendar.ts. A period's whole weeks are read here (~52 rows a page for a
+ * year instead of 365 × roles).
+ */
+export const insightsReadsWeekly = sqliteTable(
+  "insights_reads_weekly",
+  {
+    page: text("page").notNull(),
+    week: integer("week", { mode: "number" }).notNull(),
+    role: text("role").notNull(),
+    reads: integer("reads", { mode: "number" }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.page, table.week, table.role] }),
+    index("insights_reads_weekly_role_idx").on(table.role, table.week, table.page, table.reads),
+  ],
+);
+
+/**
+ * Each readers sketch (page, week) summarised by triggers on insights_readers (migration 0023): how
+ * many registers are set and Σ 2^(52 − rank) over them, an exact integer (a rank past 52 adds less
+ * than 2^-52 of a register: nothing). HyperLogLog estimates from exactly these two numbers, so the
+ * report reads one row per sketch instead of 1,024.
+ */
+export const insightsReaderWeeks = sqliteTable(
+  "insights_reader_weeks",
+  {
+    page: text("page").notNull(),
+    week: text("week").notNull(),
+    filled: integer("filled", { mode: "number" }).notNull(),
+    harmonic: integer("harmonic", { mode: "number" }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.page, table.week] }), index("insights_reader_weeks_week_idx").on(table.week, table.page)],
+);
+
 /** Searches per normalised query and day: how many, how many found nothing, how many opened a result. */
 export const insightsSearches = sqliteTable(
   "insights_searches",
@@ -54,6 +93,18 @@ export const insightsSearches = sqliteTable(
     index("insights_searches_day_idx").on(table.day, table.query, table.searches, table.empty, table.opens),
   ],
 );
+
+/**
+ * Each query's searches summed over every day kept, by triggers on insights_searches (migration
+ * 0023). A long period is read as these totals minus the few days before it (see report.ts), so a
+ * year costs the days outside it instead of every day inside it.
+ */
+export const insightsSearchTotals = sqliteTable("insights_search_totals", {
+  query: text("query").primaryKey(),
+  searches: integer("searches", { mode: "number" }).notNull(),
+  empty: integer("empty", { mode: "number" }).notNull(),
+  opens: integer("opens", { mode: "number" }).notNull(),
+});
 
 /** A query's k-anonymity state: shown once `people` reached 3 (then its `insights_query_people` rows are gone). */
 export const insightsQueries = sqliteTable(
@@ -100,6 +151,18 @@ export const insightsVotes = sqliteTable(
     index("insights_votes_page_idx").on(table.page, table.version),
     index("insights_votes_day_idx").on(table.day, table.page, table.helpful),
   ],
+);
+
+/** Votes counted per page, week (of the vote's day, as insights_reads_weekly) and answer, kept by triggers on insights_votes. */
+export const insightsVotesWeekly = sqliteTable(
+  "insights_votes_weekly",
+  {
+    page: text("page").notNull(),
+    week: integer("week", { mode: "number" }).notNull(),
+    helpful: integer("helpful", { mode: "number" }).notNull(),
+    votes: integer("votes", { mode: "number" }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.page, table.week, table.helpful] })],
 );
 
 /** Comments of the feedback form; `user_id` only when the person ticked "Pode me contatar sobre isto". */

@@ -95,33 +95,40 @@ export function unsafeJsonShape(value: unknown): "key" | "depth" | null {
 }
 
 export type Parsed<T> = { ok: true; data: T } | { ok: false; response: Response };
+/** A refusal as status and JSON body, for a caller that answers without a `Response` (the gate). */
+export type ParsedText<T> = { ok: true; data: T } | { ok: false; status: number; body: { error: string; fields?: Record<string, string> } };
 
 /**
- * Reads and validates a JSON body. Bad input becomes a 400 with the first Portuguese message
- * and the per-field messages, so nothing downstream runs; a prototype key, deep nesting or a NUL
+ * Validates a JSON body already read (null: it was too large). Bad input becomes a 400 with the
+ * first Portuguese message and the per-field messages; a prototype key, deep nesting or a NUL
  * character left in any string is refused too.
  */
-export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<Parsed<z.infer<S>>> {
-  const text = await readBodyText(request);
-  if (text === null) return { ok: false, response: jsonResponse(413, { error: TOO_LARGE_MESSAGE }) };
+export function parseJsonText<S extends z.ZodType>(text: string | null, schema: S): ParsedText<z.infer<S>> {
+  if (text === null) return { ok: false, status: 413, body: { error: TOO_LARGE_MESSAGE } };
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch {
-    return { ok: false, response: jsonResponse(400, { error: "Requisição inválida: JSON malformado" }) };
+    return { ok: false, status: 400, body: { error: "Requisição inválida: JSON malformado" } };
   }
   const unsafe = unsafeJsonShape(raw);
-  if (unsafe) return { ok: false, response: jsonResponse(400, { error: unsafe === "key" ? FORBIDDEN_KEY_MESSAGE : TOO_DEEP_MESSAGE }) };
+  if (unsafe) return { ok: false, status: 400, body: { error: unsafe === "key" ? FORBIDDEN_KEY_MESSAGE : TOO_DEEP_MESSAGE } };
   const result = schema.safeParse(raw);
   if (!result.success) {
     const fields: Record<string, string> = Object.create(null);
     for (const issue of result.error.issues) fields[issue.path.join(".") || "_"] ??= issue.message;
     const first = result.error.issues[0]?.message ?? "Dados inválidos";
-    return { ok: false, response: jsonResponse(400, { error: first, fields }) };
+    return { ok: false, status: 400, body: { error: first, fields } };
   }
   // After the schema, so a field's own message ("… caracteres de controle …") comes first where it has one.
-  if (hasNulCharacter(text, result.data)) return { ok: false, response: jsonResponse(400, { error: NUL_BODY_MESSAGE }) };
+  if (hasNulCharacter(text, result.data)) return { ok: false, status: 400, body: { error: NUL_BODY_MESSAGE } };
   return { ok: true, data: result.data };
+}
+
+/** Reads and validates a JSON body (parseJsonText), answering a refusal as a `Response`. */
+export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<Parsed<z.infer<S>>> {
+  const parsed = parseJsonText(await readBodyText(request), schema);
+  return parsed.ok ? parsed : { ok: false, response: jsonResponse(parsed.status, parsed.body) };
 }
 
 /** Audit metadata of the request: the gate's resolved client IP and the user agent. */

@@ -30,21 +30,35 @@ export function readerRegister(key: Buffer, userId: string, page: string): Regis
   return registerOf(digest.readUInt32BE(0), digest.readUInt32BE(4));
 }
 
+/** A sketch's summary as stored (insights_reader_weeks): Σ 2^(52 − rank) over its set registers is an integer. */
+export const HARMONIC_SHIFT = 52;
+
+/** A register's share of the summary's harmonic sum (ranks past HARMONIC_SHIFT add nothing measurable). */
+export function harmonicShare(rank: number): bigint {
+  return rank > HARMONIC_SHIFT ? 0n : 1n << BigInt(HARMONIC_SHIFT - rank);
+}
+
 /**
- * The estimated number of distinct readers from the non-empty registers' ranks (absent registers are 0).
+ * The estimated number of distinct readers from a sketch's summary: `filled` registers set and
+ * `harmonic` = Σ 2^(52 − rank) over them (absent registers are 0, each adding 1 to the sum).
  */
-export function estimateDistinct(ranks: Iterable<number>): number {
+export function estimateFromSummary(filled: number, harmonic: number): number {
   const m = HLL_REGISTERS;
-  let sum = 0;
-  let filled = 0;
-  for (const rank of ranks) {
-    sum += 2 ** -rank;
-    filled += 1;
-  }
   const zeros = m - filled;
-  sum += zeros;
+  const sum = harmonic / 2 ** HARMONIC_SHIFT + zeros;
   const alpha = 0.7213 / (1 + 1.079 / m);
   const raw = (alpha * m * m) / sum;
   if (raw <= 2.5 * m && zeros > 0) return Math.round(m * Math.log(m / zeros));
   return Math.round(raw);
+}
+
+/** The estimated number of distinct readers from the non-empty registers' ranks (absent registers are 0). */
+export function estimateDistinct(ranks: Iterable<number>): number {
+  let harmonic = 0n;
+  let filled = 0;
+  for (const rank of ranks) {
+    harmonic += harmonicShare(rank);
+    filled += 1;
+  }
+  return estimateFromSummary(filled, Number(harmonic));
 }

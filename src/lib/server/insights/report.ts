@@ -1,25 +1,30 @@
 /**
- * The Insights report, read from the aggregates only (see store.ts): every query is bounded by the
- * period and at most one page's sketch, so it stays fast at 50 pages × 400 days × 100,000 people
- * (npm run bench -- --insights). Only pages the viewer may open appear; queries only once K_ANONYMITY
- * people searched them.
+ * The Insights report, read from the aggregates only (see store.ts) and mostly from their pre-summed
+ * tables (migration 0023, kept by triggers): a period's whole weeks, each sketch's summary, each
+ * query's totals; the day rows only for the loose days at a period's ends. So it stays in tens of
+ * ms at 50 pages × 400 days × 100,000 people (npm run bench -- --insights). Only pages the viewer may
+ * open appear; queries only once K_ANONYMITY people searched them.
  */
-import { and, desc, eq, gte, inArray, ne, sql } from "drizzle-orm";
+import { and, desc, eq, gt, gte, inArray, lt, lte, ne, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import {
   insightsComments,
   insightsQueries,
-  insightsReaders,
+  insightsReaderWeeks,
   insightsReads,
+  insightsReadsWeekly,
   insightsSearches,
+  insightsSearchTotals,
   insightsVotes,
+  insightsVotesWeekly,
   users,
 } from "../../../../db/schema/index.ts";
 import { roleFilterLabel, type InsightsFilter, type InsightsReport, type SearchRow } from "../../insights/report.ts";
 import { decideAccess, ROUTES, type Principal, type RouteRule } from "../../routes.ts";
 import type { Db } from "../data/db.ts";
+import { withoutIndex } from "../data/dialect.ts";
 import { isoWeekOf } from "../reading/digest-week.ts";
-import { dayOf, daysBefore } from "./calendar.ts";
-import { estimateDistinct, HLL_REGISTERS } from "./hll.ts";
+import { cutPeriod, dayOf, daysBefore, daysBetween, type PeriodCut } from "./calendar.ts";
+import { estimateFromSummary } from "./hll.ts";
 import { ALL_ROLES } from "./collector.ts";
 import { K_ANONYMITY } from "./store.ts";
 
@@ -31,12 +36,170 @@ export function visiblePages(principal: Principal): RouteRule[] {
   return ROUTES.filter((route) => route.reading && decideAccess(route, principal) === "allow");
 }
 
-/** The estimate from (rank, registers) counts of one sketch. */
-function estimateFromCounts(counts: { rank: number; registers: number }[]): number {
-  const ranks: number[] = [];
-  for (const { rank, registers } of counts)
-    for (let index = 0; index < registers && ranks.length < HLL_REGISTERS; index++) ranks.push(rank);
-  return estimateDistinct(ranks);
+/** The loose days of a period (before and after its whole weeks), as conditions on a day column. */
+function looseDays(cut: PeriodCut, day: AnyColumn): SQL[] {
+  if (!cut.weeks) return [gte(day, cut.since)];
+  const out: SQL[] = [gt(day, cut.weeks.lastDay)];
+  if (cut.since < cut.weeks.firstDay) out.unshift(and(gte(day, cut.since), lt(day, cut.weeks.firstDay))!);
+  return out;
+}
+
+/**
+ * Reads over a period summed per page or per role: the whole weeks from insights_reads_weekly (kept
+ * equal to the sum of their days by the migration's triggers), the loose days from insights_reads.
+ */
+async function readsOver(db: Db, cut: PeriodCut, by: "page" | "role", daily: SQL, weekly: SQL): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  const add = (rows: { key: string; reads: number }[]) => {
+    for (const row of rows) out.set(row.key, (out.get(row.key) ?? 0) + row.reads);
+  };
+  const w = insightsReadsWeekly;
+  const parts = await Promise.all([
+    cut.weeks
+      ? db
+          .select({ key: w[by], reads: sql<number>`sum(${w.reads})`.mapWith(Number) })
+          .from(w)
+          .where(and(weekly, gte(w.week, cut.weeks.first), lte(w.week, cut.weeks.last)))
+          .groupBy(w[by])
+      : [],
+    ...looseDays(cut, insightsReads.day).map((days) =>
+      db
+        .select({ key: insightsReads[by], reads: sql<number>`sum(${insightsReads.reads})`.mapWith(Number) })
+        .from(insightsReads)
+        .where(and(daily, days))
+        .groupBy(insightsReads[by]),
+    ),
+  ]);
+  for (const rows of parts) add(rows);
+  return out;
+}
+
+/**
+ * Each shown query's searches from `since` on (a period of `days` days): summed from the days when
+ * the period is the shorter side, else each query's totals (insights_search_totals, kept by the
+ * migration's triggers) minus the days before it, the few a year leaves out. Equal either way; only
+ * queries K_ANONYMITY people searched.
+ */
+async function searchesSince(db: Db, since: string, days: number): Promise<SearchRow[]> {
+  const s = insightsSearches;
+  const sum = (column: AnyColumn) => sql<number>`sum(${column})`.mapWith(Number);
+  const [oldest] = await db.select({ day: sql<string | null>`min(${s.day})` }).from(s);
+  const sums = new Map<string, SearchRow>();
+  const add = (rows: { query: string; searches: number; empty: number; opens: number }[], sign: 1 | -1) => {
+    for (const row of rows) {
+      const known = sums.get(row.query) ?? { consulta: row.query, buscas: 0, semResultado: 0, aberturas: 0 };
+      known.buscas += sign * row.searches;
+      known.semResultado += sign * row.empty;
+      known.aberturas += sign * row.opens;
+      sums.set(row.query, known);
+    }
+  };
+  const grouped = { query: s.query, searches: sum(s.searches), empty: sum(s.empty), opens: sum(s.opens) };
+  // SQLite would walk the (query, day) key for every query to skip sorting; the covering (day, …) index reads only the days asked.
+  const byQuery = withoutIndex(s.query);
+  const t = insightsSearchTotals;
+  const fromTotals = oldest?.day !== undefined && oldest.day !== null && oldest.day < since && daysBetween(oldest.day, since) < days;
+  const [first, second, shown] = await Promise.all([
+    fromTotals
+      ? db.select({ query: t.query, searches: t.searches, empty: t.empty, opens: t.opens }).from(t)
+      : db.select(grouped).from(s).where(gte(s.day, since)).groupBy(byQuery),
+    fromTotals ? db.select(grouped).from(s).where(lt(s.day, since)).groupBy(byQuery) : [],
+    db.select({ query: insightsQueries.query }).from(insightsQueries).where(gte(insightsQueries.people, K_ANONYMITY)),
+  ]);
+  add(first, 1);
+  add(second, -1);
+  const out: SearchRow[] = [];
+  for (const { query } of shown) {
+    const row = sums.get(query);
+    // A query searched only before the period sums to nothing (every stored day counts at least one search).
+    if (row && row.buscas > 0) out.push(row);
+  }
+  return out;
+}
+
+/** The estimated distinct readers of each page in `week`. */
+async function readersLastWeek(db: Db, week: string, paths: string[]): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ page: insightsReaderWeeks.page, filled: insightsReaderWeeks.filled, harmonic: insightsReaderWeeks.harmonic })
+    .from(insightsReaderWeeks)
+    .where(and(eq(insightsReaderWeeks.week, week), inArray(insightsReaderWeeks.page, paths)));
+  return new Map(rows.map((row) => [row.page, estimateFromSummary(num(row.filled), num(row.harmonic))]));
+}
+
+/** 'Ajudou' votes per page over a period: whole weeks from insights_votes_weekly, the loose days from the votes. */
+async function votesOver(db: Db, cut: PeriodCut, paths: string[]): Promise<{ yes: Map<string, number>; no: Map<string, number> }> {
+  const w = insightsVotesWeekly;
+  const v = insightsVotes;
+  const parts = await Promise.all([
+    cut.weeks
+      ? db
+          .select({ page: w.page, helpful: w.helpful, votes: sql<number>`sum(${w.votes})`.mapWith(Number) })
+          .from(w)
+          .where(and(inArray(w.page, paths), gte(w.week, cut.weeks.first), lte(w.week, cut.weeks.last)))
+          .groupBy(w.page, w.helpful)
+      : [],
+    ...looseDays(cut, v.day).map((days) =>
+      db
+        .select({ page: v.page, helpful: v.helpful, votes: sql<number>`count(*)`.mapWith(Number) })
+        .from(v)
+        .where(and(days, inArray(v.page, paths)))
+        .groupBy(v.page, v.helpful),
+    ),
+  ]);
+  const yes = new Map<string, number>();
+  const no = new Map<string, number>();
+  for (const row of parts.flat()) {
+    const into = num(row.helpful) === 1 ? yes : no;
+    into.set(row.page, (into.get(row.page) ?? 0) + row.votes);
+  }
+  return { yes, no };
+}
+
+/** The newest comments of the period on the viewer's pages. */
+function commentsSince(db: Db, since: string, paths: string[]) {
+  return db
+    .select({
+      id: insightsComments.id,
+      page: insightsComments.page,
+      version: insightsComments.version,
+      day: insightsComments.day,
+      helpful: insightsComments.helpful,
+      reason: insightsComments.reason,
+      body: insightsComments.body,
+      status: insightsComments.status,
+      name: users.fullName,
+      email: users.email,
+    })
+    .from(insightsComments)
+    .leftJoin(users, eq(users.id, insightsComments.userId))
+    .where(and(gte(insightsComments.day, since), inArray(insightsComments.page, paths)))
+    .orderBy(desc(insightsComments.day), insightsComments.id)
+    .limit(COMMENTS_SHOWN);
+}
+
+/** Marks a page read on or after `quietSince` in lastReads' answer. */
+const RECENT = "recente";
+
+/**
+ * Each page's last day read: RECENT when read on or after `quietSince` (one short range for all),
+ * else its last day (looked up only for those few pages), absent when never read.
+ */
+async function lastReads(db: Db, paths: string[], quietSince: string): Promise<Map<string, string>> {
+  const r = insightsReads;
+  const recent = await db
+    .selectDistinct({ page: r.page })
+    .from(r)
+    .where(and(eq(r.role, ALL_ROLES), gte(r.day, quietSince), inArray(r.page, paths)));
+  const out = new Map<string, string>(recent.map((row) => [row.page, RECENT]));
+  const quiet = paths.filter((path) => !out.has(path));
+  if (quiet.length === 0) return out;
+  const rows = await db
+    .select({ page: r.page, last: sql<string>`max(${r.day})` })
+    .from(r)
+    .where(and(eq(r.role, ALL_ROLES), inArray(r.page, quiet)))
+    .groupBy(r.page);
+  for (const row of rows) out.set(row.page, row.last);
+  return out;
 }
 
 const num = (value: unknown) => Number(value ?? 0);
@@ -61,107 +224,50 @@ export async function insightsReport(
   const role = filter.perfil;
   if (paths.length === 0) paths.push("");
 
-  const readsByPage = await db
-    .select({ page: insightsReads.page, reads: sql<number>`sum(${insightsReads.reads})`.mapWith(Number) })
-    .from(insightsReads)
-    .where(and(gte(insightsReads.day, since), eq(insightsReads.role, role), inArray(insightsReads.page, paths)))
-    .groupBy(insightsReads.page);
-  const reads = new Map(readsByPage.map((row) => [row.page, row.reads]));
+  const cut = cutPeriod(since, today);
+
+  // Independent reads at once (PostgreSQL: one round trip's wait instead of a dozen; SQLite answers each at once anyway).
+  const [reads, readersOf, votes, comments, lastOf, searches] = await Promise.all([
+    readsOver(
+      db,
+      cut,
+      "page",
+      and(eq(insightsReads.role, role), inArray(insightsReads.page, paths))!,
+      and(eq(insightsReadsWeekly.role, role), inArray(insightsReadsWeekly.page, paths))!,
+    ),
+    readersLastWeek(db, lastWeek, paths),
+    votesOver(db, cut, paths),
+    commentsSince(db, since, paths),
+    lastReads(db, paths, daysBefore(today, 29)),
+    searchesSince(db, since, Number(filter.periodo)),
+  ]);
   const selected = filter.pagina ?? [...reads].sort((a, b) => b[1] - a[1])[0]?.[0] ?? pages[0]?.path ?? null;
 
-  const weekSketches = await db
-    .select({ page: insightsReaders.page, rank: insightsReaders.rank, registers: sql<number>`count(*)`.mapWith(Number) })
-    .from(insightsReaders)
-    .where(and(eq(insightsReaders.week, lastWeek), inArray(insightsReaders.page, paths)))
-    .groupBy(insightsReaders.page, insightsReaders.rank);
-  const sketchOf = new Map<string, { rank: number; registers: number }[]>();
-  for (const row of weekSketches) sketchOf.set(row.page, [...(sketchOf.get(row.page) ?? []), row]);
-
-  const votes = await db
-    .select({ page: insightsVotes.page, helpful: insightsVotes.helpful, votes: sql<number>`count(*)`.mapWith(Number) })
-    .from(insightsVotes)
-    .where(and(gte(insightsVotes.day, since), inArray(insightsVotes.page, paths)))
-    .groupBy(insightsVotes.page, insightsVotes.helpful);
-  const yes = new Map<string, number>();
-  const no = new Map<string, number>();
-  for (const row of votes) (row.helpful ? yes : no).set(row.page, row.votes);
-
-  const series = selected
-    ? await db
-        .select({ day: insightsReads.day, reads: sql<number>`sum(${insightsReads.reads})`.mapWith(Number) })
-        .from(insightsReads)
-        .where(and(eq(insightsReads.page, selected), eq(insightsReads.role, role), gte(insightsReads.day, since)))
-        .groupBy(insightsReads.day)
-    : [];
+  const [series, readerWeeks, roles] = selected
+    ? await Promise.all([
+        db
+          .select({ day: insightsReads.day, reads: insightsReads.reads })
+          .from(insightsReads)
+          .where(and(eq(insightsReads.page, selected), gte(insightsReads.day, since), eq(insightsReads.role, role))),
+        db
+          .select({ week: insightsReaderWeeks.week, filled: insightsReaderWeeks.filled, harmonic: insightsReaderWeeks.harmonic })
+          .from(insightsReaderWeeks)
+          .where(and(eq(insightsReaderWeeks.page, selected), gte(insightsReaderWeeks.week, sinceWeek))),
+        readsOver(
+          db,
+          cut,
+          "role",
+          and(eq(insightsReads.page, selected), ne(insightsReads.role, ALL_ROLES))!,
+          and(eq(insightsReadsWeekly.page, selected), ne(insightsReadsWeekly.role, ALL_ROLES))!,
+        ),
+      ])
+    : [[], [], new Map<string, number>()];
   const byDay = new Map(series.map((row) => [row.day, row.reads]));
   const serie: InsightsReport["serie"] = [];
   for (let offset = Number(filter.periodo) - 1; offset >= 0; offset--) {
     const day = daysBefore(today, offset);
     serie.push({ dia: day, leituras: byDay.get(day) ?? 0 });
   }
-
-  const readerCounts = selected
-    ? await db
-        .select({ week: insightsReaders.week, rank: insightsReaders.rank, registers: sql<number>`count(*)`.mapWith(Number) })
-        .from(insightsReaders)
-        .where(and(eq(insightsReaders.page, selected), gte(insightsReaders.week, sinceWeek)))
-        .groupBy(insightsReaders.week, insightsReaders.rank)
-    : [];
-  const weeks = new Map<string, { rank: number; registers: number }[]>();
-  for (const row of readerCounts) weeks.set(row.week, [...(weeks.get(row.week) ?? []), row]);
-
-  const roles = selected
-    ? await db
-        .select({ role: insightsReads.role, reads: sql<number>`sum(${insightsReads.reads})`.mapWith(Number) })
-        .from(insightsReads)
-        .where(and(eq(insightsReads.page, selected), gte(insightsReads.day, since), ne(insightsReads.role, ALL_ROLES)))
-        .groupBy(insightsReads.role)
-    : [];
-
-  const comments = await db
-    .select({
-      id: insightsComments.id,
-      page: insightsComments.page,
-      version: insightsComments.version,
-      day: insightsComments.day,
-      helpful: insightsComments.helpful,
-      reason: insightsComments.reason,
-      body: insightsComments.body,
-      status: insightsComments.status,
-      name: users.fullName,
-      email: users.email,
-    })
-    .from(insightsComments)
-    .leftJoin(users, eq(users.id, insightsComments.userId))
-    .where(and(gte(insightsComments.day, since), inArray(insightsComments.page, paths)))
-    .orderBy(desc(insightsComments.day), insightsComments.id)
-    .limit(COMMENTS_SHOWN);
-
-  const lastRead = await db
-    .select({ page: insightsReads.page, last: sql<string>`max(${insightsReads.day})` })
-    .from(insightsReads)
-    .where(and(eq(insightsReads.role, ALL_ROLES), inArray(insightsReads.page, paths)))
-    .groupBy(insightsReads.page);
-  const lastOf = new Map(lastRead.map((row) => [row.page, row.last]));
-  const quietSince = daysBefore(today, 29);
-
-  const searchRows = await db
-    .select({
-      query: insightsSearches.query,
-      searches: sql<number>`sum(${insightsSearches.searches})`.mapWith(Number),
-      empty: sql<number>`sum(${insightsSearches.empty})`.mapWith(Number),
-      opens: sql<number>`sum(${insightsSearches.opens})`.mapWith(Number),
-    })
-    .from(insightsSearches)
-    .innerJoin(insightsQueries, and(eq(insightsQueries.query, insightsSearches.query), gte(insightsQueries.people, K_ANONYMITY)))
-    .where(gte(insightsSearches.day, since))
-    .groupBy(insightsSearches.query);
-  const searches: SearchRow[] = searchRows.map((row) => ({
-    consulta: row.query,
-    buscas: row.searches,
-    semResultado: row.empty,
-    aberturas: row.opens,
-  }));
   const byCount = (pick: (row: SearchRow) => number) => (a: SearchRow, b: SearchRow) =>
     pick(b) - pick(a) || a.consulta.localeCompare(b.consulta, "pt-BR");
 
@@ -177,18 +283,19 @@ export async function insightsReport(
           pagina: page.path,
           titulo: page.name,
           leituras: reads.get(page.path) ?? 0,
-          leitoresSemana: estimateFromCounts(sketchOf.get(page.path) ?? []),
-          sim: yes.get(page.path) ?? 0,
-          nao: no.get(page.path) ?? 0,
+          leitoresSemana: readersOf.get(page.path) ?? 0,
+          sim: votes.yes.get(page.path) ?? 0,
+          nao: votes.no.get(page.path) ?? 0,
         }))
         .sort((a, b) => b.leituras - a.leituras || a.titulo.localeCompare(b.titulo, "pt-BR")),
       serie,
-      leitores: [...weeks]
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([semana, counts]) => ({ semana, leitores: estimateFromCounts(counts) })),
-      perfis: roles
-        .map((row) => ({ perfil: row.role, rotulo: roleFilterLabel(row.role), leituras: row.reads }))
-        .sort((a, b) => b.leituras - a.leituras),
+      leitores: readerWeeks
+        .filter((row) => num(row.filled) > 0)
+        .sort((a, b) => a.week.localeCompare(b.week))
+        .map((row) => ({ semana: row.week, leitores: estimateFromSummary(num(row.filled), num(row.harmonic)) })),
+      perfis: [...roles]
+        .map(([perfil, leituras]) => ({ perfil, rotulo: roleFilterLabel(perfil), leituras }))
+        .sort((a, b) => b.leituras - a.leituras || a.perfil.localeCompare(b.perfil)),
       comentarios: comments.map((row) => ({
         id: row.id,
         pagina: row.page,
@@ -202,7 +309,7 @@ export async function insightsReport(
         status: row.status,
       })),
       semLeitura: pages
-        .filter((page) => (lastOf.get(page.path) ?? "") < quietSince)
+        .filter((page) => lastOf.get(page.path) !== RECENT)
         .map((page) => ({ pagina: page.path, titulo: page.name, ultimaLeitura: lastOf.get(page.path) ?? null })),
       buscas: [...searches].sort(byCount((row) => row.buscas)).slice(0, QUERIES_SHOWN),
       semResultado: searches

@@ -1,0 +1,118 @@
+/**
+ * The search beacon is answered by the gate itself (src/server/search-beacon.ts), never by Astro's
+ * request pipeline, which cost more than the beacon (~1.1 ms of CPU each, pages' p99 ×30 under 200
+ * beacons/s: npm run bench -- --insights). Here the adapter behind the gate fails every request, so
+ * only the gate can answer; and the gate's checks still hold: session, origin, method, the rate per
+ * session when 50 arrive at once. Both engines.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insightsSearches } from "../../../db/schema/index";
+import { readConfig } from "../../../src/lib/server/config/config";
+import { loadAssets, loadPages } from "../../../src/lib/server/content/static-files";
+import { closeDatabase, type Db } from "../../../src/lib/server/data/db";
+import { BEACONS_PER_MINUTE, createInsightsCollector, type InsightsCollector } from "../../../src/lib/server/insights/collector";
+import { createGate } from "../../../src/server/gate";
+import { createObservedListener } from "../../../src/server/observability/listener";
+import { captureLogs } from "../../support/log-capture";
+import { createTestUser, openOwnTestDatabase } from "../../support/users";
+
+describe("search beacon in the gate", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-beacon-gate-"));
+  const logs = captureLogs();
+  let db: Db;
+  let server: http.Server;
+  let url: string;
+  let insights: InsightsCollector;
+  let adapterCalls = 0;
+
+  beforeAll(async () => {
+    db = (await openOwnTestDatabase(path.join(dir, "db.sqlite"))).db;
+    insights = createInsightsCollector({ db, enabled: true, timeZone: "America/Sao_Paulo", versions: new Map(), intervalMs: 3_600_000 });
+    const config = readConfig({ DATABASE_PATH: path.join(dir, "db.sqlite"), PUBLIC_URL: "http://127.0.0.1:4321" });
+    const gate = createGate({
+      db,
+      config,
+      assets: loadAssets("dist/client"),
+      pages: loadPages("dist/pages"),
+      logger: logs.logger,
+      insights,
+      appHandler: async () => {
+        adapterCalls += 1;
+        throw new Error("o adaptador não deveria responder beacons");
+      },
+    });
+    server = http.createServer(
+      createObservedListener({ gate, respondToHealthProbe: async () => {}, logger: logs.logger, trustProxy: false }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await insights.stop();
+    server.close();
+    await closeDatabase(db);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const beacon = (cookie: string | null, body: unknown, headers: Record<string, string> = { origin: "http://127.0.0.1:4321" }) =>
+    fetch(`${url}/api/busca`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(cookie ? { cookie } : {}), ...headers },
+      body: JSON.stringify(body),
+    });
+
+  it("answers 204 without the adapter and counts the search; refuses what the gate refuses elsewhere", async () => {
+    const user = await createTestUser(db, ["visualizador"]);
+    const cookie = `b1_session=${user.token}`;
+    const ok = await beacon(cookie, { consulta: "  Canvas  ", resultados: 2, aberto: 1 });
+    expect(ok.status).toBe(204);
+    expect(ok.headers.get("cache-control")).toBe("no-store");
+    expect(ok.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+
+    expect((await beacon(null, { consulta: "canvas", resultados: 1, aberto: null })).status).toBe(401);
+    expect(
+      (await beacon(cookie, { consulta: "canvas", resultados: 1, aberto: null }, { origin: "https://outro.example.com" })).status,
+    ).toBe(403);
+    const get = await fetch(`${url}/api/busca`, { headers: { cookie } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST");
+    const bad = await beacon(cookie, { consulta: "canvas", resultados: 1, aberto: 5 });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({ error: "Posição inválida." });
+    const polluted = await fetch(`${url}/api/busca`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie, origin: "http://127.0.0.1:4321" },
+      body: '{"consulta":"canvas","resultados":1,"aberto":null,"__proto__":{"x":1}}',
+    });
+    expect(polluted.status).toBe(400);
+    expect(adapterCalls).toBe(0);
+
+    await insights.flush();
+    const rows = await db.select().from(insightsSearches);
+    expect(rows.map(({ query, searches, empty, opens }) => ({ query, searches, empty, opens }))).toEqual([
+      { query: "canvas", searches: 1, empty: 0, opens: 1 },
+    ]);
+  });
+
+  it("50 beacons of one session at once: exactly the per-minute allowance counted, the rest 429", async () => {
+    const user = await createTestUser(db, ["visualizador"]);
+    const cookie = `b1_session=${user.token}`;
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        beacon(cookie, { consulta: "rajada", resultados: 0, aberto: null }).then((response) => response.status),
+      ),
+    );
+    expect(answers.filter((status) => status === 204)).toHaveLength(BEACONS_PER_MINUTE);
+    expect(answers.filter((status) => status === 429)).toHaveLength(50 - BEACONS_PER_MINUTE);
+    await insights.flush();
+    const [row] = (await db.select().from(insightsSearches)).filter((candidate) => candidate.query === "rajada");
+    expect(row).toMatchObject({ searches: BEACONS_PER_MINUTE, empty: BEACONS_PER_MINUTE, opens: 0 });
+    expect(adapterCalls).toBe(0);
+  });
+});
