@@ -39,7 +39,7 @@ import { insightsReport } from "../../src/lib/server/insights/report.ts";
 import { insightsFilterSchema } from "../../src/lib/insights/report.ts";
 import type { Principal } from "../../src/lib/routes.ts";
 import { freePort } from "../pg-cluster.mjs";
-import { cpuSeconds, gateNodeFlags, loadAverage, startServer } from "./process.ts";
+import { benchGateFlags, cpuSeconds, loadAverage, startServer } from "./process.ts";
 import { analyzeDatabase, insertScaleUsers } from "./scale-data.ts";
 
 const REPORT_TARGET_MS = 100;
@@ -199,7 +199,7 @@ async function startGate(env: Record<string, string>) {
   const port = await freePort();
   const { child } = await startServer(
     process.execPath,
-    [...gateNodeFlags(), "dist/gate/main.mjs"],
+    [...benchGateFlags(), "dist/gate/main.mjs"],
     { ...env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: "warn" },
     /no ar em/,
   );

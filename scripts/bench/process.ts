@@ -97,3 +97,8 @@ export function gateNodeFlags(): string[] {
   const entry = words.indexOf("dist/gate/main.mjs");
   return words.slice(words.lastIndexOf("node", entry) + 1, entry);
 }
+
+/** gateNodeFlags plus BENCH_GATE_FLAGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`): what a bench's gate runs with. */
+export function benchGateFlags(): string[] {
+  return [...gateNodeFlags(), ...(process.env.BENCH_GATE_FLAGS ?? "").split(" ").filter(Boolean)];
+}

@@ -15,7 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { findBinDir, freePort, startCluster } from "../pg-cluster.mjs";
-import { cpuSeconds, gateNodeFlags, loadAverage, startServer } from "./process.ts";
+import { benchGateFlags, cpuSeconds, loadAverage, startServer } from "./process.ts";
 
 const SYNC_TARGET_S = 15 * 60;
 const READ_TARGET_MS = 50;
@@ -121,7 +121,7 @@ async function syncOn(engine: "sqlite" | "postgres", options: ScimSyncOptions, d
   const port = await freePort();
   const gate = await startServer(
     process.execPath,
-    [...gateNodeFlags(), ...(process.env.BENCH_GATE_FLAGS ?? "").split(" ").filter(Boolean), "dist/gate/main.mjs"],
+    [...benchGateFlags(), "dist/gate/main.mjs"],
     {
       ...dbEnv,
       HOST: "127.0.0.1",
