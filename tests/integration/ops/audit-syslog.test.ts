@@ -4,6 +4,9 @@
  * company's CA; rsyslog restarted mid-stream loses nothing and keeps the order (a repeat is allowed:
  * at least once). Skipped with a message where rsyslog is not installed (never in CI: .ci/run installs it).
  */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
 import { asc } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditDestinations, auditLogs } from "../../../db/schema/index";
@@ -11,6 +14,7 @@ import { writeAuditLog } from "../../../src/lib/server/audit/audit";
 import { firstArrivals } from "../../support/audit-receiver";
 import { onPostgres } from "../../support/pg";
 import { rsyslogMissing, startRsyslog, type Rsyslog } from "../../support/rsyslog";
+import { scriptArgs } from "../../support/scripts";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 
 const missingTcp = rsyslogMissing(false);
@@ -121,6 +125,21 @@ describe.skipIf(missingTcp !== null)("audit streaming to rsyslog over TCP", () =
     const [state] = await server.db.select().from(auditDestinations);
     expect(state!.lastError).toMatch(/coletor syslog/);
     expect(state!.lastErrorAt).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it("what rsyslog wrote (repeats of the restart included) verifies against the chain and the database", async () => {
+    const file = path.join(server.dataDir, "rsyslog-copia.log");
+    fs.writeFileSync(file, rsyslog.lines().join("\n") + "\n");
+    const run = spawnSync(process.execPath, scriptArgs("scripts/audit-verify.ts", ["--file", file, "--db"]), {
+      env: { ...process.env, ...server.databaseEnv },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    const rows = await rowsOf(server);
+    expect(run.stdout + run.stderr).toMatch(
+      new RegExp(`OK: cópia .* ${rows.length} eventos, registros #${rows[0]!.id} a #${rows.at(-1)!.id}`),
+    );
+    expect(run.status).toBe(0);
   });
 });
 

@@ -60,7 +60,14 @@ describe("streamed audit events", () => {
     expect(backoffMs(1, 500, () => 0)).toBe(250);
     expect(backoffMs(1, 500, () => 1)).toBe(500);
     expect(backoffMs(4, 500, () => 1)).toBe(4000);
-    expect(backoffMs(50, 500, () => 1)).toBe(60_000);
+    expect(backoffMs(50, 500, () => 1)).toBe(10_000);
+  });
+
+  it("after a long outage the next attempt is at most 10 s away, so a receiver back after 60 s catches up within the 30 s target", () => {
+    // 60 s of refused connections with the default base (500 ms): however many attempts that took.
+    for (let attempt = 1; attempt <= 40; attempt++) expect(backoffMs(attempt, 500, () => 1)).toBeLessThanOrEqual(10_000);
+    // A base set above the cap is still honoured (AUDIT_STREAM_BACKOFF_MS up to 60 s).
+    expect(backoffMs(3, 30_000, () => 1)).toBe(30_000);
   });
 
   it("show the receiver's address without credentials or query", () => {

@@ -76,10 +76,12 @@ export async function applyIntegrationAction(db: Db, input: IntegrationAction, a
     let message: string;
     let details: Record<string, unknown> = { destination: input.destination };
     if (input.action === "resend") {
-      const cursor = await resendFrom(txDb, input.destination, start!);
-      if (cursor === null) return refuse(404, "Destino não encontrado");
-      details = { ...details, from: input.from, cursor };
-      message = `Reenvio a partir do registro ${cursor + 1}`;
+      const resend = await resendFrom(txDb, input.destination, start!);
+      if (resend === null) return refuse(404, "Destino não encontrado");
+      details = { ...details, from: input.from, cursor: resend.cursor, ...(resend.nothing ? { nothing: true } : {}) };
+      message = resend.nothing
+        ? "Nenhum registro a partir dessa data: nada a reenviar"
+        : `Reenvio a partir do registro ${resend.cursor + 1}`;
     } else {
       if (!(await setPaused(txDb, input.destination, input.action === "pause"))) return refuse(404, "Destino não encontrado");
       message = input.action === "pause" ? "Envio pausado" : "Envio retomado";

@@ -36,10 +36,13 @@ async function pruneTable(db: Db, table: Pruned, keys: AnyColumn[], where: SQL, 
   const columns = sql.join(keys, sql`, `);
   let deleted = 0;
   for (;;) {
-    const rows = await db
-      .delete(table)
-      .where(sql`(${columns}) in (select ${columns} from ${table} where ${where} limit ${batch})`)
-      .returning({ key: sql<number>`1` });
+    // Each batch in a transaction of its own: on SQLite a statement outside one while another is open is refused (db.ts).
+    const rows = await db.transaction((tx) =>
+      tx
+        .delete(table)
+        .where(sql`(${columns}) in (select ${columns} from ${table} where ${where} limit ${batch})`)
+        .returning({ key: sql<number>`1` }),
+    );
     deleted += rows.length;
     if (rows.length < batch) return deleted;
     await new Promise((resolve) => setImmediate(resolve));

@@ -81,8 +81,11 @@ export async function forgetDevices(db: Db | Tx, userId: string): Promise<void> 
 }
 
 /** Deletes expired devices (run with the hourly retention pass). */
+/** In a transaction of its own: on SQLite a statement outside one while another is open is refused (db.ts). */
 export async function pruneRememberedDevices(db: Db, now = Date.now()): Promise<void> {
-  await db.delete(rememberedDevices).where(lte(rememberedDevices.expiresAt, now));
+  await db.transaction(async (tx) => {
+    await tx.delete(rememberedDevices).where(lte(rememberedDevices.expiresAt, now));
+  });
 }
 
 /** Path=/ as `__Host-` requires; only same-site requests carry it (the sign-in, code and reset forms), no script reads it. */

@@ -79,8 +79,11 @@ export async function clearAttempts(db: Db, key: string): Promise<void> {
 }
 
 /** Deletes windows that have ended (run with the hourly retention pass). */
+/** In a transaction of its own: on SQLite a statement outside one while another is open is refused (db.ts). */
 export async function pruneRateLimits(db: Db, now = Date.now()): Promise<number> {
-  return (await db.delete(rateLimits).where(lte(rateLimits.resetAt, now)).returning({ key: rateLimits.key })).length;
+  return db.transaction(
+    async (tx) => (await tx.delete(rateLimits).where(lte(rateLimits.resetAt, now)).returning({ key: rateLimits.key })).length,
+  );
 }
 
 export const RATE_LIMIT_MESSAGE = "Muitas tentativas. Aguarde alguns minutos e tente novamente.";

@@ -25,13 +25,17 @@ import {
   type StreamedRow,
 } from "./state.ts";
 
-const BACKOFF_MAX_MS = 60_000;
+/**
+ * The longest wait between attempts (unless the base itself is longer): a receiver back after an
+ * outage of any length is tried again within this, so its lag is back under 2 s within 30 s.
+ */
+const BACKOFF_MAX_MS = 10_000;
 /** A destination more than this far behind is a warning in /readyz. */
 export const LAG_WARNING_SECONDS = 10 * 60;
 
-/** Exponential backoff with jitter: between half and all of base·2^(attempt−1), at most BACKOFF_MAX_MS. */
+/** Exponential backoff with jitter: between half and all of base·2^(attempt−1), at most BACKOFF_MAX_MS (or the base). */
 export function backoffMs(attempt: number, base: number, random = Math.random): number {
-  const ceiling = Math.min(BACKOFF_MAX_MS, base * 2 ** Math.max(0, Math.min(attempt - 1, 20)));
+  const ceiling = Math.min(Math.max(BACKOFF_MAX_MS, base), base * 2 ** Math.max(0, Math.min(attempt - 1, 20)));
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 

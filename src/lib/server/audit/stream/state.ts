@@ -7,7 +7,7 @@
  * PostgreSQL and through a transaction-pooling PgBouncer. Times that decide the lease come from the
  * database's clock (nowMillis), so instances with skewed clocks still agree on who holds it.
  */
-import { and, asc, count, desc, eq, gt, isNull, lt, min, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, isNull, lt, min, or, sql } from "drizzle-orm";
 import { auditDestinations, auditLogs, users } from "../../../../../db/schema/index.ts";
 import { engineOfDb, type Db } from "../../data/db.ts";
 import { nowMillis, onPostgres } from "../../data/dialect.ts";
@@ -148,22 +148,33 @@ export async function setPaused(db: Db, name: DestinationName, paused: boolean):
 }
 
 /**
- * "Reenviar a partir de…": the cursor goes back to just before chain id `fromId` (or the first row at
- * or after `fromTime`). It only ever moves back, so a resend never skips an undelivered row.
- * Returns the new cursor, or null when the destination is unknown.
+ * "Reenviar a partir de…": the cursor goes back to just before chain id `fromId`, or before the
+ * lowest chain id dated at or after `fromTime` (so every row of that date on goes again, even one
+ * an instance with a slow clock dated earlier than a row before it). It only ever moves back, so a
+ * resend never skips an undelivered row; a date after every row resends nothing (`nothing`).
+ * Returns the cursor, or null when the destination is unknown.
  */
-export async function resendFrom(db: Db, name: DestinationName, from: { id: number } | { time: number }): Promise<number | null> {
+export async function resendFrom(
+  db: Db,
+  name: DestinationName,
+  from: { id: number } | { time: number },
+): Promise<{ cursor: number; nothing: boolean } | null> {
   return inTx(db, async (tx) => {
     let target: number;
     if ("id" in from) target = from.id - 1;
     else {
       const [row] = await tx
-        .select({ id: auditLogs.id })
+        .select({ first: min(auditLogs.id) })
         .from(auditLogs)
-        .where(lt(auditLogs.createdAt, from.time))
-        .orderBy(desc(auditLogs.createdAt), desc(auditLogs.id))
-        .limit(1);
-      target = row?.id ?? 0;
+        .where(gte(auditLogs.createdAt, from.time));
+      if (row?.first === null || row?.first === undefined) {
+        const [current] = await tx
+          .select({ deliveredId: auditDestinations.deliveredId })
+          .from(auditDestinations)
+          .where(eq(auditDestinations.name, name));
+        return current ? { cursor: current.deliveredId, nothing: true } : null;
+      }
+      target = Number(row.first) - 1;
     }
     const rows = await tx
       .update(auditDestinations)
@@ -173,7 +184,7 @@ export async function resendFrom(db: Db, name: DestinationName, from: { id: numb
       })
       .where(eq(auditDestinations.name, name))
       .returning({ deliveredId: auditDestinations.deliveredId });
-    return rows[0]?.deliveredId ?? null;
+    return rows[0] ? { cursor: rows[0].deliveredId, nothing: false } : null;
   });
 }
 
