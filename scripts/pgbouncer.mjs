@@ -94,9 +94,15 @@ export async function startPgbouncer(upstreamUrl, options = {}) {
   const [command, args] = isRoot()
     ? ["setpriv", ["--reuid", "postgres", "--regid", "postgres", "--init-groups", "--", binary, path.join(dir, "pgbouncer.ini")]]
     : [binary, [path.join(dir, "pgbouncer.ini")]];
-  const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (chunk) => (stderr += chunk));
+  // Its standard error goes to a file, never a pipe: a pipe is drained only while this process's
+  // event loop runs, and test-all.mjs runs vitest with spawnSync for the whole pass. PgBouncer logs
+  // every connection there too; once the pipe's buffer was full it stopped in the write and every
+  // client of the pooler waited forever (npm run test:pgbouncer hung ~2 minutes in).
+  const stderrFile = path.join(dir, "stderr.log");
+  const stderrFd = fs.openSync(stderrFile, "a");
+  const child = spawn(command, args, { stdio: ["ignore", "ignore", stderrFd] });
+  fs.closeSync(stderrFd);
+  const stderr = () => (fs.existsSync(stderrFile) ? fs.readFileSync(stderrFile, "utf8") : "");
   let stopped = false;
   const stopSync = () => {
     if (stopped) return;
@@ -110,8 +116,9 @@ export async function startPgbouncer(upstreamUrl, options = {}) {
   while (!(await accepts(port))) {
     if (child.exitCode !== null || Date.now() > deadline) {
       const log = fs.existsSync(path.join(dir, "pgbouncer.log")) ? fs.readFileSync(path.join(dir, "pgbouncer.log"), "utf8") : "";
+      const output = stderr();
       stopSync();
-      throw new Error(`PgBouncer não iniciou: ${stderr}${log}`.trim());
+      throw new Error(`PgBouncer não iniciou: ${output}${log}`.trim());
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

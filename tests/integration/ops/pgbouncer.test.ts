@@ -4,6 +4,7 @@
  * live on a server connection between transactions. PostgreSQL pass only; where pgbouncer is not
  * installed the suite is skipped, except in CI (.ci/run installs it), where that fails.
  */
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -168,4 +169,31 @@ describe.skipIf(!onPostgres || !available)("through PgBouncer in transaction poo
       await pooler.stop();
     }
   });
+
+  it("keeps serving while the process that started it is blocked: its log never fills a pipe nobody reads", async () => {
+    // scripts/test-all.mjs starts PgBouncer, then runs vitest with spawnSync: its event loop stands
+    // still for the whole pass. 800 sign-ins are ~200 KB of PgBouncer log lines.
+    const pooler = await startPgbouncer(databaseUrl);
+    try {
+      const script = `const pg = require("pg");
+        (async () => {
+          for (let i = 0; i < 800; i++) {
+            const client = new pg.Client({ connectionString: process.env.POOLER_URL });
+            await client.connect();
+            await client.query("select 1");
+            await client.end();
+          }
+          console.log("800 conexões");
+        })().catch((error) => { console.error(error); process.exit(1); });`;
+      const result = spawnSync(process.execPath, ["-e", script], {
+        env: { ...process.env, POOLER_URL: pooler.url },
+        encoding: "utf8",
+        timeout: 40_000,
+      });
+      expect({ status: result.status, signal: result.signal, stderr: result.stderr }).toEqual({ status: 0, signal: null, stderr: "" });
+      expect(result.stdout.trim()).toBe("800 conexões");
+    } finally {
+      await pooler.stop();
+    }
+  }, 60_000);
 });
