@@ -105,6 +105,8 @@ export function previousReleaseBuild(prepare: (dir: string) => void, repoRoot = 
   const marker = path.join(dir, ".b1-previous-release");
   const currentLock = fs.readFileSync(path.join(repoRoot, "package-lock.json"));
   const lockHash = crypto.createHash("sha256").update(currentLock).digest("hex");
+  // A marker without the build (a cleaner of the temporary folder took part of it): built again.
+  if (fs.existsSync(marker) && !fs.existsSync(path.join(dir, "dist", "gate", "main.mjs"))) fs.rmSync(dir, { recursive: true, force: true });
   if (fs.existsSync(marker)) {
     const recorded = JSON.parse(fs.readFileSync(marker, "utf8")) as { modules: PreviousBuild["modules"]; lockHash: string };
     // node_modules shared with a checkout whose lock file has changed since: built again below.
