@@ -196,4 +196,32 @@ describe.skipIf(!onPostgres || !available)("through PgBouncer in transaction poo
       await pooler.stop();
     }
   }, 60_000);
+
+  it("keeps its server connections under its bound across many databases, closing idle ones of other databases", async () => {
+    // Every test file makes databases of its own: a pool of server connections per database,
+    // kept idle afterwards, ran the test server out of connections ("too many clients") in the
+    // whole pass through PgBouncer. The bound here is 4; npm run test:pgbouncer's is 100.
+    const pooler = await startPgbouncer(databaseUrl, { maxUserConnections: 4 });
+    const names: string[] = [];
+    let most = 0;
+    try {
+      for (let index = 0; index < 5; index++) {
+        const url = directUrl(await createDatabase(process.env.TEST_PG_URL!));
+        names.push(new URL(url).pathname.slice(1));
+        const clients = [0, 1].map(() => new pg.Client({ connectionString: pooler.rewrite(url) }));
+        await Promise.all(clients.map((client) => client.connect()));
+        // Two transactions at once: two server connections for this database.
+        await Promise.all(clients.map((client) => client.query("select pg_sleep(0.05)")));
+        await Promise.all(clients.map((client) => client.end()));
+        const { rows } = await direct.query<{ count: number }>(
+          "select count(*)::int as count from pg_stat_activity where datname = any($1::text[])",
+          [names],
+        );
+        most = Math.max(most, rows[0]!.count);
+      }
+      expect(most).toBeLessThanOrEqual(4);
+    } finally {
+      await pooler.stop();
+    }
+  }, 60_000);
 });
