@@ -8,10 +8,12 @@ export function pgbouncerConfig(options: {
   poolSize?: number;
   maxClients?: number;
   maxDbConnections?: number;
+  /** Server connections of all databases together (max_user_connections; default 100). */
+  maxUserConnections?: number;
 }): string;
 export function startPgbouncer(
   upstreamUrl: string,
-  options?: { port?: number; poolSize?: number; maxClients?: number; maxDbConnections?: number },
+  options?: { port?: number; poolSize?: number; maxClients?: number; maxDbConnections?: number; maxUserConnections?: number },
 ): Promise<{
   /** `upstreamUrl` through the pooler. */
   url: string;

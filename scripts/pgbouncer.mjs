@@ -39,11 +39,23 @@ function accepts(port) {
   });
 }
 
+/** Server connections of all the pooler's databases together: a third of the test server's 300 (pg-cluster.mjs). */
+const MAX_USER_CONNECTIONS = 100;
+
 /**
  * The configuration the tests and the reference cluster run: the settings that matter to the
  * portal are those of deploy/pgbouncer.ini (transaction pooling, the ignored startup parameter).
  */
-export function pgbouncerConfig({ upstreamHost, upstreamPort, port, dir, poolSize = 20, maxClients = 2000, maxDbConnections = 0 }) {
+export function pgbouncerConfig({
+  upstreamHost,
+  upstreamPort,
+  port,
+  dir,
+  poolSize = 20,
+  maxClients = 2000,
+  maxDbConnections = 0,
+  maxUserConnections = MAX_USER_CONNECTIONS,
+}) {
   return [
     "[databases]",
     // Every database of the server (tests create their own), by the name the client asks for.
@@ -61,6 +73,11 @@ export function pgbouncerConfig({ upstreamHost, upstreamPort, port, dir, poolSiz
     `default_pool_size = ${poolSize}`,
     `max_client_conn = ${maxClients}`,
     `max_db_connections = ${maxDbConnections}`,
+    // Tests make a database each (one pool each, the `*` entry): a bound on all of them together,
+    // an idle server connection of another database closed to make room ("evicted"), and idle
+    // ones closed after 10 s, so a whole pass stays under the test server's max_connections.
+    `max_user_connections = ${maxUserConnections}`,
+    "server_idle_timeout = 10",
     "ignore_startup_parameters = extra_float_digits,statement_timeout",
     "server_reset_query =",
     "server_check_delay = 0",
@@ -94,9 +111,15 @@ export async function startPgbouncer(upstreamUrl, options = {}) {
   const [command, args] = isRoot()
     ? ["setpriv", ["--reuid", "postgres", "--regid", "postgres", "--init-groups", "--", binary, path.join(dir, "pgbouncer.ini")]]
     : [binary, [path.join(dir, "pgbouncer.ini")]];
-  const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (chunk) => (stderr += chunk));
+  // Its standard error goes to a file, never a pipe: a pipe is drained only while this process's
+  // event loop runs, and test-all.mjs runs vitest with spawnSync for the whole pass. PgBouncer logs
+  // every connection there too; once the pipe's buffer was full it stopped in the write and every
+  // client of the pooler waited forever (npm run test:pgbouncer hung ~2 minutes in).
+  const stderrFile = path.join(dir, "stderr.log");
+  const stderrFd = fs.openSync(stderrFile, "a");
+  const child = spawn(command, args, { stdio: ["ignore", "ignore", stderrFd] });
+  fs.closeSync(stderrFd);
+  const stderr = () => (fs.existsSync(stderrFile) ? fs.readFileSync(stderrFile, "utf8") : "");
   let stopped = false;
   const stopSync = () => {
     if (stopped) return;
@@ -110,8 +133,9 @@ export async function startPgbouncer(upstreamUrl, options = {}) {
   while (!(await accepts(port))) {
     if (child.exitCode !== null || Date.now() > deadline) {
       const log = fs.existsSync(path.join(dir, "pgbouncer.log")) ? fs.readFileSync(path.join(dir, "pgbouncer.log"), "utf8") : "";
+      const output = stderr();
       stopSync();
-      throw new Error(`PgBouncer não iniciou: ${stderr}${log}`.trim());
+      throw new Error(`PgBouncer não iniciou: ${output}${log}`.trim());
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -115,7 +115,7 @@ async function auditChainEnd(db: Db): Promise<{ previous: ChainPoint; firstId: n
  * the last row) and the head moved and sealed at the end (head.ts), so `npm run audit:verify`
  * passes on the result. Meant for a database nothing else writes to meanwhile (the seed, a bench,
  * a test). Written with one prepared statement per row in 50,000-row transactions (SQLite) or one
- * multi-row INSERT … SELECT FROM unnest(arrays) per 50,000 rows (PostgreSQL: the COPY-like path
+ * multi-row INSERT … SELECT FROM unnest(arrays) per 50,000 rows, all in one transaction (PostgreSQL: the COPY-like path
  * the pg driver offers without another package). `progress` is called after each chunk with the rows written.
  */
 export async function insertAuditRows(
@@ -161,9 +161,13 @@ export async function insertAuditRows(
     }
   } else if (pool) {
     const client = await pool.connect();
+    let failed: Error | undefined;
     try {
-      // Bulk load: losing the last commits on a crash costs nothing here (the seed is rerun).
-      await client.query("set synchronous_commit = off");
+      // One transaction, its settings local to it: through PgBouncer in transaction pooling a
+      // session `SET` would stay on the server connection for whichever client gets it next.
+      // Bulk load: losing the last commit on a crash costs nothing here (the seed is rerun).
+      await client.query("begin");
+      await client.query("set local synchronous_commit = off");
       // The next chunk (and its hashes) is built while the server stores the one before.
       let storing: Promise<unknown> = Promise.resolve();
       for (let from = 0; from < count; from += AUDIT_CHUNK) {
@@ -181,8 +185,13 @@ export async function insertAuditRows(
       if (count > 0) progress?.(count);
       // The ids were given here: the identity column's sequence goes on after them.
       if (count > 0) await client.query("select setval(pg_get_serial_sequence('audit_logs', 'id'), $1)", [end.firstId + count - 1]);
+      await client.query("commit");
+    } catch (error) {
+      failed = error as Error;
+      throw error;
     } finally {
-      client.release();
+      // A client that failed mid-transaction is closed (the server rolls back), never reused.
+      client.release(failed);
     }
   }
   if (rebuild) await rebuild();
@@ -199,7 +208,7 @@ export async function insertAuditRows(
 }
 
 /** Drops the audit table's secondary indexes and returns what recreates them, with the very DDL the migrations left. */
-async function dropAuditIndexes(db: Db): Promise<() => Promise<void>> {
+export async function dropAuditIndexes(db: Db): Promise<() => Promise<void>> {
   const sqlite = sqliteClient(db);
   if (sqlite) {
     const indexes = sqlite
@@ -217,12 +226,19 @@ async function dropAuditIndexes(db: Db): Promise<() => Promise<void>> {
   for (const index of rows) await pool.query(`drop index "${index.name}"`);
   return async () => {
     // Index builds sort in memory up to this much, then on disk; the default (64 MB) spills at 10M rows.
+    // In one transaction with the setting local to it (PgBouncer: see insertAuditRows).
     const client = await pool.connect();
+    let failed: Error | undefined;
     try {
-      await client.query("set maintenance_work_mem = '256MB'");
+      await client.query("begin");
+      await client.query("set local maintenance_work_mem = '256MB'");
       for (const index of rows) await client.query(index.sql);
+      await client.query("commit");
+    } catch (error) {
+      failed = error as Error;
+      throw error;
     } finally {
-      client.release();
+      client.release(failed);
     }
   };
 }

@@ -4,16 +4,23 @@
  * live on a server connection between transactions. PostgreSQL pass only; where pgbouncer is not
  * installed the suite is skipped, except in CI (.ci/run installs it), where that fails.
  */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findPgbouncer, startPgbouncer } from "../../../scripts/pgbouncer.mjs";
+import { dropAuditIndexes, insertAuditRows } from "../../../scripts/bench/scale-data";
 import { closeDatabase, connectDatabase, migrateDatabase, type Db } from "../../../src/lib/server/data/db";
 import { changeCounter } from "../../../src/lib/server/data/change-counter";
 import { seedDatabase } from "../../../src/lib/server/data/seed";
 import { createSession, validateSessionToken } from "../../../src/lib/server/sessions/session";
+import { UNAVAILABLE_MESSAGE } from "../../../src/lib/server/http/failure";
 import { createDatabase, directUrl, onPostgres } from "../../support/pg";
-import { createTestUser } from "../../support/users";
+import { startBuiltServer } from "../../support/server";
+import { createTestUser, openTestDatabase } from "../../support/users";
 
 const available = Boolean(findPgbouncer()) || Boolean(process.env.CI);
 
@@ -74,4 +81,147 @@ describe.skipIf(!onPostgres || !available)("through PgBouncer in transaction poo
       await holder.end();
     }
   });
+
+  it("cancels on the server a statement longer than the role's statement_timeout (PgBouncer drops the driver's): 503 with Retry-After in Portuguese", async () => {
+    // A database of its own, migrated and seeded straight on the server, with the timeout set as
+    // docs/implantacao.md says (`ALTER ROLE`; here for this role in this database only, so no other test sees it).
+    const ownUrl = directUrl(await createDatabase(process.env.TEST_PG_URL!));
+    await closeDatabase(await openTestDatabase(ownUrl));
+    const name = new URL(ownUrl).pathname.slice(1);
+    await direct.query(`alter role postgres in database "${name}" set statement_timeout = '700ms'`);
+    // A pooler started after the ALTER: every server connection it opens starts with the role's setting.
+    const pooler = await startPgbouncer(ownUrl, { poolSize: 4 });
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-pgbouncer-timeout-"));
+    fs.writeFileSync(path.join(dataDir, "database-url"), pooler.url);
+    // The driver's own limits (half of REQUEST_TIMEOUT_MS: 15 s) are far above the role's 0.7 s.
+    const server = await startBuiltServer({ REQUEST_TIMEOUT_MS: "30000" }, { dataDir });
+    const holder = new pg.Client({ connectionString: ownUrl });
+    await holder.connect();
+    try {
+      const user = await createTestUser(server.db, ["visualizador"], "pgbouncer-timeout");
+      const save = () =>
+        fetch(`${server.url}/api/trail`, {
+          method: "PUT",
+          headers: { cookie: `b1_session=${user.token}`, origin: server.url, "content-type": "application/json" },
+          body: JSON.stringify({ completed: [], answers: {}, projectName: "espera", updatedAt: Date.now() }),
+        });
+      const shown = await server.db.execute<{ timeout: string }>(sql`select current_setting('statement_timeout') as timeout`);
+      expect(shown.rows[0]!.timeout).toBe("700ms");
+      // Another session holds the table: the gate's write waits on the lock until the server cancels it.
+      await holder.query("begin");
+      await holder.query("lock table trail_progress in access exclusive mode");
+      const began = performance.now();
+      const refused = await save();
+      const waited = performance.now() - began;
+      expect(refused.status).toBe(503);
+      expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(await refused.json()).toEqual({ error: UNAVAILABLE_MESSAGE });
+      // Cancelled by the server at ~0.7 s, long before the driver's 15 s.
+      expect(waited).toBeGreaterThanOrEqual(600);
+      expect(waited).toBeLessThan(10_000);
+      const waiting = await direct.query<{ count: number }>(
+        "select count(*)::int as count from pg_stat_activity where datname = $1 and wait_event_type = 'Lock'",
+        [name],
+      );
+      expect(waiting.rows[0]!.count).toBe(0);
+      await holder.query("rollback");
+      expect((await save()).status).toBe(200);
+    } finally {
+      await holder.end();
+      await server.stop();
+      await pooler.stop();
+    }
+  }, 60_000);
+
+  it("seed:scale's bulk load leaves no setting behind on the server connection it ran on", async () => {
+    const ownUrl = directUrl(await createDatabase(process.env.TEST_PG_URL!));
+    await closeDatabase(await openTestDatabase(ownUrl));
+    // The database's own value, distinct from the load's `off` whatever the test server's default is.
+    await direct.query(`alter database "${new URL(ownUrl).pathname.slice(1)}" set synchronous_commit = 'local'`);
+    // One server connection: whatever the load leaves on it, the next client of the pooler gets.
+    const pooler = await startPgbouncer(ownUrl, { poolSize: 1 });
+    const loader = connectDatabase(pooler.url);
+    const next = new pg.Client({ connectionString: pooler.url });
+    const fresh = new pg.Client({ connectionString: ownUrl });
+    try {
+      await fresh.connect();
+      const defaults = await fresh.query<{ commit: string; memory: string }>(
+        "select current_setting('synchronous_commit') as commit, current_setting('maintenance_work_mem') as memory",
+      );
+      expect(defaults.rows[0]!.commit).toBe("local");
+      await insertAuditRows(loader, 500, []);
+      // The index rebuild of a load of a million rows or more, run here on 500.
+      const rebuild = await dropAuditIndexes(loader);
+      await rebuild();
+      await next.connect();
+      const after = await next.query<{ commit: string; memory: string }>(
+        "select current_setting('synchronous_commit') as commit, current_setting('maintenance_work_mem') as memory",
+      );
+      expect(after.rows[0]).toEqual(defaults.rows[0]);
+      const indexes = await next.query<{ count: number }>(
+        "select count(*)::int as count from pg_indexes where tablename = 'audit_logs' and indexname not like '%_pkey'",
+      );
+      expect(indexes.rows[0]!.count).toBeGreaterThan(0);
+    } finally {
+      await next.end().catch(() => undefined);
+      await fresh.end().catch(() => undefined);
+      await closeDatabase(loader);
+      await pooler.stop();
+    }
+  });
+
+  it("keeps serving while the process that started it is blocked: its log never fills a pipe nobody reads", async () => {
+    // scripts/test-all.mjs starts PgBouncer, then runs vitest with spawnSync: its event loop stands
+    // still for the whole pass. 800 sign-ins are ~200 KB of PgBouncer log lines.
+    const pooler = await startPgbouncer(databaseUrl);
+    try {
+      const script = `const pg = require("pg");
+        (async () => {
+          for (let i = 0; i < 800; i++) {
+            const client = new pg.Client({ connectionString: process.env.POOLER_URL });
+            await client.connect();
+            await client.query("select 1");
+            await client.end();
+          }
+          console.log("800 conexões");
+        })().catch((error) => { console.error(error); process.exit(1); });`;
+      const result = spawnSync(process.execPath, ["-e", script], {
+        env: { ...process.env, POOLER_URL: pooler.url },
+        encoding: "utf8",
+        timeout: 40_000,
+      });
+      expect({ status: result.status, signal: result.signal, stderr: result.stderr }).toEqual({ status: 0, signal: null, stderr: "" });
+      expect(result.stdout.trim()).toBe("800 conexões");
+    } finally {
+      await pooler.stop();
+    }
+  }, 60_000);
+
+  it("keeps its server connections under its bound across many databases, closing idle ones of other databases", async () => {
+    // Every test file makes databases of its own: a pool of server connections per database,
+    // kept idle afterwards, ran the test server out of connections ("too many clients") in the
+    // whole pass through PgBouncer. The bound here is 4; npm run test:pgbouncer's is 100.
+    const pooler = await startPgbouncer(databaseUrl, { maxUserConnections: 4 });
+    const names: string[] = [];
+    let most = 0;
+    try {
+      for (let index = 0; index < 5; index++) {
+        const url = directUrl(await createDatabase(process.env.TEST_PG_URL!));
+        names.push(new URL(url).pathname.slice(1));
+        const clients = [0, 1].map(() => new pg.Client({ connectionString: pooler.rewrite(url) }));
+        await Promise.all(clients.map((client) => client.connect()));
+        // Two transactions at once: two server connections for this database.
+        await Promise.all(clients.map((client) => client.query("select pg_sleep(0.05)")));
+        await Promise.all(clients.map((client) => client.end()));
+        const { rows } = await direct.query<{ count: number }>(
+          "select count(*)::int as count from pg_stat_activity where datname = any($1::text[])",
+          [names],
+        );
+        most = Math.max(most, rows[0]!.count);
+      }
+      expect(most).toBeLessThanOrEqual(4);
+    } finally {
+      await pooler.stop();
+    }
+  }, 60_000);
 });

@@ -6,9 +6,9 @@
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import { sql } from "drizzle-orm";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { onPostgres } from "../../support/pg";
+import { directUrl, onPostgres } from "../../support/pg";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
 
@@ -38,13 +38,24 @@ describe.skipIf(!onPostgres && !hasPrlimit())("a database that cannot write", ()
   async function setWritable(writable: boolean) {
     if (onPostgres) {
       const name = new URL(server.databaseEnv.DATABASE_URL!).pathname.slice(1);
-      await server.db.execute(
-        sql.raw(`alter database "${name}" ${writable ? "reset default_transaction_read_only" : "set default_transaction_read_only = on"}`),
-      );
-      // Connections already open keep their setting: end the server's, the pool opens new ones.
-      await server.db.execute(
-        sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
-      );
+      // Straight to the server, not through PgBouncer in its stage of npm test: the connection
+      // that ends the others keeps its own setting, and through the pooler it is one of the
+      // server connections the portal's next transactions reuse (it stayed writable).
+      const admin = new pg.Client({ connectionString: directUrl(server.databaseEnv.DATABASE_URL!) });
+      await admin.connect();
+      try {
+        // Its own connection, so it can turn the database writable again once it is read-only.
+        await admin.query("set default_transaction_read_only = off");
+        await admin.query(
+          `alter database "${name}" ${writable ? "reset default_transaction_read_only" : "set default_transaction_read_only = on"}`,
+        );
+        // Connections already open keep their setting: end every one of the portal's, the pools open new ones.
+        await admin.query(
+          "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+        );
+      } finally {
+        await admin.end();
+      }
       return;
     }
     const wal = `${server.databaseEnv.DATABASE_PATH}-wal`;

@@ -1,0 +1,149 @@
+/**
+ * The previous release's build (deploy/previous-release names its commit), for the test that runs
+ * that gate against the current schema: the commit's tree is exported with `git archive` into a
+ * folder under the system's temporary folder, given links to this checkout's packages when its
+ * package-lock.json is the same (else `npm ci` there, minutes, said in the output), built once
+ * and reused by every later run (the PostgreSQL passes of the same `npm test`) until the commit changes.
+ */
+import { spawnSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+export const PREVIOUS_RELEASE_FILE = "deploy/previous-release";
+
+/** The one commit named by deploy/previous-release (40 hex digits; `#` lines are comments). */
+export function previousReleaseCommit(file = PREVIOUS_RELEASE_FILE): string {
+  const lines = fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
+  if (lines.length !== 1 || !/^[0-9a-f]{40}$/.test(lines[0]!)) {
+    throw new Error(`${file}: esperado um único commit (40 dígitos hexadecimais), encontrado: ${JSON.stringify(lines).slice(0, 200)}`);
+  }
+  return lines[0]!;
+}
+
+function git(args: string[]): { status: number; stdout: string; stderr: string } {
+  const result = spawnSync("git", args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  return { status: result.status ?? 1, stdout: result.stdout ?? "", stderr: result.stderr ?? String(result.error ?? "") };
+}
+
+/**
+ * Fails loudly (never a skip) when the clone lacks the commit (a shallow clone, or no git checkout
+ * at all) or when it is not in this checkout's history (a release of another branch).
+ */
+export function requireCommit(commit: string): void {
+  if (git(["cat-file", "-e", `${commit}^{commit}`]).status === 0) {
+    if (git(["merge-base", "--is-ancestor", commit, "HEAD"]).status === 0) return;
+    throw new Error(
+      `${PREVIOUS_RELEASE_FILE}: ${commit} não é um commit anterior a este (HEAD) / is not an ancestor of HEAD: aponte para a versão em produção.`,
+    );
+  }
+  const shallow = git(["rev-parse", "--is-shallow-repository"]).stdout.trim() === "true";
+  throw new Error(
+    [
+      `A versão anterior (${commit}, em ${PREVIOUS_RELEASE_FILE}) não está no histórico deste clone` +
+        (shallow ? " (clone raso: rode `git fetch --unshallow`)" : " (clone o repositório sem --depth)") +
+        ": o teste de compatibilidade precisa dela para construir o gate anterior.",
+      `The previous release's commit (${commit}, ${PREVIOUS_RELEASE_FILE}) is missing from this clone` +
+        (shallow ? " (shallow clone: run `git fetch --unshallow`)" : " (clone without --depth)") +
+        "; the compatibility test builds that gate.",
+    ].join("\n"),
+  );
+}
+
+function run(command: string, args: string[], cwd: string, timeoutMs: number): void {
+  // The Node running the tests (>= 22.12) first on PATH, for npm and the build's own scripts.
+  const env = {
+    ...process.env,
+    PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}`,
+    ASTRO_TELEMETRY_DISABLED: "1",
+  };
+  const result = spawnSync(command, args, { cwd, env, encoding: "utf8", timeout: timeoutMs, maxBuffer: 256 * 1024 * 1024 });
+  if (result.status !== 0) {
+    const output = `${result.stdout ?? ""}${result.stderr ?? ""}${result.error ? String(result.error) : ""}`;
+    throw new Error(`${command} ${args.join(" ")} (em ${cwd}) falhou (${result.status ?? result.signal}):\n${output.slice(-6000)}`);
+  }
+}
+
+/**
+ * A node_modules of links to this checkout's packages (and .bin), with none of its caches: Astro
+ * (`node_modules/.astro`, its content store) and Vite (`.vite`) keep theirs there, and a build of
+ * another tree must neither read nor overwrite this checkout's.
+ */
+function linkModules(from: string, to: string): void {
+  fs.mkdirSync(to);
+  for (const entry of fs.readdirSync(from)) {
+    if (entry.startsWith(".") && entry !== ".bin") continue;
+    fs.symlinkSync(path.join(from, entry), path.join(to, entry), "dir");
+  }
+}
+
+export interface PreviousBuild {
+  commit: string;
+  /** The exported tree, built: start its gate with `cwd` set to it. */
+  dir: string;
+  /** True when this call built it (false: reused from an earlier run). */
+  built: boolean;
+  /** How its node_modules came: this checkout's (same lock file) or installed there. */
+  modules: "shared" | "installed";
+}
+
+/**
+ * The previous release, built. `prepare(dir)` runs on the exported tree before its build (the test
+ * adds a required-reading declaration there). The folder is filled under another name and renamed
+ * when complete, so a run cut short never leaves a half-built folder that looks finished.
+ */
+export function previousReleaseBuild(prepare: (dir: string) => void, repoRoot = process.cwd()): PreviousBuild {
+  const commit = previousReleaseCommit(path.join(repoRoot, PREVIOUS_RELEASE_FILE));
+  requireCommit(commit);
+  const parent = path.join(os.tmpdir(), "b1-previous-release");
+  const dir = path.join(parent, commit);
+  const marker = path.join(dir, ".b1-previous-release");
+  const currentLock = fs.readFileSync(path.join(repoRoot, "package-lock.json"));
+  const lockHash = crypto.createHash("sha256").update(currentLock).digest("hex");
+  // A marker without the build (a cleaner of the temporary folder took part of it): built again.
+  if (fs.existsSync(marker) && !fs.existsSync(path.join(dir, "dist", "gate", "main.mjs"))) fs.rmSync(dir, { recursive: true, force: true });
+  if (fs.existsSync(marker)) {
+    const recorded = JSON.parse(fs.readFileSync(marker, "utf8")) as { modules: PreviousBuild["modules"]; lockHash: string };
+    // node_modules shared with a checkout whose lock file has changed since: built again below.
+    if (recorded.modules === "installed" || recorded.lockHash === lockHash) return { commit, dir, built: false, modules: recorded.modules };
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  fs.mkdirSync(parent, { recursive: true });
+  const partial = fs.mkdtempSync(path.join(parent, `${commit}.parcial-`));
+  try {
+    const archive = `${partial}.tar`;
+    try {
+      const exported = git(["archive", "--format=tar", `--output=${archive}`, commit]);
+      if (exported.status !== 0) throw new Error(`git archive ${commit} falhou: ${exported.stderr}`);
+      run("tar", ["-xf", archive, "-C", partial], partial, 60_000);
+    } finally {
+      fs.rmSync(archive, { force: true });
+    }
+    const sameLock = fs.readFileSync(path.join(partial, "package-lock.json")).equals(currentLock);
+    if (sameLock) {
+      linkModules(path.join(repoRoot, "node_modules"), path.join(partial, "node_modules"));
+    } else {
+      console.log(`[versão anterior] package-lock.json difere do atual: npm ci em ${partial} (alguns minutos)`);
+      run("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], partial, 900_000);
+    }
+    prepare(partial);
+    run("npm", ["run", "build"], partial, 600_000);
+    const modules = sameLock ? "shared" : "installed";
+    fs.writeFileSync(path.join(partial, ".b1-previous-release"), JSON.stringify({ commit, modules, lockHash }));
+    try {
+      fs.renameSync(partial, dir);
+    } catch {
+      // Another run finished first: its build is the same commit's.
+      fs.rmSync(partial, { recursive: true, force: true });
+    }
+    return { commit, dir, built: true, modules };
+  } catch (error) {
+    fs.rmSync(partial, { recursive: true, force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * deploy/previous-release, the file naming the release the compatibility test builds: one commit,
+ * strictly 40 lowercase hex digits (the value goes to `git archive`), and a commit this clone has in
+ * HEAD's history — a missing one fails loudly in Portuguese and English, never a skip.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { PREVIOUS_RELEASE_FILE, previousReleaseCommit, requireCommit } from "../../support/previous-release";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-previous-marker-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+function parse(text: string): string {
+  const file = path.join(dir, `marker-${Math.random().toString(36).slice(2)}`);
+  fs.writeFileSync(file, text);
+  return previousReleaseCommit(file);
+}
+
+const HASH = "7e9d5ce8b59ab9048c58531d8540ab6b6764df15";
+
+describe("deploy/previous-release", () => {
+  it("names one commit that this clone has, before HEAD", () => {
+    const commit = previousReleaseCommit(PREVIOUS_RELEASE_FILE);
+    expect(commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(() => requireCommit(commit)).not.toThrow();
+  });
+
+  it("reads the commit past comments, blank lines and CRLF endings", () => {
+    expect(parse(`# comentário\r\n\r\n${HASH}\r\n`)).toBe(HASH);
+  });
+
+  it.each([
+    ["empty", ""],
+    ["two commits", `${HASH}\n${HASH}\n`],
+    ["a short hash", "7e9d5ce\n"],
+    ["an option for git", `--output=/tmp/x ${HASH}\n`],
+    ["a ref name", "HEAD~1\n"],
+    ["uppercase hex", `${HASH.toUpperCase()}\n`],
+    ["a bidi control inside", `${HASH.slice(0, 20)}\u202e${HASH.slice(20)}\n`],
+    ["a zero-width space after", `${HASH}\u200b\n`],
+    ["__proto__", "__proto__\n"],
+    ["a 64 KiB line", `${"a".repeat(65_536)}\n`],
+  ])("refuses %s with a clear message", (_label, text) => {
+    expect(() => parse(text)).toThrow(/esperado um único commit \(40 dígitos hexadecimais\)/);
+  });
+
+  it("fails loudly in Portuguese and English when the commit is not in this clone", () => {
+    expect(() => requireCommit("0123456789abcdef0123456789abcdef01234567")).toThrow(
+      /não está no histórico deste clone[\s\S]*is missing from this clone/,
+    );
+  });
+});
