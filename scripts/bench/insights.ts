@@ -15,7 +15,6 @@
  *   window without beacons; and the gate's extra CPU per beacon (/proc, the two windows' difference).
  * Options: --people N, --days N, --samples N (report requests per filter, default 60), --beacon-seconds N, --cpu-seconds N.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -39,7 +38,7 @@ import { insightsReport } from "../../src/lib/server/insights/report.ts";
 import { insightsFilterSchema } from "../../src/lib/insights/report.ts";
 import type { Principal } from "../../src/lib/routes.ts";
 import { freePort } from "../pg-cluster.mjs";
-import { benchGateFlags, cpuSeconds, loadAverage, startServer } from "./process.ts";
+import { benchGateFlags, clientJson, cpuSeconds, loadAverage, startServer } from "./process.ts";
 import { analyzeDatabase, insertScaleUsers } from "./scale-data.ts";
 
 const REPORT_TARGET_MS = 100;
@@ -182,17 +181,6 @@ async function timeReport(url: string, cookie: string, query: string, samples: n
   if (result.status !== 200) throw new Error(`/api/insights${query} respondeu ${result.status}: ${result.body}`);
   const times = result.times.slice(3);
   return { p50: percentile(times, 50), p95: percentile(times, 95) };
-}
-
-/** Runs a bench client script in a fresh process and reads the one JSON line it prints. */
-function clientJson<T>(args: string[]): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const client = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    client.stdout.on("data", (chunk) => (out += chunk));
-    client.on("error", reject);
-    client.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out) as T) : reject(new Error(`${args[0]} saiu com código ${code}`))));
-  });
 }
 
 async function startGate(env: Record<string, string>) {

@@ -102,3 +102,14 @@ export function gateNodeFlags(): string[] {
 export function benchGateFlags(): string[] {
   return [...gateNodeFlags(), ...(process.env.BENCH_GATE_FLAGS ?? "").split(" ").filter(Boolean)];
 }
+
+/** Runs a bench client script in a fresh process and reads the one JSON line it prints. */
+export function clientJson<T>(args: string[]): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const client = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    client.stdout.on("data", (chunk) => (out += chunk));
+    client.on("error", reject);
+    client.on("exit", (code) => (code === 0 ? resolve(JSON.parse(out) as T) : reject(new Error(`${args[0]} saiu com código ${code}`))));
+  });
+}
