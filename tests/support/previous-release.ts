@@ -82,6 +82,30 @@ function linkModules(from: string, to: string): void {
   }
 }
 
+/**
+ * The cache folder of `commit` built for the checkout at `repoRoot`: one per checkout, since a build
+ * whose node_modules links a checkout's packages is that checkout's alone.
+ */
+export function previousReleaseDir(parent: string, commit: string, repoRoot: string): string {
+  const checkout = crypto.createHash("sha256").update(path.resolve(repoRoot)).digest("hex").slice(0, 12);
+  return path.join(parent, `${commit}-${checkout}`);
+}
+
+/**
+ * How a finished cache folder's node_modules came, when it can be reused as is; null when it must be
+ * built again: no marker or no build (a cleaner of the temporary folder took part of it), packages
+ * shared with a lock file that changed since, or links to packages no longer there (a removed checkout).
+ */
+export function reusableBuild(dir: string, lockHash: string): PreviousBuild["modules"] | null {
+  const marker = path.join(dir, ".b1-previous-release");
+  if (!fs.existsSync(marker) || !fs.existsSync(path.join(dir, "dist", "gate", "main.mjs"))) return null;
+  const recorded = JSON.parse(fs.readFileSync(marker, "utf8")) as { modules: PreviousBuild["modules"]; lockHash: string };
+  if (recorded.modules === "installed") return "installed";
+  if (recorded.lockHash !== lockHash) return null;
+  // existsSync follows the link: false when what it points at is gone.
+  return fs.existsSync(path.join(dir, "node_modules", "astro")) ? "shared" : null;
+}
+
 export interface PreviousBuild {
   commit: string;
   /** The exported tree, built: start its gate with `cwd` set to it. */
@@ -101,20 +125,14 @@ export function previousReleaseBuild(prepare: (dir: string) => void, repoRoot = 
   const commit = previousReleaseCommit(path.join(repoRoot, PREVIOUS_RELEASE_FILE));
   requireCommit(commit);
   const parent = path.join(os.tmpdir(), "b1-previous-release");
-  const dir = path.join(parent, commit);
-  const marker = path.join(dir, ".b1-previous-release");
+  const dir = previousReleaseDir(parent, commit, repoRoot);
   const currentLock = fs.readFileSync(path.join(repoRoot, "package-lock.json"));
   const lockHash = crypto.createHash("sha256").update(currentLock).digest("hex");
-  // A marker without the build (a cleaner of the temporary folder took part of it): built again.
-  if (fs.existsSync(marker) && !fs.existsSync(path.join(dir, "dist", "gate", "main.mjs"))) fs.rmSync(dir, { recursive: true, force: true });
-  if (fs.existsSync(marker)) {
-    const recorded = JSON.parse(fs.readFileSync(marker, "utf8")) as { modules: PreviousBuild["modules"]; lockHash: string };
-    // node_modules shared with a checkout whose lock file has changed since: built again below.
-    if (recorded.modules === "installed" || recorded.lockHash === lockHash) return { commit, dir, built: false, modules: recorded.modules };
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  const reused = reusableBuild(dir, lockHash);
+  if (reused) return { commit, dir, built: false, modules: reused };
+  fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(parent, { recursive: true });
-  const partial = fs.mkdtempSync(path.join(parent, `${commit}.parcial-`));
+  const partial = fs.mkdtempSync(`${dir}.parcial-`);
   try {
     const archive = `${partial}.tar`;
     try {

@@ -7,7 +7,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { PREVIOUS_RELEASE_FILE, previousReleaseCommit, requireCommit } from "../../support/previous-release";
+import {
+  PREVIOUS_RELEASE_FILE,
+  previousReleaseCommit,
+  previousReleaseDir,
+  requireCommit,
+  reusableBuild,
+} from "../../support/previous-release";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-previous-marker-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -50,5 +56,40 @@ describe("deploy/previous-release", () => {
     expect(() => requireCommit("0123456789abcdef0123456789abcdef01234567")).toThrow(
       /não está no histórico deste clone[\s\S]*is missing from this clone/,
     );
+  });
+});
+
+describe("the previous release's cached build", () => {
+  /** A finished cache folder as previousReleaseBuild leaves it, its node_modules linking to `modules`. */
+  function cachedBuild(modules: string, lockHash: string): string {
+    const build = fs.mkdtempSync(path.join(dir, "build-"));
+    fs.mkdirSync(path.join(build, "dist", "gate"), { recursive: true });
+    fs.writeFileSync(path.join(build, "dist", "gate", "main.mjs"), "");
+    fs.mkdirSync(path.join(build, "node_modules"));
+    fs.symlinkSync(path.join(modules, "astro"), path.join(build, "node_modules", "astro"), "dir");
+    fs.writeFileSync(path.join(build, ".b1-previous-release"), JSON.stringify({ commit: HASH, modules: "shared", lockHash }));
+    return build;
+  }
+
+  it("is reused while the checkout whose packages it links is there and its lock file unchanged", () => {
+    const modules = fs.mkdtempSync(path.join(dir, "modules-"));
+    fs.mkdirSync(path.join(modules, "astro"));
+    fs.writeFileSync(path.join(modules, "astro", "package.json"), "{}");
+    const build = cachedBuild(modules, "abc");
+    expect(reusableBuild(build, "abc")).toBe("shared");
+    expect(reusableBuild(build, "another lock")).toBeNull();
+  });
+
+  it("is built again when the checkout it linked was deleted (its package links dangle)", () => {
+    // Seen in a clean clone: the cache under $TMPDIR linked a removed worktree's node_modules and the
+    // old gate died with ERR_MODULE_NOT_FOUND instead of being rebuilt with this checkout's packages.
+    const build = cachedBuild(path.join(dir, "removed-checkout", "node_modules"), "abc");
+    expect(reusableBuild(build, "abc")).toBeNull();
+  });
+
+  it("is not shared between two checkouts of the same commit", () => {
+    const parent = path.join(dir, "cache");
+    expect(previousReleaseDir(parent, HASH, "/srv/a")).not.toBe(previousReleaseDir(parent, HASH, "/srv/b"));
+    expect(previousReleaseDir(parent, HASH, "/srv/a")).toBe(previousReleaseDir(parent, HASH, "/srv/a"));
   });
 });
