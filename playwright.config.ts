@@ -29,7 +29,8 @@ export default defineConfig({
     launchOptions: chromiumLaunchOptions,
   },
   webServer: {
-    command: "node --disable-proto=throw dist/gate/main.mjs",
+    // Its log (a line per request, with its duration) is kept for a failure's inquest: test-results/e2e-run/server.log.
+    command: `mkdir -p "${runDir}" && exec node --disable-proto=throw dist/gate/main.mjs >> "${path.join(runDir, "server.log")}" 2>&1`,
     url: `http://127.0.0.1:${port}/auth`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { findBinDir, startCluster } from "./pg-cluster.mjs";
 import { findPgbouncer, startPgbouncer } from "./pgbouncer.mjs";
-import { failureReport } from "./test-report.mjs";
+import { failureReport, serverLogDuring } from "./test-report.mjs";
 
 const results = "test-results";
 fs.mkdirSync(results, { recursive: true });
@@ -174,6 +174,12 @@ for (const [label, report] of [
 ]) {
   const lines = failureReport(report);
   if (lines.length > 0) console.log(`\n==> Falhas (${label}):\n${lines.join("\n")}`);
+}
+// What the server under Playwright did while each failed test ran (playwright.config.ts keeps its log).
+const serverLog = path.join(results, "e2e-run", "server.log");
+if (playwright?.stats?.unexpected && fs.existsSync(serverLog)) {
+  const lines = serverLogDuring(playwright, fs.readFileSync(serverLog, "utf8"));
+  if (lines.length > 0) console.log(`\n==> Servidor durante as falhas (Playwright):\n${lines.join("\n")}`);
 }
 
 if (!pgbouncerFull) {
