@@ -5,13 +5,14 @@
  * gate keeps answering at once; once the lock goes, delivery goes on from the cursor, nothing lost.
  * PostgreSQL: the stream's state row is locked instead (the wait is asynchronous there either way).
  */
+import fs from "node:fs";
 import Database from "better-sqlite3";
 import { asc, desc } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLogs } from "../../../db/schema/index";
+import { auditDestinations, auditLogs } from "../../../db/schema/index";
 import { freePort } from "../../../scripts/pg-cluster.mjs";
 import { writeAuditLog } from "../../../src/lib/server/audit/audit";
-import { pgPool } from "../../../src/lib/server/data/db";
+import { closeDatabase, connectDatabase, pgPool } from "../../../src/lib/server/data/db";
 import { firstArrivals, startAuditReceiver, type AuditReceiver } from "../../support/audit-receiver";
 import { onPostgres } from "../../support/pg";
 import { startBuiltServer, type RunningServer } from "../../support/server";
@@ -36,8 +37,10 @@ beforeAll(async () => {
     AUDIT_STREAM_BACKOFF_MS: "40",
   });
 });
+let stopped = false;
 afterAll(async () => {
-  await server?.stop();
+  if (stopped) fs.rmSync(server.dataDir, { recursive: true, force: true });
+  else await server?.stop();
   await receiver?.close();
 });
 
@@ -100,5 +103,24 @@ describe("audit streaming off the serving thread", () => {
     await caughtUp();
     const ids = (await server.db.select({ id: auditLogs.id }).from(auditLogs).orderBy(asc(auditLogs.id))).map((row) => row.id);
     expect(firstArrivals(receiver.accepted())).toEqual(ids);
+  });
+
+  it("SIGTERM: the delivery thread gives its lease up before the database closes, and the process exits 0", async () => {
+    const [before] = await server.db.select().from(auditDestinations);
+    expect(before!.leaseOwner).toMatch(`:${server.pid}:`);
+    const env = server.databaseEnv;
+    const head = await lastId();
+    stopped = true;
+    await server.stop({ keepData: true });
+    expect(await server.exited).toBe(0);
+    const db = connectDatabase(env.DATABASE_URL ?? env.DATABASE_PATH!);
+    try {
+      const [after] = await db.select().from(auditDestinations);
+      expect(after!.leaseOwner).toBeNull();
+      // The batch in flight, if any, finished and moved the cursor: everything written was delivered.
+      expect(after!.deliveredId).toBe(head);
+    } finally {
+      await closeDatabase(db);
+    }
   });
 });
