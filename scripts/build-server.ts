@@ -66,12 +66,16 @@ const outside = Object.keys(packageJson.dependencies)
 
 await build({ ...shared, entryPoints: { main: "src/server/main.ts" }, external: outside, banner: { js: REQUIRE_BANNER } });
 
-// The audit and reading worker threads, loaded by path next to main.mjs, carries its packages inside (only the
+// The audit, reading and audit-stream worker threads, loaded by path next to main.mjs, carries its packages inside (only the
 // native and driver ones stay outside): loading drizzle-orm as its hundreds of separate ES modules
 // costs a thread ~190 MB of memory, the bundled worker ~28 MB (measured; see docs/decisions.md).
 await build({
   ...shared,
-  entryPoints: { "audit-worker": "src/server/audit-worker.ts", "reading-worker": "src/server/reading-worker.ts" },
+  entryPoints: {
+    "audit-worker": "src/server/audit-worker.ts",
+    "reading-worker": "src/server/reading-worker.ts",
+    "audit-stream-worker": "src/server/audit-stream-worker.ts",
+  },
   external: ["better-sqlite3", "pg", "pg-native"],
   banner: { js: REQUIRE_BANNER },
 });

@@ -1,5 +1,6 @@
 /**
  * `npm run bench -- --audit-stream [--audit-stream-seconds N]` (issue 45): the built gate on SQLite
+ * (or on PostgreSQL with DATABASE_URL=postgres://…/<empty database>; BENCH_GATE_DIST=<build folder> runs another build)
  * streams its audit log to a local webhook receiver while a writer process appends 1,000 audit rows/s
  * and a signed-in reader's page, paced at 100/s from a fresh process (load-client.mjs), measures the gate's p99. Phases of N seconds (60 by default):
  *   0. no streaming (page p99 baseline);  1. streaming: lag p99 (receipt − row time) ≤ 2 s, page p99 within 10 %;
@@ -80,9 +81,9 @@ interface WriterResult {
  * Writes ROWS_PER_SECOND rows a second through the portal's append, in a process of its own
  * (audit-writer.ts: a synchronous SQLite lock wait here would freeze the receiver and the page client).
  */
-function writer(dbPath: string) {
+function writer(dbPath: string, databaseUrl: string) {
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/bench/audit-writer.ts", "--rate", String(ROWS_PER_SECOND)], {
-    env: { ...process.env, DATABASE_PATH: dbPath, DATABASE_URL: "", LOG_LEVEL: "warn" },
+    env: { ...process.env, DATABASE_PATH: dbPath, DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" },
     stdio: ["pipe", "pipe", "inherit"],
   });
   let out = "";
@@ -133,12 +134,27 @@ async function pageP99(url: string, cookie: string, seconds: number): Promise<nu
   return result.p99;
 }
 
-async function gate(dbPath: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+/**
+ * The build the gate runs: `dist`, or BENCH_GATE_DIST (another build inside the checkout, e.g. the one
+ * before a change, so an A/B comparison alternates both in one session).
+ */
+const GATE_DIST = process.env.BENCH_GATE_DIST || "dist";
+
+async function gate(dbPath: string, databaseUrl: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const { child } = await startServer(
     process.execPath,
-    [...benchGateFlags(), "dist/gate/main.mjs"],
-    { HOST: "127.0.0.1", PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_PATH: dbPath, LOG_LEVEL: "warn", ...env },
+    [...benchGateFlags(), `${GATE_DIST}/gate/main.mjs`],
+    {
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATABASE_PATH: dbPath,
+      DATABASE_URL: databaseUrl,
+      B1_DIST_DIR: GATE_DIST,
+      LOG_LEVEL: "warn",
+      ...env,
+    },
     /no ar em/,
   );
   return { child, url: `http://127.0.0.1:${port}` };
@@ -151,10 +167,13 @@ async function stopGate(child: ChildProcess) {
 }
 
 export async function benchAuditStream(seconds: number): Promise<boolean> {
-  if (!fs.existsSync("dist/gate/main.mjs")) throw new Error("dist/ não existe: rode `npm run build` antes");
+  if (!fs.existsSync(`${GATE_DIST}/gate/main.mjs`)) throw new Error(`${GATE_DIST}/ não existe: rode \`npm run build\` antes`);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-bench-stream-"));
   const dbPath = path.join(dataDir, "db.sqlite");
-  const db = await openDatabase(dbPath, { migrate: true });
+  // DATABASE_URL=postgres://…/<an empty database>: the same bench on PostgreSQL (gate, generator and checks).
+  const databaseUrl = process.env.DATABASE_URL?.startsWith("postgres") ? process.env.DATABASE_URL : "";
+  const engineName = databaseUrl ? "PostgreSQL" : "SQLite";
+  const db = await openDatabase(databaseUrl || dbPath, { migrate: true });
   await seedDatabase(db);
   // A signed-in reader's page: what employees load while the log streams.
   const reader = await createUser(db, {
@@ -170,10 +189,11 @@ export async function benchAuditStream(seconds: number): Promise<boolean> {
   const sink = await receiver(receiverPort);
   const log = (line: string) => console.log(`[audit-stream] ${line}`);
   try {
+    log(`${engineName}, gate de ${GATE_DIST}/`);
     log(`fase 0: sem envio, ${ROWS_PER_SECOND} linhas/s e ${PAGE_RATE} páginas/s por ${seconds} s`);
     log(`carga da máquina (1/5/15 min): ${loadAverage()}`);
-    let server = await gate(dbPath, {});
-    let rows = writer(dbPath);
+    let server = await gate(dbPath, databaseUrl, {});
+    let rows = writer(dbPath, databaseUrl);
     await rows.ready;
     const baseline = await pageP99(`${server.url}/faq`, cookie, seconds);
     const written0 = await rows.stop();
@@ -186,7 +206,7 @@ export async function benchAuditStream(seconds: number): Promise<boolean> {
       AUDIT_WEBHOOK_SECRET: SECRET,
       ...(process.env.AUDIT_WEBHOOK_BATCH ? { AUDIT_WEBHOOK_BATCH: process.env.AUDIT_WEBHOOK_BATCH } : {}),
     };
-    server = await gate(dbPath, streamEnv);
+    server = await gate(dbPath, databaseUrl, streamEnv);
     // The backlog of phase 0 goes first: lag counts from here.
     const [head] = await db.select({ id: auditLogs.id }).from(auditLogs).orderBy(desc(auditLogs.id)).limit(1);
     const startId = head?.id ?? 0;
@@ -195,7 +215,7 @@ export async function benchAuditStream(seconds: number): Promise<boolean> {
     log(`backlog da fase 0 (${startId} linhas) entregue em ${((Date.now() - caughtUpBacklog) / 1000).toFixed(1)} s`);
     const phase1From = sink.arrivals.length;
     const gateCpuBefore = cpuSeconds(server.child.pid!);
-    rows = writer(dbPath);
+    rows = writer(dbPath, databaseUrl);
     await rows.ready;
     const streaming = await pageP99(`${server.url}/faq`, cookie, seconds);
     const written1 = await rows.stop();
@@ -211,7 +231,7 @@ export async function benchAuditStream(seconds: number): Promise<boolean> {
 
     log(`fase 2: receptor fora do ar por ${seconds} s, depois de volta`);
     await sink.down();
-    rows = writer(dbPath);
+    rows = writer(dbPath, databaseUrl);
     await rows.ready;
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
     await sink.up();
@@ -265,12 +285,14 @@ export async function benchAuditStream(seconds: number): Promise<boolean> {
       ["todas as linhas entregues", `${seen.size} de ${ids.length}`, "todas", complete],
       ["na ordem da cadeia", inOrder ? "sim" : "não", "sim", inOrder],
     ];
-    console.log("\nEnvio da auditoria (issue 45) — SQLite, fases de " + seconds + " s");
+    console.log(`\nEnvio da auditoria (issue 45) — ${engineName}, gate de ${GATE_DIST}/, fases de ${seconds} s`);
     for (const [name, figure, target, ok] of rowsOut)
       console.log(`  ${ok ? "ok " : "NÃO"}  ${name.padEnd(36)} ${figure.padEnd(32)} meta ${target}`);
     console.log(`  carga da máquina ao fim (1/5/15 min): ${loadAverage()}`);
     return rowsOut.every((row) => row[3]);
   } finally {
+    // The receiver listens until closed: left open, the bench printed its figures and never exited.
+    await sink.down();
     await closeDatabase(db);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

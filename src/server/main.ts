@@ -11,14 +11,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { scheduleMaintenance } from "./maintenance.ts";
 import { config } from "../lib/server/config/config.ts";
-import {
-  closeDatabase,
-  engineOfDb,
-  getMigratedDb,
-  MIGRATIONS_DIR,
-  openReadOnlyDatabase,
-  PG_MIGRATIONS_DIR,
-} from "../lib/server/data/db.ts";
+import { closeDatabase, engineOfDb, getMigratedDb, MIGRATIONS_DIR, PG_MIGRATIONS_DIR } from "../lib/server/data/db.ts";
 import { logger } from "../lib/server/platform/logger.ts";
 import { seedDatabase } from "../lib/server/data/seed.ts";
 import { removePidFile, writePidFile } from "../lib/server/platform/server-pid.ts";
@@ -46,7 +39,8 @@ import { createMetricsResponder, startMetricsServer } from "./observability/metr
 import { createRouteClassifier } from "./observability/route-class.ts";
 import { readObservabilitySettings } from "./observability/settings.ts";
 import { registerAuditStreamMetric } from "./observability/audit-stream-metric.ts";
-import { lagWarnings, startAuditStream } from "../lib/server/audit/stream/deliverer.ts";
+import { lagWarnings } from "../lib/server/audit/stream/deliverer.ts";
+import { startAuditStreamOffThread } from "../lib/server/audit/stream/off-thread.ts";
 
 const dist = path.resolve(process.env.B1_DIST_DIR ?? "dist");
 let cfg: ReturnType<typeof config>;
@@ -100,13 +94,19 @@ await scheduleMaintenance(
   { retentionDays: cfg.insightsRetentionDays, timeZone: cfg.tzDisplay },
 );
 
-// Audit streaming to the company's SIEM (AUDIT_WEBHOOK_URL, AUDIT_SYSLOG_URL): one loop per destination.
-const streaming = cfg.auditStream.webhook !== null || cfg.auditStream.syslog !== null;
-const auditStream = await startAuditStream(
+// Audit streaming to the company's SIEM (AUDIT_WEBHOOK_URL, AUDIT_SYSLOG_URL): one loop per destination,
+// on a worker thread with connections of its own (off-thread.ts), so serving pages never waits for it.
+const auditStream = await startAuditStreamOffThread(
   db,
-  cfg.auditStream,
+  {
+    engine,
+    target: cfg.databaseUrl,
+    databasePath: cfg.databasePath,
+    // As the server's own pool (db.ts getDb): each wait at most half the request timeout.
+    limits: { connectMs: Math.ceil(cfg.requestTimeoutMs / 2), statementMs: Math.ceil(cfg.requestTimeoutMs / 2) },
+    settings: cfg.auditStream,
+  },
   logger(),
-  streaming && engine === "sqlite" ? openReadOnlyDatabase(cfg.databasePath) : db,
 );
 registerAuditStreamMetric(metrics.registry, auditStream);
 

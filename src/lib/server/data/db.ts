@@ -164,10 +164,10 @@ export interface WaitLimits {
   statementMs: number;
 }
 
-function connectPostgres(url: string, limits?: WaitLimits): Db {
+function connectPostgres(url: string, limits?: WaitLimits, poolMax?: number): Db {
   const pool = new pg.Pool({
     connectionString: url,
-    max: Number(process.env.DATABASE_POOL_MAX ?? 10) || 10,
+    max: poolMax ?? (Number(process.env.DATABASE_POOL_MAX ?? 10) || 10),
     application_name: "b1-method-hub",
     ...(limits && {
       connectionTimeoutMillis: limits.connectMs,
@@ -190,10 +190,11 @@ function connectPostgres(url: string, limits?: WaitLimits): Db {
 /**
  * Connects to `target` (a SQLite file path, `:memory:`, or a postgres:// URL) without migrating.
  * SQLite gets WAL, foreign keys and a busy timeout; PostgreSQL a pool (`DATABASE_POOL_MAX`), with
- * `limits` on its waits when given (the server's; scripts run without).
+ * `limits` on its waits when given (the server's; scripts run without) and `poolMax` connections
+ * at most when given (a worker thread's own pool).
  */
-export function connectDatabase(target: string, limits?: WaitLimits): Db {
-  return engineOf(target) === "postgres" ? connectPostgres(target, limits) : connectSqlite(target);
+export function connectDatabase(target: string, limits?: WaitLimits, options: { poolMax?: number } = {}): Db {
+  return engineOf(target) === "postgres" ? connectPostgres(target, limits, options.poolMax) : connectSqlite(target);
 }
 
 const MIGRATION_LOCK = 4_010_000;

@@ -160,21 +160,9 @@ export async function startAuditStream(
   }
 
   const loops = senders.map((sender) => run(sender));
-  let cached: { at: number; states: Promise<DestinationState[]> } | undefined;
   return {
     destinations,
-    states() {
-      const now = Date.now();
-      if (!cached || now - cached.at > 1000) {
-        const states = destinationStates(
-          db,
-          destinations.map((destination) => destination.name),
-        );
-        states.catch(() => (cached = undefined));
-        cached = { at: now, states };
-      }
-      return cached.states;
-    },
+    states: cachedStates(db, destinations),
     async stop() {
       stopped = true;
       for (const wake of [...wakers]) wake();
@@ -185,6 +173,23 @@ export async function startAuditStream(
       }
       if (reader !== db) await closeDatabase(reader);
     },
+  };
+}
+
+/** The destinations' states, read again at most once a second (the metric, /readyz and the admin tab share them). */
+export function cachedStates(db: Db, destinations: readonly ConfiguredDestination[]): () => Promise<DestinationState[]> {
+  let cached: { at: number; states: Promise<DestinationState[]> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!cached || now - cached.at > 1000) {
+      const states = destinationStates(
+        db,
+        destinations.map((destination) => destination.name),
+      );
+      states.catch(() => (cached = undefined));
+      cached = { at: now, states };
+    }
+    return cached.states;
   };
 }
 
