@@ -11,7 +11,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { users } from "../../../db/schema/index";
+import { insightsReads, users } from "../../../db/schema/index";
 import { changeCounter } from "../../../src/lib/server/data/change-counter";
 import { closeDatabase, connectDatabase, sqliteClient, type Db } from "../../../src/lib/server/data/db";
 import { createSession, invalidateUserSessions } from "../../../src/lib/server/sessions/session";
@@ -59,6 +59,17 @@ describe("the change counter (both engines)", () => {
     expect(await read(counter)).toBe(afterOther);
     await db.update(users).set({ fullName: "Mais Um Nome" }).where(eq(users.id, user.id));
     expect(await read(counter)).not.toBe(afterOther);
+  });
+
+  it("stays put on a commit to tables that cannot change a session (an Insights flush every 5 s)", async () => {
+    const counter = changeCounter(db);
+    const start = await read(counter);
+    await other.insert(insightsReads).values({ page: "/contador", day: "2026-11-28", role: "*", reads: 1 });
+    await db
+      .update(insightsReads)
+      .set({ reads: sql`reads + 1` })
+      .where(eq(insightsReads.page, "/contador"));
+    expect(await read(counter)).toBe(start);
   });
 
   it("a session ended by another connection is refused by the cached validator on the next call", async () => {

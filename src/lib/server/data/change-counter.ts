@@ -72,13 +72,28 @@ function walIndexCounter(sqlite: Database.Database): (() => number) | null {
   let seen = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
   let read = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
   let version = 0;
+  // The row triggers on sessions, users, roles and permissions bump (migration 0024): a commit elsewhere
+  // (the Insights flush every 5 s) moves the header but not this row, and the cache stays.
+  const row = cacheVersionRow(sqlite);
+  let lastRow = -1;
   return () => {
     if (fs.readSync(fd, read, 0, WAL_INDEX_HEADER_BYTES, 0) !== WAL_INDEX_HEADER_BYTES || !read.equals(seen)) {
       [seen, read] = [read, seen];
-      version++;
+      const current = row ? (row.get() as number | undefined) ?? -2 : -2;
+      if (current === -2 || current !== lastRow) version++;
+      lastRow = current;
     }
     return version;
   };
+}
+
+/** The statement reading `cache_version`'s row, or null on a database migrated before it existed. */
+function cacheVersionRow(sqlite: Database.Database): Database.Statement | null {
+  try {
+    return sqlite.prepare("select version from cache_version where id = 1").pluck();
+  } catch {
+    return null;
+  }
 }
 
 function pragmaCounter(sqlite: Database.Database): () => number {
