@@ -10,13 +10,14 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { asc, desc, eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { auditDestinations, auditLogs } from "../../../db/schema/index";
 import { freePort } from "../../../scripts/pg-cluster.mjs";
 import { writeAuditLog } from "../../../src/lib/server/audit/audit";
 import { startAuditReceiver, type AuditReceiver } from "../../support/audit-receiver";
 import { scriptArgs } from "../../support/scripts";
+import { allAuditIds, deliveredToHead, lastAuditId } from "../../support/audit-stream";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
 
@@ -26,20 +27,11 @@ let receiver: AuditReceiver;
 let server: RunningServer;
 let admin: TestUser;
 
-async function allIds(): Promise<number[]> {
-  return (await server.db.select({ id: auditLogs.id }).from(auditLogs).orderBy(asc(auditLogs.id))).map((row) => row.id);
-}
+const allIds = () => allAuditIds(server);
 
-async function lastId(): Promise<number> {
-  const [row] = await server.db.select({ id: auditLogs.id }).from(auditLogs).orderBy(desc(auditLogs.id)).limit(1);
-  return row?.id ?? 0;
-}
+const lastId = () => lastAuditId(server);
 
-async function caughtUp() {
-  await expect
-    .poll(async () => Math.max(0, ...receiver.accepted().map((event) => event.id)) >= (await lastId()), { timeout: 15_000, interval: 50 })
-    .toBe(true);
-}
+const caughtUp = () => deliveredToHead(receiver, server);
 
 /** One row per time given (the test process's clock set to it while writing, so each row's hash covers that time). */
 async function writeRowsAt(times: number[]): Promise<number[]> {

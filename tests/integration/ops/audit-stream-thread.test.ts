@@ -7,7 +7,7 @@
  */
 import fs from "node:fs";
 import Database from "better-sqlite3";
-import { asc, desc } from "drizzle-orm";
+import { asc } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditDestinations, auditLogs } from "../../../db/schema/index";
 import { freePort } from "../../../scripts/pg-cluster.mjs";
@@ -15,6 +15,7 @@ import { writeAuditLog } from "../../../src/lib/server/audit/audit";
 import { closeDatabase, connectDatabase, pgPool } from "../../../src/lib/server/data/db";
 import { firstArrivals, startAuditReceiver, type AuditReceiver } from "../../support/audit-receiver";
 import { onPostgres } from "../../support/pg";
+import { deliveredToHead, lastAuditId } from "../../support/audit-stream";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 
 const SECRET = "whsec_" + Buffer.from("segredo-de-teste-do-webhook-b1-thread-01").toString("base64");
@@ -44,16 +45,9 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-async function lastId(): Promise<number> {
-  const [row] = await server.db.select({ id: auditLogs.id }).from(auditLogs).orderBy(desc(auditLogs.id)).limit(1);
-  return row?.id ?? 0;
-}
+const lastId = () => lastAuditId(server);
 
-async function caughtUp() {
-  await expect
-    .poll(async () => Math.max(0, ...receiver.accepted().map((event) => event.id)) >= (await lastId()), { timeout: 15_000, interval: 50 })
-    .toBe(true);
-}
+const caughtUp = () => deliveredToHead(receiver, server);
 
 /** Holds the lock the stream's next step waits for, until the returned function is called. */
 async function holdLock(): Promise<() => Promise<void>> {

@@ -5,12 +5,13 @@
  * nothing; a 4xx stops the destination until "retomar"; the Integrações API pauses, resumes and
  * resends (audited, CSRF-checked, admins only); a SIGKILL mid-batch repeats only that batch.
  */
-import { asc, desc, eq, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLogs } from "../../../db/schema/index";
 import { freePort } from "../../../scripts/pg-cluster.mjs";
 import { writeAuditLog } from "../../../src/lib/server/audit/audit";
 import { startAuditReceiver, firstArrivals, type AuditReceiver } from "../../support/audit-receiver";
+import { allAuditIds, deliveredToHead, lastAuditId } from "../../support/audit-stream";
 import { onPostgres } from "../../support/pg";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
@@ -38,21 +39,12 @@ function streamEnv(url: string): Record<string, string> {
   };
 }
 
-async function lastId(target: RunningServer = server): Promise<number> {
-  const [row] = await target.db.select({ id: auditLogs.id }).from(auditLogs).orderBy(desc(auditLogs.id)).limit(1);
-  return row?.id ?? 0;
-}
+const lastId = (target: RunningServer = server) => lastAuditId(target);
 
-async function allIds(target: RunningServer = server): Promise<number[]> {
-  return (await target.db.select({ id: auditLogs.id }).from(auditLogs).orderBy(asc(auditLogs.id))).map((row) => row.id);
-}
+const allIds = (target: RunningServer = server) => allAuditIds(target);
 
 /** Until the receiver accepted every row written so far (the newest id read again at each look: a row may land after a response). */
-async function caughtUp(timeout = 15_000, target: RunningServer = server) {
-  await expect
-    .poll(async () => Math.max(0, ...receiver.accepted().map((event) => event.id)) >= (await lastId(target)), { timeout, interval: 50 })
-    .toBe(true);
-}
+const caughtUp = (timeout = 15_000, target: RunningServer = server) => deliveredToHead(receiver, target, timeout);
 
 async function writeRows(count: number, target: RunningServer = server) {
   for (let index = 0; index < count; index++)
