@@ -17,3 +17,18 @@ test("'Quem acessa o quê': the matrix and a user's pages, by keyboard", async (
   await expect(pages.getByRole("listitem").filter({ hasText: "/faq" })).toContainText("por Qualquer usuário conectado");
   expect(consoleErrors).toEqual([]);
 });
+
+test("'Quem acessa o quê' opened before its script arrives still loads the matrix", async ({ page, loginAs }) => {
+  await loginAs(["admin"]);
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/_astro\/AccessMatrixView\.[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/admin-panel", { waitUntil: "domcontentloaded" });
+  await page.getByText("Quem acessa o quê").click();
+  await expect(page.getByRole("status").filter({ hasText: "Carregando..." })).toBeVisible();
+  release();
+  await expect(page.getByRole("row", { name: /Painel Administrativo/ }).getByText("Acessa")).toHaveCount(1);
+});

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import type { AccessMatrix, UserAccess } from "../../../lib/admin/access-matrix";
 import type { UserListPage } from "../../../lib/admin/types";
 
@@ -9,8 +9,31 @@ const DECISION_CLASSES = {
   "sign-in": "bg-slate-100 text-slate-700",
 } as const;
 
-/** 'Quem acessa o quê': the matrix the gate enforces, and per user the pages they open and why. */
+/**
+ * 'Quem acessa o quê', folded: the island owns its <details> and reads the matrix when it is first opened (or was
+ * opened before the script arrived). It used to hydrate `client:visible` inside a closed <details>, and Chromium now
+ * and then never reported the opened content as visible: the section said "Carregando..." for good.
+ */
 export default function AccessMatrixView() {
+  const details = useRef<HTMLDetailsElement>(null);
+  const [opened, setOpened] = useState(false);
+  useEffect(() => {
+    if (details.current?.open) setOpened(true);
+  }, []);
+  return (
+    <details
+      ref={details}
+      onToggle={(event) => event.currentTarget.open && setOpened(true)}
+      className="mt-10 rounded-xl border border-slate-200 p-5 dark:border-slate-700"
+    >
+      <summary className="cursor-pointer text-2xl font-bold">Quem acessa o quê</summary>
+      <div className="mt-4">{opened ? <AccessMatrixBody /> : <p role="status">Carregando...</p>}</div>
+    </details>
+  );
+}
+
+/** The matrix the gate enforces, and per user the pages they open and why. */
+function AccessMatrixBody() {
   const [matrix, setMatrix] = useState<AccessMatrix | null>(null);
   const [error, setError] = useState<string>();
   const [query, setQuery] = useState("");
