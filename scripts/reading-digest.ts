@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { config } from "../src/lib/server/config/config.ts";
 import { closeDatabase, getMigratedDb } from "../src/lib/server/data/db.ts";
 import { writerKeyRefusal } from "../src/lib/server/audit/without-key.ts";
-import { resendFailedDigests, sendReadingDigests, type DigestRun } from "../src/lib/server/reading/digest.ts";
+import { resendFailedDigests, sendReadingDigests, UNREACHABLE_STOP, type DigestRun } from "../src/lib/server/reading/digest.ts";
 import { isoWeekOf } from "../src/lib/server/reading/digest-week.ts";
 import { readingManifest, readingManifestPath } from "../src/lib/server/reading/manifest.ts";
 
@@ -50,6 +50,10 @@ try {
         ? `Reenvio do lembrete semanal ${week}: ${counts} (${run.examined} envios marcados como falha verificados).`
         : `Lembrete semanal ${week}: ${counts} (${run.examined} pessoas sem lembrete nesta semana verificadas).`,
     );
+    if (run.stoppedUnreachable)
+      console.log(
+        `O servidor de e-mail não respondeu a ${UNREACHABLE_STOP} envios seguidos: a passada parou aqui. Quem ficou sem lembrete o recebe na próxima passada (confira SMTP_URL e o servidor de e-mail).`,
+      );
     if (run.uncertain)
       console.log(
         `ATENÇÃO: ${run.uncertain} mensagens podem ter sido entregues (a conexão caiu antes da resposta do servidor) e não serão enviadas de novo automaticamente. Confira o log do servidor de e-mail e, se não chegaram, reenvie com: npm run reading:digest -- --reenviar-falhas`,

@@ -122,7 +122,7 @@ function scheduleReadingDigest(db: Db, schedule: ReadingDigestSchedule): Repeati
       const run = await sendReadingDigests(db, { week, publicUrl: schedule.publicUrl });
       if (run.sent || run.failed || run.uncertain)
         console.log(
-          `Leitura: lembrete semanal ${week}: ${run.sent} enviados, ${run.failed} falhas, ${run.uncertain} sem confirmação do servidor${run.uncertain ? " (não reenviados; veja npm run reading:digest -- --reenviar-falhas)" : ""}`,
+          `Leitura: lembrete semanal ${week}: ${run.sent} enviados, ${run.failed} falhas, ${run.uncertain} sem confirmação do servidor${run.uncertain ? " (não reenviados; veja npm run reading:digest -- --reenviar-falhas)" : ""}${run.stoppedUnreachable ? "; o servidor de e-mail não respondeu e a passada parou (os demais na próxima hora)" : ""}`,
         );
       if (!run.failed) doneWeek = week;
     },

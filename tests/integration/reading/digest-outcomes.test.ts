@@ -16,8 +16,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { auditLogs, readingDigestSends } from "../../../db/schema/index";
 import { insertScaleUsers } from "../../../scripts/bench/scale-data";
 import { closeDatabase, type Db } from "../../../src/lib/server/data/db";
-import { resendFailedDigests, sendReadingDigests } from "../../../src/lib/server/reading/digest";
-import type { Mail } from "../../../src/lib/server/mail/email";
+import { resendFailedDigests, sendReadingDigests, UNREACHABLE_STOP } from "../../../src/lib/server/reading/digest";
+import { sendOverSmtp, type Mail } from "../../../src/lib/server/mail/email";
 import { startSmtpSink, type SinkAnswer, type SmtpSink } from "../../support/smtp-sink";
 import { openOwnTestDatabase } from "../../support/users";
 import { requiredPage } from "../../support/reading-dist";
@@ -159,5 +159,31 @@ describe("the weekly reminder under ambiguous SMTP outcomes", () => {
     expect(await claimOf(4, week)).toMatchObject({ sentAt: expect.any(Number), failedAt: null });
     expect(await resendFailedDigests(db, { week, publicUrl: PUBLIC_URL, send })).toMatchObject({ sent: 0, failed: 0, uncertain: 0 });
     expect(mailCounts(since)).toEqual(Array(PEOPLE).fill(1));
+  });
+
+  it(`a mail server that answers nothing stops the pass after ${UNREACHABLE_STOP} tries in a row; the rest go out on the next pass`, async () => {
+    const week = "2030-W05";
+    const since = sink.received.length;
+    // The portal's own SMTP send (sendMail with SMTP_URL), which knows whether the server said anything.
+    const portalSend = (mail: Mail) => sendOverSmtp(sink.url, { from: "portal@b1.example.com", ...mail });
+    await sink.stop();
+    const stopped = await sendReadingDigests(db, { week, publicUrl: PUBLIC_URL, send: portalSend });
+    expect(stopped).toMatchObject({ sent: 0, failed: UNREACHABLE_STOP, uncertain: 0, stoppedUnreachable: true });
+    // Nobody is left claimed: the tried ones were given back, the others never claimed.
+    for (let index = 0; index < PEOPLE; index += 1) expect(await claimOf(index, week)).toBeUndefined();
+    expect(await auditOf(week)).toEqual([{ semana: week, enviados: 0, falhas: UNREACHABLE_STOP, incertos: 0 }]);
+    await sink.start();
+    const next = await sendReadingDigests(db, { week, publicUrl: PUBLIC_URL, send: portalSend });
+    expect(next).toMatchObject({ sent: PEOPLE, failed: 0, stoppedUnreachable: false });
+    expect(mailCounts(since)).toEqual(Array(PEOPLE).fill(1));
+  });
+
+  it("a server that answers, even with a refusal each time, never stops the pass", async () => {
+    const week = "2030-W06";
+    const portalSend = (mail: Mail) => sendOverSmtp(sink.url, { from: "portal@b1.example.com", ...mail });
+    answering(Object.fromEntries(emails.map((_, index) => [index, { refuse: 451 }])));
+    const run = await sendReadingDigests(db, { week, publicUrl: PUBLIC_URL, send: portalSend });
+    expect(run).toMatchObject({ sent: 0, failed: PEOPLE, stoppedUnreachable: false });
+    answering({});
   });
 });

@@ -4,7 +4,7 @@
  * nodemailer 10 throws them; the loopback cases run for real in digest-outcomes.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { mailSurelyNotTaken } from "../../../src/lib/server/mail/email";
+import { mailServerUnreachable, mailSurelyNotTaken } from "../../../src/lib/server/mail/email";
 
 const error = (fields: Record<string, unknown>) => Object.assign(new Error("falha"), fields);
 
@@ -28,5 +28,20 @@ describe("mailSurelyNotTaken", () => {
     expect(mailSurelyNotTaken(error({ code: "EPROTOCOL", responseCode: 250 }))).toBe(false);
     expect(mailSurelyNotTaken("falha")).toBe(false);
     expect(mailSurelyNotTaken(null)).toBe(false);
+  });
+});
+
+describe("mailServerUnreachable (the weekly reminder stops its pass after a few in a row)", () => {
+  it("is true only when the portal's send saw no line at all from a mail server", () => {
+    expect(mailServerUnreachable(error({ code: "ESOCKET", originalCode: "ECONNREFUSED", serverReplied: false }))).toBe(true);
+    expect(mailServerUnreachable(error({ code: "ETIMEDOUT", timeoutType: "GREETING_TIMEOUT", serverReplied: false }))).toBe(true);
+    expect(mailServerUnreachable(error({ code: "ECONNECTION", serverReplied: false }))).toBe(true);
+  });
+
+  it("is false once the server said anything, for a reply code, and for errors of unknown origin", () => {
+    expect(mailServerUnreachable(error({ code: "EMESSAGE", responseCode: 451, serverReplied: true }))).toBe(false);
+    expect(mailServerUnreachable(error({ code: "ECONNECTION", serverReplied: true }))).toBe(false);
+    expect(mailServerUnreachable(error({ code: "ESOCKET", originalCode: "ECONNREFUSED" }))).toBe(false);
+    expect(mailServerUnreachable(null)).toBe(false);
   });
 });

@@ -17,16 +17,20 @@ export interface Mail {
 /** How long a mail server may take to accept the connection and to greet (nodemailer's defaults are 2 min and 30 s). */
 const SMTP_CONNECT_TIMEOUT_MS = 10_000;
 
-/** A failed SMTP send, marked with whether the message's content had started to go out (the DATA command was sent). */
-type SendError = Error & { dataSent?: boolean };
+/**
+ * A failed SMTP send, marked with whether the message's content had started to go out (the DATA command was
+ * sent) and whether the mail server said anything at all (a line of its own, its greeting included).
+ */
+type SendError = Error & { dataSent?: boolean; serverReplied?: boolean };
 
 /**
  * One SMTP send on its own connection, watching the commands it writes: before DATA nothing of the
  * message can be stored by the server, so a failure then is a sure "not sent" (mailSurelyNotTaken).
  */
-async function sendOverSmtp(smtpUrl: string, message: Mail & { from: string }): Promise<void> {
-  const state = { dataSent: false };
+export async function sendOverSmtp(smtpUrl: string, message: Mail & { from: string }): Promise<void> {
+  const state = { dataSent: false, serverReplied: false };
   const watch = (entry: { tnx?: string } | undefined, text: unknown) => {
+    if (entry?.tnx === "server") state.serverReplied = true;
     if (entry?.tnx === "client" && /^DATA\b/i.test(String(text ?? ""))) state.dataSent = true;
   };
   const logger = { trace: watch, debug: watch, info: watch, warn: watch, error: watch, fatal: watch };
@@ -40,7 +44,7 @@ async function sendOverSmtp(smtpUrl: string, message: Mail & { from: string }): 
   try {
     await transport.sendMail(message);
   } catch (error) {
-    if (error instanceof Error) (error as SendError).dataSent = state.dataSent;
+    if (error instanceof Error) Object.assign(error as SendError, state);
     throw error;
   } finally {
     transport.close();
@@ -84,6 +88,17 @@ export function mailSurelyNotTaken(error: unknown): boolean {
   if (dataSent === false) return true;
   if (code === "EDNS" || timeoutType === "CONNECT_TIMEOUT" || timeoutType === "GREETING_TIMEOUT") return true;
   return typeof originalCode === "string" && NEVER_CONNECTED.has(originalCode);
+}
+
+/**
+ * Whether a failed send met no mail server at all: no connection, or one that closed or stayed silent
+ * without a single line (not even its greeting). The next person's mail would wait the same way, so the
+ * weekly reminder stops its pass after a few of these in a row instead of trying everyone.
+ */
+export function mailServerUnreachable(error: unknown): boolean {
+  if (!error || typeof error !== "object") return false;
+  const { serverReplied, responseCode } = error as Record<string, unknown>;
+  return serverReplied === false && typeof responseCode !== "number";
 }
 
 /** A failed send in one Portuguese line for the logs: what the server said or why there was no server, never a stack. */

@@ -12,7 +12,8 @@
  * stayed silent before its greeting: mailSurelyNotTaken). A failure once DATA was written — the
  * connection dropped before the server's 250 — may have delivered it: the claim stays, marked `failed_at`, and only the operator's resend (resendFailedDigests,
  * `npm run reading:digest -- --reenviar-falhas`) sends it again. One audit row per batch that
- * sent or failed: sent, refused (`falhas`) and uncertain (`incertos`).
+ * sent or failed: sent, refused (`falhas`) and uncertain (`incertos`). A mail server that answers
+ * nothing stops the pass after UNREACHABLE_STOP tries in a row.
  */
 import { and, asc, eq, gt, isNotNull, isNull, sql } from "drizzle-orm";
 import { readingConfirmations, readingDigestSends, users } from "../../../../db/schema/index.ts";
@@ -20,11 +21,18 @@ import { readingStatusOf, type Confirmation } from "../../reading/pending.ts";
 import { writeAuditLog } from "../audit/audit.ts";
 import { inJsonList } from "../data/dialect.ts";
 import type { Db } from "../data/db.ts";
-import { describeMailError, mailSurelyNotTaken, readingDigestMail, sendMail, type Mail } from "../mail/email.ts";
+import { describeMailError, mailServerUnreachable, mailSurelyNotTaken, readingDigestMail, sendMail, type Mail } from "../mail/email.ts";
 import { activeAccount, principalsOf } from "./audience.ts";
 import { readingManifest } from "./manifest.ts";
 
 export const DIGEST_BATCH = 500;
+/**
+ * A pass stops after this many sends in a row that met no mail server (refused, unreachable, or a
+ * server silent until SMTP's 10 s timeout): the next person's mail would wait the same way, and with a
+ * whole company to go through a pass would last days. Their claims went back; the rest stay unclaimed
+ * for the next pass (an hour later in the server; the operator's next run with the CLI).
+ */
+export const UNREACHABLE_STOP = 3;
 
 export interface DigestOptions {
   /** ISO week the mails are for (isoWeekOf). */
@@ -45,6 +53,8 @@ export interface DigestRun {
   uncertain: number;
   /** People looked at. */
   examined: number;
+  /** The pass stopped early: UNREACHABLE_STOP sends in a row met no mail server. */
+  stoppedUnreachable: boolean;
 }
 
 async function confirmationsByUser(db: Db, ids: readonly string[]): Promise<Map<string, Confirmation[]>> {
@@ -98,6 +108,19 @@ async function pendingMails(db: Db, people: Person[], publicUrl: string): Promis
 
 type Outcome = "sent" | "failed" | "uncertain";
 
+/** Counts sends in a row that met no mail server (mailServerUnreachable); any answer from a server starts it over. */
+function unreachableStreak() {
+  let streak = 0;
+  return {
+    note(error: unknown) {
+      streak = mailServerUnreachable(error) ? streak + 1 : 0;
+    },
+    get reached() {
+      return streak >= UNREACHABLE_STOP;
+    },
+  };
+}
+
 /**
  * Sends one claimed mail and records how it ended: `sent_at`; a claim given back (`giveBack`) on a
  * sure refusal; otherwise `failed_at`, kept (the server may have the message).
@@ -109,11 +132,14 @@ async function deliver(
   claim: { userId: string; week: string },
   now: () => number,
   giveBack: boolean,
+  streak: ReturnType<typeof unreachableStreak>,
 ): Promise<Outcome> {
   const mine = and(eq(readingDigestSends.userId, claim.userId), eq(readingDigestSends.week, claim.week));
   try {
     await send(mail);
+    streak.note(null);
   } catch (error) {
+    streak.note(error);
     const refused = mailSurelyNotTaken(error);
     // One line, no error object: an operator reads these by the hundred when the mail server is down.
     console.error(
@@ -145,8 +171,9 @@ async function auditBatch(db: Db, week: string, counts: Record<Outcome, number>,
 /** Sends this week's reminders still due; see the module comment for why it never sends twice. */
 export async function sendReadingDigests(db: Db, options: DigestOptions): Promise<DigestRun> {
   const { week, publicUrl, send = sendMail, batchSize = DIGEST_BATCH, now = Date.now } = options;
-  const run: DigestRun = { week, sent: 0, failed: 0, uncertain: 0, examined: 0 };
+  const run: DigestRun = { week, sent: 0, failed: 0, uncertain: 0, examined: 0, stoppedUnreachable: false };
   if (!readingManifest().pages.length) return run;
+  const streak = unreachableStreak();
   const notYetThisWeek = sql`not exists (select 1 from ${readingDigestSends} where ${readingDigestSends.userId} = ${users.id} and ${readingDigestSends.week} = ${week})`;
   let after = "";
   for (;;) {
@@ -164,12 +191,14 @@ export async function sendReadingDigests(db: Db, options: DigestOptions): Promis
     for (const person of people) {
       const mail = mails.get(person.id);
       if (!mail || !(await claim(db, person.id, week, now()))) continue;
-      counts[await deliver(db, send, mail, { userId: person.id, week }, now, true)] += 1;
+      counts[await deliver(db, send, mail, { userId: person.id, week }, now, true, streak)] += 1;
+      if (streak.reached) break;
     }
     run.sent += counts.sent;
     run.failed += counts.failed;
     run.uncertain += counts.uncertain;
     await auditBatch(db, week, counts, false);
+    if (streak.reached) return { ...run, stoppedUnreachable: true };
   }
 }
 
@@ -183,8 +212,9 @@ export async function sendReadingDigests(db: Db, options: DigestOptions): Promis
  */
 export async function resendFailedDigests(db: Db, options: DigestOptions): Promise<DigestRun> {
   const { week, publicUrl, send = sendMail, batchSize = DIGEST_BATCH, now = Date.now } = options;
-  const run: DigestRun = { week, sent: 0, failed: 0, uncertain: 0, examined: 0 };
+  const run: DigestRun = { week, sent: 0, failed: 0, uncertain: 0, examined: 0, stoppedUnreachable: false };
   if (!readingManifest().pages.length) return run;
+  const streak = unreachableStreak();
   let after = "";
   for (;;) {
     const people = await db
@@ -233,11 +263,13 @@ export async function resendFailedDigests(db: Db, options: DigestOptions): Promi
         .returning({ userId: readingDigestSends.userId });
       const mail = mails.get(person.id);
       if (retaken.length !== 1 || !mail) continue;
-      counts[await deliver(db, send, mail, { userId: person.id, week }, now, false)] += 1;
+      counts[await deliver(db, send, mail, { userId: person.id, week }, now, false, streak)] += 1;
+      if (streak.reached) break;
     }
     run.sent += counts.sent;
     run.failed += counts.failed;
     run.uncertain += counts.uncertain;
     await auditBatch(db, week, counts, true);
+    if (streak.reached) return { ...run, stoppedUnreachable: true };
   }
 }
