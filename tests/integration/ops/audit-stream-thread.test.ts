@@ -99,6 +99,22 @@ describe("audit streaming off the serving thread", () => {
     expect(firstArrivals(receiver.accepted())).toEqual(ids);
   });
 
+  it("the delivery thread runs 10 nice levels below the rest of the process, whose other threads keep its priority (Linux)", async () => {
+    const threads = fs.readdirSync(`/proc/${server.pid}/task`).map((task) => {
+      const stat = fs.readFileSync(`/proc/${server.pid}/task/${task}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      return { name, nice: Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]) };
+    });
+    const main = threads.find((thread) => thread.name === "MainThread" || thread.name === "node")!;
+    expect(threads.filter((thread) => thread.name === "audit-stream")).toEqual([
+      { name: "audit-stream", nice: Math.min(19, main.nice + 10) },
+    ]);
+    // libuv's pool (file reads, Argon2) and V8's helpers serve pages too: none inherited the delivery thread's priority.
+    const others = threads.filter((thread) => thread.name !== "audit-stream");
+    expect(others.length).toBeGreaterThan(1);
+    expect(others.filter((thread) => thread.nice !== main.nice)).toEqual([]);
+  });
+
   it("SIGTERM: the delivery thread gives its lease up before the database closes, and the process exits 0", async () => {
     const [before] = await server.db.select().from(auditDestinations);
     expect(before!.leaseOwner).toMatch(`:${server.pid}:`);

@@ -88,6 +88,10 @@ export async function startAuditStreamOffThread(db: Db, job: AuditStreamJob, log
     });
   }
 
+  // The delivery thread lowers its own priority (audit-stream-worker.ts), and a thread's priority passes to
+  // the threads it starts: libuv's pool, shared by the whole process (file reads, Argon2), is started here
+  // first, by this thread, so it never inherits the delivery thread's.
+  await fs.promises.access(workerFile());
   await spawn();
   return {
     destinations,
