@@ -3,11 +3,17 @@
 // over a pool of keep-alive sockets. Evenly spaced like real beacons from many people, not in a
 // burst at the start of every second as autocannon's own rate sends them.
 // Usage: node beacon-client.mjs <url> <requests.json> <seconds> <req/s>.
+// BENCH_WINDOWS=<start, epoch ms>:<window ms>: starts at that instant and sends only in odd windows
+// (load-client.mjs with the same value compares its pages' p99 in the odd windows with the even ones).
 // Prints one JSON line: {"sent", "accepted", "refused", "failed", "reqPerSec"}.
 import fs from "node:fs";
 import http from "node:http";
 
 const [url, file, seconds, rate] = process.argv.slice(2);
+const windows = process.env.BENCH_WINDOWS?.split(":").map(Number);
+if (windows) await new Promise((resolve) => setTimeout(resolve, Math.max(0, windows[0] - Date.now())));
+/** Whether a due time (performance.now()) falls in a window that sends: all of them without BENCH_WINDOWS. */
+const sending = (due) => !windows || Math.floor((performance.timeOrigin + due - windows[0]) / windows[1]) % 2 === 1;
 const requests = JSON.parse(fs.readFileSync(file, "utf8"));
 const target = new URL(url);
 const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
@@ -55,7 +61,7 @@ await new Promise((resolve) => {
   const tick = () => {
     const now = performance.now();
     while (next <= now && next < ends) {
-      send();
+      if (sending(next)) send();
       next += interval;
     }
     if (next < ends) setTimeout(tick, Math.max(0, next - performance.now()));

@@ -501,6 +501,7 @@ function benchInsightsAtScale() {
     days: option("--days", 400),
     samples: option("--samples", 60),
     beaconSeconds: option("--beacon-seconds", 60),
+    beaconNice: option("--beacon-nice", 0),
     cpuSeconds: option("--cpu-seconds", 8),
     pgTarget,
   });

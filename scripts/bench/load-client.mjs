@@ -9,8 +9,17 @@
 // `connections` keep-alive sockets, and each latency counts from when the request was due, so time
 // spent waiting for a free socket counts too (no coordinated omission). Hand-written because
 // autocannon's own rate sends each connection's share in a burst at the start of every second.
+//
+// BENCH_WINDOWS=<start, epoch ms>:<window ms> (paced only): starts at that instant and also reports the
+// p99 of the requests due in even windows (p99Off) and in odd ones (p99On), leaving out each window's
+// first WINDOW_GUARD_MS (requests still caught in the other window's traffic). beacon-client.mjs with
+// the same value sends only in odd windows: the two conditions alternate every few seconds in one run,
+// so a drift of the shared machine's load falls on both alike.
 import http from "node:http";
 import autocannon from "autocannon";
+
+const WINDOW_GUARD_MS = 250;
+const windows = process.env.BENCH_WINDOWS?.split(":").map(Number);
 
 const [url, cookie, connections, seconds, rate] = process.argv.slice(2);
 const headers = { cookie, "accept-encoding": "gzip, br" };
@@ -29,10 +38,20 @@ async function saturated() {
   };
 }
 
-function paced(perSecond) {
+/** Which alternating window a due time (performance.now()) falls in: "off", "on", or null inside a window's guard. */
+function windowOf(due) {
+  const [start, width] = windows;
+  const since = performance.timeOrigin + due - start;
+  if (since % width < WINDOW_GUARD_MS) return null;
+  return Math.floor(since / width) % 2 === 0 ? "off" : "on";
+}
+
+async function paced(perSecond) {
+  if (windows) await new Promise((resolve) => setTimeout(resolve, Math.max(0, windows[0] - Date.now())));
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: Number(connections) });
   const latencies = [];
+  const byWindow = { off: [], on: [] };
   let non2xx = 0;
   let pending = 0;
   const interval = 1000 / perSecond;
@@ -44,12 +63,29 @@ function paced(perSecond) {
       agent.destroy();
       const sorted = latencies.sort((a, b) => a - b);
       const elapsed = (performance.now() - started) / 1000;
+      const windowed = windows && {
+        p99Off: round(
+          percentile(
+            byWindow.off.sort((a, b) => a - b),
+            99,
+          ),
+        ),
+        p99On: round(
+          percentile(
+            byWindow.on.sort((a, b) => a - b),
+            99,
+          ),
+        ),
+        requestsOff: byWindow.off.length,
+        requestsOn: byWindow.on.length,
+      };
       resolve({
         reqPerSec: Math.round(latencies.length / elapsed),
         p50: round(percentile(sorted, 50)),
         p99: round(percentile(sorted, 99)),
         non2xx,
         requests: latencies.length,
+        ...windowed,
       });
     };
     const send = (due) => {
@@ -59,7 +95,10 @@ function paced(perSecond) {
         (response) => {
           response.resume();
           response.on("end", () => {
-            latencies.push(performance.now() - due);
+            const latency = performance.now() - due;
+            latencies.push(latency);
+            const window = windows && windowOf(due);
+            if (window) byWindow[window].push(latency);
             if (response.statusCode < 200 || response.statusCode >= 300) non2xx++;
             pending--;
             finish();
