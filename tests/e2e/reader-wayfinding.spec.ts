@@ -170,3 +170,16 @@ test.describe("without JavaScript", () => {
     await expect(page.locator("#caso-real").getByRole("heading", { level: 2 })).toBeInViewport();
   });
 });
+
+test("'Esta página ajudou?' appears below 'Anterior / Próxima' and never moves them", async ({ page, loginAs }) => {
+  await page.setViewportSize(WIDE);
+  await loginAs(["visualizador"]);
+  await page.goto("/etapas-processo");
+  const next = pagination(page).getByRole("link", { name: /Próxima/ });
+  const documentTop = () => next.evaluate((link) => link.getBoundingClientRect().top + window.scrollY);
+  const before = await documentTop();
+  // The box is asked for once the end of the page nears, and shows when the server answers.
+  await next.scrollIntoViewIfNeeded();
+  await expect(page.getByRole("region", { name: "Esta página ajudou?" })).toBeVisible();
+  expect(await documentTop()).toBe(before);
+});
