@@ -3,7 +3,9 @@
  * (or on PostgreSQL with DATABASE_URL=postgres://…/<empty database>; BENCH_GATE_DIST=<build folder> runs another build)
  * streams its audit log to a local webhook receiver while a writer process appends 1,000 audit rows/s
  * and a signed-in reader's page, paced at 100/s from a fresh process (load-client.mjs), measures the gate's p99. Phases of N seconds (60 by default):
- *   0. no streaming (page p99 baseline);  1. streaming: lag p99 (receipt − row time) ≤ 2 s, page p99 within 10 %;
+ *   0. no streaming;  1. streaming: lag p99 (receipt − row time) ≤ 2 s;
+ *   1b. 2N s with delivery paused and resumed every 5 s: page p99 in the streaming windows within 10 % of the paused ones
+ *       (phases 0 and 1's p99s are printed too, for information: run one after the other, they differ by the machine's drift);
  *   2. receiver down N s, then back: every row delivered in chain order, lag under 2 s within 30 s.
  * Prints figures and targets; exits 1 when a target is missed.
  */
@@ -19,6 +21,7 @@ import { closeDatabase, openDatabase, type Db } from "../../src/lib/server/data/
 import { seedDatabase } from "../../src/lib/server/data/seed.ts";
 import { createUser } from "../../src/lib/server/auth/user.ts";
 import { createSession } from "../../src/lib/server/sessions/session.ts";
+import { setPaused } from "../../src/lib/server/audit/stream/state.ts";
 import { freePort } from "../pg-cluster.mjs";
 import { benchGateFlags, clientJson, cpuSeconds, loadAverage, startServer } from "./process.ts";
 
@@ -134,6 +137,33 @@ async function pageP99(url: string, cookie: string, seconds: number): Promise<nu
   return result.p99;
 }
 
+/** Delivery paused, then resumed, every this long in phase 1b (load-client.mjs leaves out each window's first 250 ms). */
+const STREAM_WINDOW_MS = 5000;
+
+/**
+ * Phase 1b: pages paced at 100/s for `seconds` while delivery is paused in even windows and resumed in odd ones
+ * (setPaused, as the admin's button does, without its audit row), so the pages' p99 with and without streaming
+ * come from one run and the shared machine's drift falls on both. A resumed window starts by catching up the
+ * paused one's rows: if anything, it errs against streaming.
+ */
+async function alternatingP99(db: Db, url: string, cookie: string, seconds: number): Promise<{ off: number; on: number }> {
+  const start = Date.now() + 1000;
+  const toggles = (async () => {
+    for (let index = 0; index * STREAM_WINDOW_MS < seconds * 1000; index += 1) {
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, start + index * STREAM_WINDOW_MS - Date.now())));
+      await setPaused(db, "webhook", index % 2 === 0);
+    }
+  })();
+  const result = await clientJson<{ p99Off: number; p99On: number; non2xx: number }>(
+    ["scripts/bench/load-client.mjs", url, cookie, "4", String(seconds), String(PAGE_RATE)],
+    { BENCH_WINDOWS: `${start}:${STREAM_WINDOW_MS}` },
+  );
+  await toggles;
+  await setPaused(db, "webhook", false);
+  if (result.non2xx > 0) throw new Error(`${result.non2xx} respostas de página não 2xx durante a medida`);
+  return { off: result.p99Off, on: result.p99On };
+}
+
 /**
  * The build the gate runs: `dist`, or BENCH_GATE_DIST (another build inside the checkout, e.g. the one
  * before a change, so an A/B comparison alternates both in one session).
@@ -229,6 +259,13 @@ export async function benchAuditStream(seconds: number): Promise<boolean> {
     const lagP99 = percentile(lags, 99);
     const rate1 = written1.written / written1.seconds;
 
+    log(`fase 1b: envio pausado e retomado a cada ${STREAM_WINDOW_MS / 1000} s por ${2 * seconds} s, ${ROWS_PER_SECOND} linhas/s`);
+    rows = writer(dbPath, databaseUrl);
+    await rows.ready;
+    const alternating = await alternatingP99(db, `${server.url}/faq`, cookie, 2 * seconds);
+    log(describeWriter("gerador, fase 1b", await rows.stop()));
+    const alternatingMove = alternating.off > 0 ? (alternating.on - alternating.off) / alternating.off : 0;
+
     log(`fase 2: receptor fora do ar por ${seconds} s, depois de volta`);
     await sink.down();
     rows = writer(dbPath, databaseUrl);
@@ -275,7 +312,12 @@ export async function benchAuditStream(seconds: number): Promise<boolean> {
         rate1 >= ROWS_PER_SECOND * 0.98,
       ],
       ["lag p99 com 1.000 linhas/s", `${(lagP99 / 1000).toFixed(2)} s`, "≤ 2 s", lagP99 <= 2000],
-      ["página p99 sem / com envio", `${baseline} / ${streaming} ms (${(pageMove * 100).toFixed(1)} %)`, "≤ +10 %", pageMove <= 0.1],
+      [
+        "página p99 sem / com envio, alternado",
+        `${alternating.off} / ${alternating.on} ms (${(alternatingMove * 100).toFixed(1)} %)`,
+        "≤ +10 %",
+        alternatingMove <= 0.1,
+      ],
       [
         "receptor de volta: lag < 2 s em",
         recoverySeconds === null ? "não voltou" : `${recoverySeconds.toFixed(1)} s`,
@@ -285,9 +327,12 @@ export async function benchAuditStream(seconds: number): Promise<boolean> {
       ["todas as linhas entregues", `${seen.size} de ${ids.length}`, "todas", complete],
       ["na ordem da cadeia", inOrder ? "sim" : "não", "sim", inOrder],
     ];
+    // Phases 0 and 1 one after the other: shown, but the machine's drift between them is often larger than the target.
+    const sequential = `página p99 fases 0 / 1 (em sequência): ${baseline} / ${streaming} ms (${(pageMove * 100).toFixed(1)} %), só informativo`;
     console.log(`\nEnvio da auditoria (issue 45) — ${engineName}, gate de ${GATE_DIST}/, fases de ${seconds} s`);
     for (const [name, figure, target, ok] of rowsOut)
       console.log(`  ${ok ? "ok " : "NÃO"}  ${name.padEnd(36)} ${figure.padEnd(32)} meta ${target}`);
+    console.log(`  ${sequential}`);
     console.log(`  carga da máquina ao fim (1/5/15 min): ${loadAverage()}`);
     return rowsOut.every((row) => row[3]);
   } finally {
