@@ -495,13 +495,20 @@ function benchReadingAtScale() {
 }
 
 /** `--insights`: insights.ts alone, on SQLite or on DATABASE_URL's PostgreSQL (`npm run build` first). */
+/** `--beacon-nice N`: 0–19 (a lower priority needs no privilege; a higher one would, and would measure something else). */
+function beaconNice(): number {
+  const value = option("--beacon-nice", 0);
+  if (!Number.isInteger(value) || value < 0 || value > 19) throw new Error("--beacon-nice aceita um número inteiro de 0 a 19");
+  return value;
+}
+
 function benchInsightsAtScale() {
   return benchInsights({
     people: option("--people", 100_000),
     days: option("--days", 400),
     samples: option("--samples", 60),
     beaconSeconds: option("--beacon-seconds", 60),
-    beaconNice: option("--beacon-nice", 0),
+    beaconNice: beaconNice(),
     cpuSeconds: option("--cpu-seconds", 8),
     pgTarget,
   });

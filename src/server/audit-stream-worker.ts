@@ -20,7 +20,7 @@ import { closeDatabase, connectDatabase, openReadOnlyDatabase } from "../lib/ser
  * lowers its own priority by DELIVERY_NICE, so when both cores are busy the thread that answers pages
  * runs first (bench: `npm run bench -- --audit-stream`). Elsewhere, or if refused, it runs at the process's.
  */
-export const DELIVERY_NICE = 10;
+const DELIVERY_NICE = 10;
 function lowerOwnPriority(): void {
   try {
     const threadId = Number(path.basename(fs.readlinkSync("/proc/thread-self")));
