@@ -208,7 +208,9 @@ describe("audit streaming to a webhook", () => {
       .accepted()
       .slice(count)
       .map((event) => event.id);
-    expect(again.slice(0, 6)).toEqual(ids.slice(-6));
+    // A batch read just before the rewind may still arrive first (at least once: the newest row, again later);
+    // from the chain id on, the six rows come again in order.
+    expect(again.slice(again.indexOf(from), again.indexOf(from) + 6)).toEqual(ids.slice(-6));
 
     const actions = (
       await server.db
