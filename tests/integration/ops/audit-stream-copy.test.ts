@@ -156,7 +156,13 @@ describe("reenviar a partir de uma data", () => {
       .slice(before)
       .map((event) => event.id);
     expect(ids.at(-1)).toBe(marker);
-    return { ids: ids.slice(0, -1), message, marker: marker!, head };
+    // A batch read just before the rewind may still arrive first (at least once: it comes again later, in order);
+    // the resend starts where the ids first step back.
+    const restart = Math.max(
+      0,
+      ids.findIndex((id, index) => index > 0 && id <= ids[index - 1]!),
+    );
+    return { ids: ids.slice(restart, -1), message, marker: marker!, head };
   }
 
   beforeAll(async () => {
