@@ -63,6 +63,44 @@ describe("insights collector", () => {
     expect(rows.map((row) => row.reads)).toEqual([3]);
   });
 
+  it("counts a person's page once per reload window, again after it, per role, on the day (São Paulo) it was read", async () => {
+    // 2026-03-10 23:55 in São Paulo (02:55 UTC on the 11th).
+    let at = Date.UTC(2026, 2, 11, 2, 55);
+    const collector = createInsightsCollector({
+      db,
+      enabled: true,
+      timeZone: "America/Sao_Paulo",
+      versions: new Map(),
+      intervalMs: 3_600_000,
+      now: () => at,
+    });
+    const reader = person("janela", ["visualizador", "lider"]);
+    const read = (page: string, who: Principal = reader) => collector.countRead("GET", BROWSER, page, who);
+    read("/janela");
+    read("/janela");
+    read("/janela-outra");
+    read("/janela", person("sem-perfil", []));
+    at += 9 * 60_000; // 00:04 on the 11th, still inside the window: a reload
+    read("/janela");
+    at += 60_000 + 1; // past the window: a read again, on the new day
+    read("/janela");
+    await collector.stop();
+    const rows = await db
+      .select({ day: insightsReads.day, role: insightsReads.role, reads: insightsReads.reads })
+      .from(insightsReads)
+      .where(sql`${insightsReads.page} = '/janela'`)
+      .orderBy(insightsReads.day, insightsReads.role);
+    expect(rows).toEqual([
+      { day: "2026-03-10", role: "*", reads: 2 },
+      { day: "2026-03-10", role: "lider", reads: 1 },
+      { day: "2026-03-10", role: "sem-perfil", reads: 1 },
+      { day: "2026-03-10", role: "visualizador", reads: 1 },
+      { day: "2026-03-11", role: "*", reads: 1 },
+      { day: "2026-03-11", role: "lider", reads: 1 },
+      { day: "2026-03-11", role: "visualizador", reads: 1 },
+    ]);
+  });
+
   it("shows a query only once 3 different people searched it, and then forgets who", async () => {
     const collector = createInsightsCollector({
       db,

@@ -103,20 +103,57 @@ export interface CollectorOptions {
 /** Keys of the pending maps join their parts with NUL, which no path, day or normalised query contains. */
 const SEP = "\u0000";
 
+/** People × pages remembered for RELOAD_WINDOW_MS at most; past it the window starts over. */
+const MAX_REMEMBERED = 200_000;
+
+interface PageKeys {
+  day: string;
+  week: string;
+  /** `path␀day␀`: a role's key is this and the role. */
+  dayPrefix: string;
+  all: string;
+  none: string;
+  byRole: Map<string, string>;
+  /** `path␀week`: the readers' key. */
+  readers: string;
+}
+
 export function createInsightsCollector(options: CollectorOptions): InsightsCollector {
   const { db, enabled, versions } = options;
   const now = options.now ?? Date.now;
   const clock: () => Period = createClock(options.timeZone, now);
   let pending = emptyPending();
-  const lastCounted = new Map<string, number>();
+  /** person → page → when it was last counted (nested: no key string is built per page served). */
+  const lastCounted = new Map<string, Map<string, number>>();
+  let remembered = 0;
+  /** Per page, the keys of the pending maps for the current day (built once a day, not per page served). */
+  const pageKeys = new Map<string, PageKeys>();
   const beacons = new Map<string, { windowStart: number; count: number }>();
   let flushing: Promise<void> | null = null;
   const written: WrittenRanks = new Map();
   let timer: NodeJS.Timeout | undefined;
 
   function forgetOld(at: number) {
-    for (const [key, when] of lastCounted) if (at - when >= RELOAD_WINDOW_MS) lastCounted.delete(key);
+    remembered = 0;
+    for (const [person, pages] of lastCounted) {
+      for (const [path, when] of pages) if (at - when >= RELOAD_WINDOW_MS) pages.delete(path);
+      if (pages.size === 0) lastCounted.delete(person);
+      else remembered += pages.size;
+    }
     for (const [key, window] of beacons) if (at - window.windowStart >= 60_000) beacons.delete(key);
+  }
+
+  /** The pending maps' keys of `path` for the current day and week. */
+  function keysOf(path: string): PageKeys {
+    const { day, week } = clock();
+    let keys = pageKeys.get(path);
+    if (keys?.day === day && keys.week === week) return keys;
+    // Paths are the site's pages, a few hundred; the bound only guards against a surprise.
+    if (pageKeys.size >= 10_000) pageKeys.clear();
+    const dayPrefix = path + SEP + day + SEP;
+    keys = { day, week, dayPrefix, all: dayPrefix + ALL_ROLES, none: dayPrefix + NO_ROLE, byRole: new Map(), readers: path + SEP + week };
+    pageKeys.set(path, keys);
+    return keys;
   }
 
   async function runFlush() {
@@ -138,23 +175,29 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
     countRead(method, headers, path, principal) {
       if (!enabled || !isReadRequest(method, headers)) return;
       const at = now();
-      const seenKey = principal.userId + SEP + path;
-      const last = lastCounted.get(seenKey);
+      let pages = lastCounted.get(principal.userId);
+      const last = pages?.get(path);
       if (last !== undefined && at - last < RELOAD_WINDOW_MS) return;
       // A bound on memory: past it the window restarts (a reload may then count twice).
-      if (lastCounted.size >= 200_000) lastCounted.clear();
-      lastCounted.set(seenKey, at);
-      const { day, week } = clock();
-      const add = (role: string) => {
-        const key = path + SEP + day + SEP + role;
-        pending.reads.set(key, (pending.reads.get(key) ?? 0) + 1);
-      };
-      add(ALL_ROLES);
-      if (principal.roles.length === 0) add(NO_ROLE);
-      for (const role of principal.roles) add(role);
-      const readersKey = path + SEP + week;
-      let readers = pending.readers.get(readersKey);
-      if (!readers) pending.readers.set(readersKey, (readers = new Set()));
+      if (remembered >= MAX_REMEMBERED) {
+        lastCounted.clear();
+        remembered = 0;
+        pages = undefined;
+      }
+      if (!pages) lastCounted.set(principal.userId, (pages = new Map()));
+      if (last === undefined) remembered += 1;
+      pages.set(path, at);
+      const keys = keysOf(path);
+      const { reads } = pending;
+      reads.set(keys.all, (reads.get(keys.all) ?? 0) + 1);
+      if (principal.roles.length === 0) reads.set(keys.none, (reads.get(keys.none) ?? 0) + 1);
+      for (const role of principal.roles) {
+        let key = keys.byRole.get(role);
+        if (key === undefined) keys.byRole.set(role, (key = keys.dayPrefix + role));
+        reads.set(key, (reads.get(key) ?? 0) + 1);
+      }
+      let readers = pending.readers.get(keys.readers);
+      if (!readers) pending.readers.set(keys.readers, (readers = new Set()));
       readers.add(principal.userId);
     },
     allowBeacon(sessionId) {
