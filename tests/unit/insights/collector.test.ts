@@ -7,9 +7,10 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insightsQueries, insightsQueryPeople, insightsReads, insightsSearches } from "../../../db/schema/index";
+import { insightsQueries, insightsQueryPeople, insightsReaders, insightsReads, insightsSearches } from "../../../db/schema/index";
 import { closeDatabase, sqliteClient, type Db } from "../../../src/lib/server/data/db";
-import { createInsightsCollector } from "../../../src/lib/server/insights/collector";
+import { createInsightsCollector, emptyPending } from "../../../src/lib/server/insights/collector";
+import { flushInsights } from "../../../src/lib/server/insights/store";
 import type { Principal } from "../../../src/lib/routes";
 import { openOwnTestDatabase } from "../../support/users";
 
@@ -99,6 +100,34 @@ describe("insights collector", () => {
       { day: "2026-03-11", role: "lider", reads: 1 },
       { day: "2026-03-11", role: "visualizador", reads: 1 },
     ]);
+  });
+
+  it("a restarted instance's first flush sends no register the database already holds as high (it reads the sketch first)", async () => {
+    const readers = () => {
+      const batch = emptyPending();
+      batch.readers.set("/reinicio\u00002026-W10", new Set(Array.from({ length: 400 }, (_, index) => `leitor-${index}`)));
+      return batch;
+    };
+    await flushInsights(db, readers(), new Map());
+    const stored = await db
+      .select()
+      .from(insightsReaders)
+      .where(sql`${insightsReaders.page} = '/reinicio'`);
+    expect(stored.length).toBeGreaterThan(250);
+    // The same readers again from an instance that has written nothing yet (a fresh `written`): nothing to raise.
+    const sqlite = sqliteClient(db)!;
+    const changes = () => Number(sqlite.prepare("select total_changes() as n").get()!["n" as never]);
+    const before = changes();
+    const written = new Map<string, Uint8Array>();
+    await flushInsights(db, readers(), written);
+    expect(changes() - before).toBe(0);
+    expect([...written.get("/reinicio\u00002026-W10")!].filter((rank) => rank > 0)).toHaveLength(stored.length);
+    expect(
+      await db
+        .select()
+        .from(insightsReaders)
+        .where(sql`${insightsReaders.page} = '/reinicio'`),
+    ).toEqual(stored);
   });
 
   it("shows a query only once 3 different people searched it, and then forgets who", async () => {

@@ -8,7 +8,7 @@ import { and, eq, inArray, lt, sql, type AnyColumn } from "drizzle-orm";
 import { insightsQueries, insightsQueryPeople, insightsReaders, insightsReads, insightsSearches } from "../../../../db/schema/index.ts";
 import type { Db, Tx } from "../data/db.ts";
 import { onPostgres } from "../data/dialect.ts";
-import { readerRegister } from "./hll.ts";
+import { HLL_REGISTERS, readerRegister } from "./hll.ts";
 import { insightsKey, keyedHash, QUERY_KEY, weekKeyName } from "./keys.ts";
 
 /** A query is shown only once this many different people searched it. */
@@ -61,6 +61,20 @@ export async function flushInsights(db: Db, batch: Pending, written: WrittenRank
     if (!weekKeys.has(week)) weekKeys.set(week, await insightsKey(db, weekKeyName(week)));
   }
   const queryKey = batch.searchers.size > 0 ? await insightsKey(db, QUERY_KEY) : null;
+  // A sketch this instance has not written yet (since it started): its stored ranks are read first, once per
+  // page and week, so its first flush sends only the updates that raise a register, like every later one.
+  for (const key of batch.readers.keys()) {
+    if (written.has(key)) continue;
+    const [page, week] = key.split("\u0000") as [string, string];
+    const stored = await db
+      .select({ register: insightsReaders.register, rank: insightsReaders.rank })
+      .from(insightsReaders)
+      .where(and(eq(insightsReaders.page, page), eq(insightsReaders.week, week)));
+    const ranks = new Uint8Array(HLL_REGISTERS);
+    for (const { register, rank } of stored) if (register >= 0 && register < HLL_REGISTERS) ranks[register] = rank;
+    if (written.size >= 2000) written.clear();
+    written.set(key, ranks);
+  }
 
   const reads = [...batch.reads].map(([key, count]) => {
     const [page, day, role] = key.split("\u0000") as [string, string, string];
@@ -126,7 +140,7 @@ export async function flushInsights(db: Db, batch: Pending, written: WrittenRank
     let ranks = written.get(key);
     if (!ranks) {
       if (written.size >= 2000) written.clear();
-      written.set(key, (ranks = new Uint8Array(1024)));
+      written.set(key, (ranks = new Uint8Array(HLL_REGISTERS)));
     }
     if (ranks[register]! < rank) ranks[register] = rank;
   }
