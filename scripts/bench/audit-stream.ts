@@ -44,6 +44,7 @@ function percentile(values: number[], p: number): number {
 /** A receiver that records each event's arrival; `down()` closes it (connections refused), `up()` listens again. */
 async function receiver(port: number) {
   const arrivals: Arrival[] = [];
+  let highest = 0;
   let server: http.Server | null = null;
   const handler: http.RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
@@ -52,7 +53,10 @@ async function receiver(port: number) {
       const now = Date.now();
       const events = (JSON.parse(Buffer.concat(chunks).toString()) as { data: { events: { id: number; createdAtMs: number }[] } }).data
         .events;
-      for (const event of events) arrivals.push({ id: event.id, lagMs: now - event.createdAtMs, at: now });
+      for (const event of events) {
+        arrivals.push({ id: event.id, lagMs: now - event.createdAtMs, at: now });
+        highest = Math.max(highest, event.id);
+      }
       res.writeHead(204).end();
     });
   };
@@ -67,7 +71,7 @@ async function receiver(port: number) {
       server!.close(() => resolve());
     });
   await up();
-  return { arrivals, up, down };
+  return { arrivals, up, down, deliveredUpTo: () => highest };
 }
 
 interface WriterResult {
@@ -137,31 +141,50 @@ async function pageP99(url: string, cookie: string, seconds: number): Promise<nu
   return result.p99;
 }
 
-/** Delivery paused, then resumed, every this long in phase 1b (load-client.mjs leaves out each window's first 250 ms). */
+/** Delivery paused, then resumed, every this long in phase 1b. */
 const STREAM_WINDOW_MS = 5000;
+/**
+ * What load-client.mjs leaves out at the start of each phase-1b window: a resumed stream first catches up the
+ * paused window's 5,000 rows at full speed (a burst the steady 1,000 rows/s never makes; measured and printed
+ * each run, and refused as a measure when longer than this).
+ */
+const STREAM_GUARD_MS = 1000;
 
 /**
  * Phase 1b: pages paced at 100/s for `seconds` while delivery is paused in even windows and resumed in odd ones
  * (setPaused, as the admin's button does, without its audit row), so the pages' p99 with and without streaming
- * come from one run and the shared machine's drift falls on both. A resumed window starts by catching up the
- * paused one's rows: if anything, it errs against streaming.
+ * come from one run and the shared machine's drift falls on both. The first STREAM_GUARD_MS of each window is
+ * left out: in a resumed window, the catch-up of the paused one's rows (`catchUpMs`, each resumed window's).
  */
-async function alternatingP99(db: Db, url: string, cookie: string, seconds: number): Promise<{ off: number; on: number }> {
+async function alternatingP99(
+  db: Db,
+  url: string,
+  cookie: string,
+  seconds: number,
+  deliveredUpTo: () => number,
+): Promise<{ off: number; on: number; byWindow: number[]; catchUpMs: number[] }> {
   const start = Date.now() + 1000;
+  const catchUpMs: number[] = [];
   const toggles = (async () => {
     for (let index = 0; index * STREAM_WINDOW_MS < seconds * 1000; index += 1) {
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, start + index * STREAM_WINDOW_MS - Date.now())));
-      await setPaused(db, "webhook", index % 2 === 0);
+      const resumed = index % 2 === 1;
+      await setPaused(db, "webhook", !resumed);
+      if (!resumed) continue;
+      const at = Date.now();
+      const [head] = await db.select({ id: auditLogs.id }).from(auditLogs).orderBy(desc(auditLogs.id)).limit(1);
+      while (deliveredUpTo() < head!.id && Date.now() - at < STREAM_WINDOW_MS) await new Promise((resolve) => setTimeout(resolve, 10));
+      catchUpMs.push(Date.now() - at);
     }
   })();
-  const result = await clientJson<{ p99Off: number; p99On: number; non2xx: number }>(
+  const result = await clientJson<{ p99Off: number; p99On: number; p99ByWindow: number[]; non2xx: number }>(
     ["scripts/bench/load-client.mjs", url, cookie, "4", String(seconds), String(PAGE_RATE)],
-    { BENCH_WINDOWS: `${start}:${STREAM_WINDOW_MS}` },
+    { BENCH_WINDOWS: `${start}:${STREAM_WINDOW_MS}:${STREAM_GUARD_MS}` },
   );
   await toggles;
   await setPaused(db, "webhook", false);
   if (result.non2xx > 0) throw new Error(`${result.non2xx} respostas de página não 2xx durante a medida`);
-  return { off: result.p99Off, on: result.p99On };
+  return { off: result.p99Off, on: result.p99On, byWindow: result.p99ByWindow, catchUpMs };
 }
 
 /**
@@ -262,9 +285,15 @@ export async function benchAuditStream(seconds: number): Promise<boolean> {
     log(`fase 1b: envio pausado e retomado a cada ${STREAM_WINDOW_MS / 1000} s por ${2 * seconds} s, ${ROWS_PER_SECOND} linhas/s`);
     rows = writer(dbPath, databaseUrl);
     await rows.ready;
-    const alternating = await alternatingP99(db, `${server.url}/faq`, cookie, 2 * seconds);
+    const alternating = await alternatingP99(db, `${server.url}/faq`, cookie, 2 * seconds, () => sink.deliveredUpTo());
     log(describeWriter("gerador, fase 1b", await rows.stop()));
     const alternatingMove = alternating.off > 0 ? (alternating.on - alternating.off) / alternating.off : 0;
+    // A catch-up longer than the guard would leave a burst inside the streaming windows' measure.
+    const catchUpInGuard = alternating.catchUpMs.every((ms) => ms <= STREAM_GUARD_MS);
+    log(`p99 de cada janela (ms; pausado, enviando, …): ${alternating.byWindow.join(" · ")}`);
+    log(
+      `retomado, o envio pôs em dia as linhas da janela pausada em ${alternating.catchUpMs.join(" · ")} ms (fora da medida: o 1º ${STREAM_GUARD_MS} ms de cada janela)`,
+    );
 
     log(`fase 2: receptor fora do ar por ${seconds} s, depois de volta`);
     await sink.down();
@@ -314,9 +343,9 @@ export async function benchAuditStream(seconds: number): Promise<boolean> {
       ["lag p99 com 1.000 linhas/s", `${(lagP99 / 1000).toFixed(2)} s`, "≤ 2 s", lagP99 <= 2000],
       [
         "página p99 sem / com envio, alternado",
-        `${alternating.off} / ${alternating.on} ms (${(alternatingMove * 100).toFixed(1)} %)`,
+        `${alternating.off} / ${alternating.on} ms (${(alternatingMove * 100).toFixed(1)} %)${catchUpInGuard ? "" : ", pôr em dia > 1 s"}`,
         "≤ +10 %",
-        alternatingMove <= 0.1,
+        alternatingMove <= 0.1 && catchUpInGuard,
       ],
       [
         "receptor de volta: lag < 2 s em",

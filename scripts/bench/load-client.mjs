@@ -10,16 +10,17 @@
 // spent waiting for a free socket counts too (no coordinated omission). Hand-written because
 // autocannon's own rate sends each connection's share in a burst at the start of every second.
 //
-// BENCH_WINDOWS=<start, epoch ms>:<window ms> (paced only): starts at that instant and also reports the
-// p99 of the requests due in even windows (p99Off) and in odd ones (p99On), leaving out each window's
-// first WINDOW_GUARD_MS (requests still caught in the other window's traffic). beacon-client.mjs with
+// BENCH_WINDOWS=<start, epoch ms>:<window ms>[:<guard ms>] (paced only): starts at that instant and also
+// reports the p99 of the requests due in even windows (p99Off) and in odd ones (p99On), and of each window
+// (p99ByWindow), leaving out each window's first guard ms (250 by default: requests still caught in the other
+// window's traffic; the audit-stream bench leaves out a resumed stream's catch-up). beacon-client.mjs with
 // the same value sends only in odd windows: the two conditions alternate every few seconds in one run,
 // so a drift of the shared machine's load falls on both alike.
 import http from "node:http";
 import autocannon from "autocannon";
 
-const WINDOW_GUARD_MS = 250;
 const windows = process.env.BENCH_WINDOWS?.split(":").map(Number);
+const WINDOW_GUARD_MS = windows?.[2] ?? 250;
 
 const [url, cookie, connections, seconds, rate] = process.argv.slice(2);
 const headers = { cookie, "accept-encoding": "gzip, br" };
@@ -52,6 +53,8 @@ async function paced(perSecond) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Number(connections) });
   const latencies = [];
   const byWindow = { off: [], on: [] };
+  /** Latencies by window index (even: off, odd: on), for the p99 of each window. */
+  const perWindow = [];
   let non2xx = 0;
   let pending = 0;
   const interval = 1000 / perSecond;
@@ -76,6 +79,14 @@ async function paced(perSecond) {
             99,
           ),
         ),
+        p99ByWindow: Array.from(perWindow, (values) =>
+          round(
+            percentile(
+              (values ?? []).sort((a, b) => a - b),
+              99,
+            ),
+          ),
+        ),
         requestsOff: byWindow.off.length,
         requestsOn: byWindow.on.length,
       };
@@ -98,7 +109,11 @@ async function paced(perSecond) {
             const latency = performance.now() - due;
             latencies.push(latency);
             const window = windows && windowOf(due);
-            if (window) byWindow[window].push(latency);
+            if (window) {
+              byWindow[window].push(latency);
+              const index = Math.floor((performance.timeOrigin + due - windows[0]) / windows[1]);
+              (perWindow[index] ??= []).push(latency);
+            }
             if (response.statusCode < 200 || response.statusCode >= 300) non2xx++;
             pending--;
             finish();
