@@ -326,9 +326,9 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
       const before = cpuSeconds(server.child.pid!);
       const result = await autocannon({ url: server.url, connections: 8, duration: options.cpuSeconds, requests });
       const used = cpuSeconds(server.child.pid!) - before;
+      await stopGate(server.child);
       if (result.non2xx > 0) throw new Error(`${result.non2xx} respostas não 2xx na medida de CPU (uma página que o leitor não abre?)`);
       cpu[mode].push((used * 1e6) / result.requests.total);
-      await stopGate(server.child);
     }
   const on = median(cpu.on);
   const off = median(cpu.off);
