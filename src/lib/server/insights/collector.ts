@@ -179,13 +179,15 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
       const last = pages?.get(path);
       if (last !== undefined && at - last < RELOAD_WINDOW_MS) return;
       // A bound on memory: past it the window restarts (a reload may then count twice).
+      let added = last === undefined;
       if (remembered >= MAX_REMEMBERED) {
         lastCounted.clear();
         remembered = 0;
         pages = undefined;
+        added = true;
       }
       if (!pages) lastCounted.set(principal.userId, (pages = new Map()));
-      if (last === undefined) remembered += 1;
+      if (added) remembered += 1;
       pages.set(path, at);
       const keys = keysOf(path);
       const { reads } = pending;
