@@ -9,7 +9,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insightsQueries, insightsQueryPeople, insightsReaders, insightsReads, insightsSearches } from "../../../db/schema/index";
 import { closeDatabase, sqliteClient, type Db } from "../../../src/lib/server/data/db";
-import { createInsightsCollector, emptyPending } from "../../../src/lib/server/insights/collector";
+import { createInsightsCollector, emptyPending, type CollectorOptions } from "../../../src/lib/server/insights/collector";
 import { flushInsights } from "../../../src/lib/server/insights/store";
 import type { Principal } from "../../../src/lib/routes";
 import { openOwnTestDatabase } from "../../support/users";
@@ -40,16 +40,13 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** A collector that flushes only when told (the hourly timer never fires in a test). */
+const collectorWith = (options: Partial<CollectorOptions> = {}) =>
+  createInsightsCollector({ db, enabled: true, timeZone: "America/Sao_Paulo", versions: new Map(), intervalMs: 3_600_000, ...options });
+
 describe("insights collector", () => {
   it("keeps the deltas of a flush that failed and writes them exactly once the database is back", async () => {
-    const collector = createInsightsCollector({
-      db,
-      enabled: true,
-      timeZone: "America/Sao_Paulo",
-      versions: new Map(),
-      intervalMs: 3_600_000,
-      logError: () => {},
-    });
+    const collector = collectorWith({ logError: () => {} });
     collector.countRead("GET", BROWSER, "/falha", person("a"));
     collector.countRead("GET", BROWSER, "/falha", person("b"));
     await ddl("alter table insights_reads rename to insights_reads_fora");
@@ -67,14 +64,7 @@ describe("insights collector", () => {
   it("counts a person's page once per reload window, again after it, per role, on the day (São Paulo) it was read", async () => {
     // 2026-03-10 23:55 in São Paulo (02:55 UTC on the 11th).
     let at = Date.UTC(2026, 2, 11, 2, 55);
-    const collector = createInsightsCollector({
-      db,
-      enabled: true,
-      timeZone: "America/Sao_Paulo",
-      versions: new Map(),
-      intervalMs: 3_600_000,
-      now: () => at,
-    });
+    const collector = collectorWith({ now: () => at });
     const reader = person("janela", ["visualizador", "lider"]);
     const read = (page: string, who: Principal = reader) => collector.countRead("GET", BROWSER, page, who);
     read("/janela");
@@ -134,13 +124,7 @@ describe("insights collector", () => {
   });
 
   it("shows a query only once 3 different people searched it, and then forgets who", async () => {
-    const collector = createInsightsCollector({
-      db,
-      enabled: true,
-      timeZone: "America/Sao_Paulo",
-      versions: new Map(),
-      intervalMs: 3_600_000,
-    });
+    const collector = collectorWith();
     const search = (user: string, query: string) => collector.recordSearch(user, { query, results: 0, opened: null });
     search("a", "salário");
     search("a", "salário");
