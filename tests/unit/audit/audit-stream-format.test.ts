@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { backoffMs } from "../../../src/lib/server/audit/stream/deliverer";
 import { octetCounted, syslogMessage, toEvents } from "../../../src/lib/server/audit/stream/event";
-import { displayUrl, parseRetryAfter } from "../../../src/lib/server/audit/stream/senders";
+import { Webhook } from "standardwebhooks";
+import { displayUrl, parseRetryAfter, webhookSignature } from "../../../src/lib/server/audit/stream/senders";
 
 const ROW = {
   id: 42,
@@ -68,6 +69,24 @@ describe("streamed audit events", () => {
     for (let attempt = 1; attempt <= 40; attempt++) expect(backoffMs(attempt, 500, () => 1)).toBeLessThanOrEqual(10_000);
     // A base set above the cap is still honoured (AUDIT_STREAM_BACKOFF_MS up to 60 s).
     expect(backoffMs(3, 30_000, () => 1)).toBe(30_000);
+  });
+
+  it("are signed exactly as the standardwebhooks package signs (native HMAC, same bytes)", () => {
+    const key = new Uint8Array(Buffer.alloc(32, 7));
+    const reference = new Webhook(key, { format: "raw" });
+    const at = new Date(Date.UTC(2026, 10, 28, 15, 0, 0, 999));
+    for (const body of ['{"a":1}', JSON.stringify({ nome: "Conceição ✓ \u202e", texto: "x".repeat(70_000) }), ""]) {
+      expect(webhookSignature(key, "41-140", at, body)).toBe(reference.sign("41-140", at, body));
+    }
+    // And the package's verifier takes it.
+    const body = JSON.stringify({ data: { events: [{ id: 1 }] } });
+    const now = new Date();
+    const headers = {
+      "webhook-id": "1-1",
+      "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+      "webhook-signature": webhookSignature(key, "1-1", now, body),
+    };
+    expect(reference.verify(body, headers)).toEqual({ data: { events: [{ id: 1 }] } });
   });
 
   it("show the receiver's address without credentials or query", () => {

@@ -1,13 +1,13 @@
 /**
- * The two ways audit events leave the portal: a Standard Webhooks request (signed with the
- * `standardwebhooks` package) and RFC 5424 syslog over TCP or TLS (RFC 6587 octet counting,
+ * The two ways audit events leave the portal: a Standard Webhooks request (signed as the
+ * `standardwebhooks` package signs, with node:crypto's HMAC) and RFC 5424 syslog over TCP or TLS (RFC 6587 octet counting,
  * RFC 5425). A sender either resolves (the batch was taken) or throws a DeliveryError saying
  * whether to retry (and when) or to stop until an administrator resumes.
  */
+import { createHmac } from "node:crypto";
 import net from "node:net";
 import os from "node:os";
 import tls from "node:tls";
-import { Webhook } from "standardwebhooks";
 import type { AuditSyslogSettings, AuditWebhookSettings } from "../../config/audit-stream.ts";
 import { octetCounted, syslogMessage, type AuditEvent } from "./event.ts";
 
@@ -47,8 +47,18 @@ export function displayUrl(url: string): string {
   return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
 }
 
+/**
+ * The Standard Webhooks signature (`v1,` base64 HMAC-SHA256 of `id.seconds.body`), byte for byte the
+ * `standardwebhooks` package's `sign` (a test holds them equal, and the tests' receiver verifies with the
+ * package). Signed here with node:crypto: the package's pure-JavaScript SHA-256 was a tenth of the
+ * delivery thread's CPU in the bench's profile, and it copied each batch's body once more to sign it.
+ */
+export function webhookSignature(key: Uint8Array, id: string, at: Date, body: string): string {
+  const seconds = Math.floor(at.getTime() / 1000);
+  return `v1,${createHmac("sha256", key).update(`${id}.${seconds}.`).update(body).digest("base64")}`;
+}
+
 export function createWebhookSender(settings: AuditWebhookSettings): Sender {
-  const signer = new Webhook(settings.secret, { format: "raw" });
   return {
     name: "webhook",
     batchSize: settings.batchSize,
@@ -69,7 +79,7 @@ export function createWebhookSender(settings: AuditWebhookSettings): Sender {
             "user-agent": "B1-Method-Hub-Audit/1",
             "webhook-id": id,
             "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-            "webhook-signature": signer.sign(id, now, body),
+            "webhook-signature": webhookSignature(settings.secret, id, now, body),
           },
           body,
           signal: AbortSignal.timeout(settings.timeoutMs),
