@@ -148,8 +148,11 @@ export async function startAuditStream(
           continue;
         }
         attempt = 0;
-        await advanceCursor(db, sender.name, owner, pending.from, last);
+        const moved = await advanceCursor(db, sender.name, owner, pending.from, last);
+        const caughtUp = pending.rows.length < sender.batchSize;
         pending = null;
+        // A short batch was the end of the log when read: wait for more rather than read again at once.
+        if (moved && caughtUp) await sleep(pollMs);
       } catch (error) {
         // The database is away: try again shortly (nothing is lost, the cursor did not move).
         logger.warn({ err: error, destination: sender.name }, "envio da auditoria: falha ao ler ou gravar o estado");
