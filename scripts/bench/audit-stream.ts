@@ -259,7 +259,11 @@ export async function benchAuditStream(seconds: number): Promise<boolean> {
       AUDIT_WEBHOOK_SECRET: SECRET,
       ...(process.env.AUDIT_WEBHOOK_BATCH ? { AUDIT_WEBHOOK_BATCH: process.env.AUDIT_WEBHOOK_BATCH } : {}),
     };
-    server = await gate(dbPath, databaseUrl, streamEnv);
+    // BENCH_STREAM_ELSEWHERE=1 (diagnosis): a second gate process delivers and the measured one has no destination, so
+    // the pages' move is what delivery costs the machine, not the process serving them.
+    const deliverer = process.env.BENCH_STREAM_ELSEWHERE === "1" ? await gate(dbPath, databaseUrl, streamEnv) : null;
+    if (deliverer) log("envio feito por outro processo gate (BENCH_STREAM_ELSEWHERE=1); o gate medido não envia");
+    server = await gate(dbPath, databaseUrl, deliverer ? {} : streamEnv);
     // The backlog of phase 0 goes first: lag counts from here.
     const [head] = await db.select({ id: auditLogs.id }).from(auditLogs).orderBy(desc(auditLogs.id)).limit(1);
     const startId = head?.id ?? 0;
@@ -323,6 +327,7 @@ export async function benchAuditStream(seconds: number): Promise<boolean> {
     while (Math.max(0, ...sink.arrivals.slice(-200).map((a) => a.id)) < last!.id && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 100));
     await stopGate(server.child);
+    if (deliverer) await stopGate(deliverer.child);
 
     const ids = (await db.select({ id: auditLogs.id }).from(auditLogs)).map((row) => row.id).sort((a, b) => a - b);
     const seen = new Set<number>();
