@@ -115,4 +115,48 @@ describe("search beacon in the gate", () => {
     expect(row).toMatchObject({ searches: BEACONS_PER_MINUTE, empty: BEACONS_PER_MINUTE, opens: 0 });
     expect(adapterCalls).toBe(0);
   });
+
+  /** One beacon whose body is sent in chunks without a Content-Length; `cut` breaks the connection after the chunks. */
+  function chunkedBeacon(cookie: string, chunks: string[], cut = false): Promise<{ status: number; body: string } | null> {
+    return new Promise((resolve) => {
+      const request = http.request(`${url}/api/busca`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie, origin: "http://127.0.0.1:4321", "transfer-encoding": "chunked" },
+      });
+      request.on("response", (response) => {
+        let body = "";
+        response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        response.on("end", () => resolve({ status: response.statusCode!, body }));
+      });
+      request.on("error", () => resolve(null));
+      for (const chunk of chunks) request.write(chunk);
+      if (cut) setTimeout(() => (request.destroy(), resolve(null)), 100);
+      else request.end();
+    });
+  }
+
+  it("a body past 64 KiB without a declared length is cut at the limit (413, nothing counted); one in chunks is read whole; a broken one counts nothing", async () => {
+    const user = await createTestUser(db, ["visualizador"]);
+    const cookie = `b1_session=${user.token}`;
+    const padding = " ".repeat(16 * 1024);
+    const over = await chunkedBeacon(cookie, [
+      '{"consulta":"excesso","resultados":1,',
+      padding,
+      padding,
+      padding,
+      padding,
+      '"aberto":null}',
+    ]);
+    expect(over?.status).toBe(413);
+    expect(over?.body).toContain("grande");
+    const whole = await chunkedBeacon(cookie, ['{"consulta":"em pe', 'daços","resultados":1,', padding, '"aberto":null}']);
+    expect(whole).toEqual({ status: 204, body: "" });
+    expect(await chunkedBeacon(cookie, ['{"consulta":"quebrada",'], true)).toBeNull();
+    await insights.flush();
+    const queries = (await db.select().from(insightsSearches)).map((row) => row.query);
+    expect(queries).toContain("em pedaços");
+    expect(queries).not.toContain("excesso");
+    expect(queries).not.toContain("quebrada");
+    expect(adapterCalls).toBe(0);
+  });
 });
