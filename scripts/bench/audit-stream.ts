@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- --audit-stream [--audit-stream-seconds N]` (issue 45): the built gate on SQLite
- * (or on PostgreSQL with DATABASE_URL=postgres://…/<empty database>; BENCH_GATE_DIST=<build folder> runs another build)
+ * (or on PostgreSQL with DATABASE_URL=postgres://…/<empty database>; BENCH_GATE_DIST=<build folder> runs another build;
+ * BENCH_STREAM_ELSEWHERE=1 delivers from a second gate process, to tell the serving process's cost from the machine's)
  * streams its audit log to a local webhook receiver while a writer process appends 1,000 audit rows/s
  * and a signed-in reader's page, paced at 100/s from a fresh process (load-client.mjs), measures the gate's p99. Phases of N seconds (60 by default):
  *   0. no streaming;  1. streaming: lag p99 (receipt − row time) ≤ 2 s;
