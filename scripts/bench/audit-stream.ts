@@ -194,6 +194,9 @@ async function alternatingP99(
  */
 const GATE_DIST = process.env.BENCH_GATE_DIST || "dist";
 
+/** Gates this bench started and that have not exited: a phase that throws leaves none running (finally below). */
+const runningGates = new Set<ChildProcess>();
+
 async function gate(dbPath: string, databaseUrl: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const { child } = await startServer(
@@ -211,6 +214,8 @@ async function gate(dbPath: string, databaseUrl: string, env: Record<string, str
     },
     /no ar em/,
   );
+  runningGates.add(child);
+  child.once("exit", () => runningGates.delete(child));
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
@@ -371,6 +376,8 @@ export async function benchAuditStream(seconds: number): Promise<boolean> {
     console.log(`  carga da máquina ao fim (1/5/15 min): ${loadAverage()}`);
     return rowsOut.every((row) => row[3]);
   } finally {
+    // A phase that threw (a non-2xx page, a writer that died) would otherwise leave its gates running, orphaned.
+    await Promise.all([...runningGates].map((child) => stopGate(child)));
     // The receiver listens until closed: left open, the bench printed its figures and never exited.
     await sink.down();
     await closeDatabase(db);
