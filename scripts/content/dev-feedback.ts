@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { isRunnableDevEnvironment, type RunnableDevEnvironment, type ViteDevServer } from "vite";
 import type { AstroIntegrationLogger } from "astro";
-import type { ContentPageEntry } from "../../src/lib/content-manifest.ts";
+import { manifestGeneration, type ContentPageEntry } from "../../src/lib/content-manifest.ts";
 import { checkContent, formatProblem, type Problem } from "./check.ts";
 import { onContentStoreChange, type ChangedStore } from "./store-changes.ts";
 
@@ -46,6 +46,21 @@ const HOLD_MS = 120;
 const REPEAT_MS = 150;
 /** How long a new page's menu entry waits for Astro to list the page among the modules it can render. */
 const RENDER_LIST_WAIT_MS = 10_000;
+
+/** What a page tells the dev server once its live connection is up: the menu's content generation it was rendered with. */
+const GENERATION_EVENT = "b1:conteudo";
+/** How many reloads one content generation may ask for (a page that keeps rendering an older menu is not reloaded forever). */
+const GENERATION_RELOADS = 5;
+
+/**
+ * The page script `astro dev` injects: a page rendered before a new page's menu entry was published (its
+ * request was under way when the reload went out, and that reload reached no page) says which menu it
+ * has once it is connected, and is reloaded when that menu is not the current one.
+ */
+export const CONTENT_GENERATION_SCRIPT = `
+const generation = document.querySelector('meta[name="b1-conteudo"]')?.content;
+if (generation && import.meta.hot) import.meta.hot.send(${JSON.stringify(GENERATION_EVENT)}, generation);
+`;
 
 /** B1_DEV_TRACE=1: each step of a save, in ms after its file event, in the dev server's log. */
 const TRACE = Boolean(process.env.B1_DEV_TRACE);
@@ -166,6 +181,8 @@ export function showContentProblemsInDev({
   const client = server.environments.client.hot;
   let problems: readonly Problem[] = initialProblems;
   let manifest = JSON.stringify(initialPages);
+  let generation = manifestGeneration(initialPages);
+  let generationReloads = 0;
   let shown = "";
   let fallbackReload: NodeJS.Timeout | undefined;
   /**
@@ -238,6 +255,14 @@ export function showContentProblemsInDev({
   // A page opened or reloaded while a problem stands shows it at once.
   client.on("vite:client:connect", (_data, socket) => {
     if (problems.length) socket.send(overlayPayload(root, problems) as never);
+  });
+
+  // A page rendered with another menu than the one published reloads, unless a reload for it is still to come.
+  client.on(GENERATION_EVENT, (rendered: unknown, socket) => {
+    if (rendered === generation || problems.length || menuWaiting || generationReloads >= GENERATION_RELOADS) return;
+    generationReloads += 1;
+    trace(`page with an older menu (${String(rendered).slice(0, 16)}): reload`);
+    socket.send({ type: "full-reload", path: "*" });
   });
 
   /** Sends the reload held for the page once its save is stored and checked, unless problems stand. */
@@ -327,6 +352,8 @@ export function showContentProblemsInDev({
       return;
     }
     writeManifest(pages);
+    generation = manifestGeneration(pages);
+    generationReloads = 0;
     menuWaiting = false;
     trace(`menu published${ready ? "" : " (not listed in time)"}${waited ? ", reload" : ""}`);
     invalidateWithImporters(server, routesModule);

@@ -15,7 +15,7 @@ import { DOWNLOADS_DIR, DOWNLOADS_DIST_DIR, DOWNLOADS_MANIFEST_FILE, type Downlo
 import { NEWS_MANIFEST_FILE, type NewsManifest } from "../../src/lib/reading/news.ts";
 import { READING_MANIFEST_FILE, type ReadingManifest } from "../../src/lib/reading/required-page.ts";
 import { checkContent, formatProblem, PAGES_DIR, type ContentCheck } from "./check.ts";
-import { showContentProblemsInDev } from "./dev-feedback.ts";
+import { CONTENT_GENERATION_SCRIPT, showContentProblemsInDev } from "./dev-feedback.ts";
 import { OVERLAY_PT_SCRIPT } from "./overlay-pt.ts";
 import { contentNews } from "./news.ts";
 import { readingHistory } from "./reading-history.ts";
@@ -124,6 +124,7 @@ export function contentPages(): AstroIntegration {
         if (command === "dev") {
           devStart = { root, outDir, check };
           injectScript("page", OVERLAY_PT_SCRIPT);
+          injectScript("page", CONTENT_GENERATION_SCRIPT);
           updateConfig({ vite: { plugins: [lazyServerSourceMaps(), mdxSyntaxInDev(root)] } });
         }
         if (problems.length) {

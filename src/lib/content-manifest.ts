@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -32,4 +33,13 @@ export function readContentManifest(file = contentManifestPath()): ContentPageEn
   if (!fs.existsSync(file)) return [];
   const parsed = JSON.parse(fs.readFileSync(file, "utf8")) as { pages?: ContentPageEntry[] };
   return parsed.pages ?? [];
+}
+
+/**
+ * A short digest of a page list (as the manifest file holds it). `astro dev` stamps each page with the
+ * digest of the list its menu was rendered from, so a page rendered just before a new page was published
+ * can be reloaded once its live connection is up (scripts/content/dev-feedback.ts).
+ */
+export function manifestGeneration(pages: readonly ContentPageEntry[]): string {
+  return createHash("sha256").update(JSON.stringify(pages)).digest("base64url").slice(0, 16);
 }

@@ -4,7 +4,7 @@
  * for reading the build's content-page manifest once when the module loads.
  * Over 200 lines because it is the table itself: one entry per page, kept in one place on purpose.
  */
-import { readContentManifest, type ContentPageEntry } from "./content-manifest.ts";
+import { manifestGeneration, readContentManifest, type ContentPageEntry } from "./content-manifest.ts";
 
 export const SYSTEM_ROLES = ["admin", "lider", "visualizador", "security"] as const;
 export type SystemRole = (typeof SYSTEM_ROLES)[number];
@@ -137,7 +137,12 @@ function contentRoutes(pages: readonly ContentPageEntry[]): RouteRule[] {
   return [...pages].sort((a, b) => a.order - b.order || a.title.localeCompare(b.title, "pt-BR")).map(contentPageRoute);
 }
 
-export const ROUTES: readonly RouteRule[] = [...STATIC_ROUTES, ...contentRoutes(readContentManifest())];
+const CONTENT_PAGES = readContentManifest();
+
+export const ROUTES: readonly RouteRule[] = [...STATIC_ROUTES, ...contentRoutes(CONTENT_PAGES)];
+
+/** `astro dev`: the digest of the content pages this route table (and so the menu) was built from. */
+export const contentGeneration = (): string => manifestGeneration(CONTENT_PAGES);
 
 /** JSON endpoints; each one is guarded like the page it serves. */
 export interface ApiRule {
