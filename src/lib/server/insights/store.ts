@@ -96,12 +96,10 @@ export async function flushInsights(db: Db, batch: Pending, written: WrittenRank
     const [query, day] = key.split("\u0000") as [string, string];
     return { query, day, ...sums };
   });
-  const searchers: { query: string; day: string; person: string }[] = [];
+  const searchers: Searcher[] = [];
   for (const [key, people] of batch.searchers) {
     const [query, day] = key.split("\u0000") as [string, string];
-    for (const person of people) {
-      searchers.push({ query, day, person: keyedHash(queryKey!, `${person}\u0000${query}`).toString("base64url").slice(0, 22) });
-    }
+    for (const userId of people) searchers.push({ query, day, userId });
   }
 
   await db.transaction(async (tx) => {
@@ -132,7 +130,7 @@ export async function flushInsights(db: Db, batch: Pending, written: WrittenRank
           set: { searches: added(insightsSearches.searches), empty: added(insightsSearches.empty), opens: added(insightsSearches.opens) },
         });
     }
-    if (searchers.length > 0) await countSearchers(tx, searchers);
+    if (searchers.length > 0) await countSearchers(tx, searchers, queryKey!);
   });
   // Committed: remember what was written (another instance may hold larger ranks; max keeps them).
   for (const { page, week, register, rank } of registers.values()) {
@@ -151,7 +149,14 @@ export async function flushInsights(db: Db, batch: Pending, written: WrittenRank
  * deleted and only `people = K_ANONYMITY` remains. Two instances counting at once may each miss the
  * other's uncommitted hash: the query then shows at the next search, never too early.
  */
-async function countSearchers(tx: Tx, searchers: { query: string; day: string; person: string }[]): Promise<void> {
+/** Someone who searched a query on a day, as counted in memory (the id is hashed only if the query still needs counting). */
+interface Searcher {
+  query: string;
+  day: string;
+  userId: string;
+}
+
+async function countSearchers(tx: Tx, searchers: readonly Searcher[], queryKey: Buffer): Promise<void> {
   const lastDay = new Map<string, string>();
   for (const { query, day } of searchers) if ((lastDay.get(query) ?? "") < day) lastDay.set(query, day);
   const queries = [...lastDay.keys()];
@@ -172,8 +177,14 @@ async function countSearchers(tx: Tx, searchers: { query: string; day: string; p
       .where(and(inArray(insightsQueries.query, part), lt(insightsQueries.people, K_ANONYMITY)));
     for (const row of rows) below.add(row.query);
   }
+  // Hashed only for the queries still below K_ANONYMITY: a query past it (most of a busy day's searches) needs
+  // no one counted, and hashing its searchers anyway was most of a flush's time on the serving thread.
   const fresh = new Map<string, { query: string; person: string }>();
-  for (const { query, person } of searchers) if (below.has(query)) fresh.set(`${query}\u0000${person}`, { query, person });
+  for (const { query, userId } of searchers) {
+    if (!below.has(query)) continue;
+    const person = keyedHash(queryKey, `${userId}\u0000${query}`).toString("base64url").slice(0, 22);
+    fresh.set(`${query}\u0000${person}`, { query, person });
+  }
   for (const rows of chunks([...fresh.values()])) await tx.insert(insightsQueryPeople).values(rows).onConflictDoNothing();
   for (const query of below) {
     const [row] = await tx
