@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { eq } from "drizzle-orm";
-import { totp } from "../../../support/totp";
+import { totp, totpAt, totpStep } from "../../../support/totp";
 import { auditLogs } from "../../../../db/schema/index";
 import { twoFactorSecrets } from "../../../../db/schema/index";
 import { readTwoFactorSettings } from "../../../../src/lib/server/config/two-factor";
@@ -22,12 +22,22 @@ function call(path: string, init: { method?: string; token?: string; cookie?: st
   });
 }
 
+/** Enrols the user through the API; returns the key the page would show and the time-step whose code confirmed it. */
+async function enrolAt(user: TestUser): Promise<{ manualKey: string; step: number }> {
+  const begun = await (await call("/api/conta/dois-fatores", { method: "POST", token: user.token, body: {} })).json();
+  const step = totpStep();
+  const confirmed = await call("/api/conta/dois-fatores", {
+    method: "PUT",
+    token: user.token,
+    body: { code: totpAt(begun.manualKey, step) },
+  });
+  expect(confirmed.status).toBe(200);
+  return { manualKey: begun.manualKey, step };
+}
+
 /** Enrols the user through the API; returns the key the page would show. */
 async function enrol(user: TestUser): Promise<string> {
-  const begun = await (await call("/api/conta/dois-fatores", { method: "POST", token: user.token, body: {} })).json();
-  const confirmed = await call("/api/conta/dois-fatores", { method: "PUT", token: user.token, body: { code: totp(begun.manualKey, 0) } });
-  expect(confirmed.status).toBe(200);
-  return begun.manualKey;
+  return (await enrolAt(user)).manualKey;
 }
 
 /** Password step: the challenge cookie it sets. */
@@ -86,12 +96,12 @@ describe("secrets at rest", () => {
 describe("the code after the password", () => {
   it("a code already used is refused (no replay)", async () => {
     const user = await createTestUser(server.db, ["visualizador"]);
-    const manualKey = await enrol(user);
+    const { manualKey, step } = await enrolAt(user);
     const challenge = await passwordStep(user);
-    // The enrolment consumed the current step's code.
-    const replay = await call("/api/auth/two-factor", { method: "POST", cookie: challenge, body: { code: totp(manualKey, 0) } });
+    // The enrolment consumed its step's code (named by its step: a step may end between the two requests).
+    const replay = await call("/api/auth/two-factor", { method: "POST", cookie: challenge, body: { code: totpAt(manualKey, step) } });
     expect(replay.status).toBe(401);
-    const next = await call("/api/auth/two-factor", { method: "POST", cookie: challenge, body: { code: totp(manualKey, 1) } });
+    const next = await call("/api/auth/two-factor", { method: "POST", cookie: challenge, body: { code: totpAt(manualKey, step + 1) } });
     expect(next.status).toBe(200);
     expect(next.headers.getSetCookie().some((cookie) => cookie.startsWith("b1_session="))).toBe(true);
   });
