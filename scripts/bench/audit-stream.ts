@@ -10,9 +10,8 @@
  *   2. receiver down N s, then back: every row delivered in chain order, lag under 2 s within 30 s.
  * Prints figures and targets; exits 1 when a target is missed.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { fork, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -42,37 +41,50 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-/** A receiver that records each event's arrival; `down()` closes it (connections refused), `up()` listens again. */
+/**
+ * The webhook receiver (webhook-receiver.mjs) in a process of its own, as a SIEM's collector runs on another
+ * machine: it parses each batch there and reports ids and lags over IPC, and its CPU is printed (phase 1).
+ * In this process, its parsing of 1,000 events a second shared the event loop that paces the phases and
+ * toggles delivery. `down()` closes it (connections refused), `up()` listens again.
+ */
 async function receiver(port: number) {
   const arrivals: Arrival[] = [];
   let highest = 0;
-  let server: http.Server | null = null;
-  const handler: http.RequestListener = (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const now = Date.now();
-      const events = (JSON.parse(Buffer.concat(chunks).toString()) as { data: { events: { id: number; createdAtMs: number }[] } }).data
-        .events;
-      for (const event of events) {
-        arrivals.push({ id: event.id, lagMs: now - event.createdAtMs, at: now });
-        highest = Math.max(highest, event.id);
+  const child = fork("scripts/bench/webhook-receiver.mjs", [String(port)], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const waiters = new Map<string, () => void>();
+  child.on("message", (message: { type: string; at?: number; ids?: number[]; lags?: number[] }) => {
+    if (message.type === "batch") {
+      for (let i = 0; i < message.ids!.length; i += 1) {
+        arrivals.push({ id: message.ids![i]!, lagMs: message.lags![i]!, at: message.at! });
+        highest = Math.max(highest, message.ids![i]!);
       }
-      res.writeHead(204).end();
+      return;
+    }
+    waiters.get(message.type)?.();
+    waiters.delete(message.type);
+  });
+  const command = (type: "up" | "down") =>
+    new Promise<void>((resolve) => {
+      waiters.set(type, resolve);
+      child.send(type);
     });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    waiters.set("up", resolve);
+    child.once("exit", (code) => reject(new Error(`receptor do webhook saiu com código ${code} antes de começar`)));
+  });
+  return {
+    arrivals,
+    up: () => command("up"),
+    down: () => command("down"),
+    deliveredUpTo: () => highest,
+    /** CPU seconds the receiver used so far (its own process). */
+    cpuSeconds: () => cpuSeconds(child.pid!),
+    close: async () => {
+      if (child.connected) child.disconnect();
+      await exited;
+    },
   };
-  const up = () =>
-    new Promise<void>((resolve) => {
-      server = http.createServer({ keepAliveTimeout: 1000 }, handler);
-      server.listen(port, "127.0.0.1", resolve);
-    });
-  const down = () =>
-    new Promise<void>((resolve) => {
-      server!.closeAllConnections();
-      server!.close(() => resolve());
-    });
-  await up();
-  return { arrivals, up, down, deliveredUpTo: () => highest };
 }
 
 interface WriterResult {
@@ -248,7 +260,7 @@ export async function benchAuditStream(seconds: number): Promise<boolean> {
   const sink = await receiver(receiverPort);
   const log = (line: string) => console.log(`[audit-stream] ${line}`);
   try {
-    log(`${engineName}, gate de ${GATE_DIST}/`);
+    log(`${engineName}, gate de ${GATE_DIST}/, receptor do webhook em processo próprio`);
     log(`fase 0: sem envio, ${ROWS_PER_SECOND} linhas/s e ${PAGE_RATE} páginas/s por ${seconds} s`);
     log(`carga da máquina (1/5/15 min): ${loadAverage()}`);
     let server = await gate(dbPath, databaseUrl, {});
@@ -278,15 +290,17 @@ export async function benchAuditStream(seconds: number): Promise<boolean> {
     log(`backlog da fase 0 (${startId} linhas) entregue em ${((Date.now() - caughtUpBacklog) / 1000).toFixed(1)} s`);
     const phase1From = sink.arrivals.length;
     const gateCpuBefore = cpuSeconds(server.child.pid!);
+    const receiverCpuBefore = sink.cpuSeconds();
     rows = writer(dbPath, databaseUrl);
     await rows.ready;
     const streaming = await pageP99(`${server.url}/faq`, cookie, seconds);
     const written1 = await rows.stop();
     const gateCpu = cpuSeconds(server.child.pid!) - gateCpuBefore;
+    const receiverCpu = sink.cpuSeconds() - receiverCpuBefore;
     log(describeWriter("gerador, fase 1", written1));
     const delivered1 = sink.arrivals.length - phase1From;
     log(
-      `gate na fase 1: ${gateCpu.toFixed(1)} s de CPU (${((gateCpu / written1.seconds) * 100).toFixed(0)} % de um núcleo) para ${delivered1} eventos entregues e ${PAGE_RATE * seconds} páginas`,
+      `gate na fase 1: ${gateCpu.toFixed(1)} s de CPU (${((gateCpu / written1.seconds) * 100).toFixed(0)} % de um núcleo) para ${delivered1} eventos entregues e ${PAGE_RATE * seconds} páginas; receptor ${receiverCpu.toFixed(1)} s`,
     );
     const lags = sink.arrivals.slice(phase1From).map((arrival) => arrival.lagMs);
     const lagP99 = percentile(lags, 99);
@@ -378,8 +392,8 @@ export async function benchAuditStream(seconds: number): Promise<boolean> {
   } finally {
     // A phase that threw (a non-2xx page, a writer that died) would otherwise leave its gates running, orphaned.
     await Promise.all([...runningGates].map((child) => stopGate(child)));
-    // The receiver listens until closed: left open, the bench printed its figures and never exited.
-    await sink.down();
+    // The receiver runs until told to end: left running, the bench printed its figures and never exited.
+    await sink.close();
     await closeDatabase(db);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
