@@ -5,6 +5,8 @@
  * whether to retry (and when) or to stop until an administrator resumes.
  */
 import { createHmac } from "node:crypto";
+import http from "node:http";
+import https from "node:https";
 import net from "node:net";
 import os from "node:os";
 import tls from "node:tls";
@@ -58,7 +60,46 @@ export function webhookSignature(key: Uint8Array, id: string, at: Date, body: st
   return `v1,${createHmac("sha256", key).update(`${id}.${seconds}.`).update(body).digest("base64")}`;
 }
 
+/** At most this much of a receiver's answer is read (it is only drained): more, and the connection is closed. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+/** The receiver's answer: its status and Retry-After (the body is drained, not read). */
+interface WebhookAnswer {
+  status: number;
+  retryAfter: string | null;
+}
+
+/**
+ * One POST over node:http(s) on a keep-alive connection of the sender's own. Not fetch: per batch, undici's
+ * fetch cost the delivery thread about 0.7 ms more CPU (the bench's profile; docs/decisions.md).
+ * `signal` bounds the wait for the answer's status line and headers. A URL's user and password, if any, go as HTTP Basic.
+ */
+function post(url: URL, agent: http.Agent, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<WebhookAnswer> {
+  const client = url.protocol === "https:" ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.request(
+      url,
+      { method: "POST", agent, headers: { ...headers, "content-length": String(Buffer.byteLength(body)) }, signal },
+      (response) => {
+        let bytes = 0;
+        response.on("data", (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (bytes > MAX_RESPONSE_BYTES) response.destroy();
+        });
+        response.on("error", () => undefined);
+        const retryAfter = response.headers["retry-after"];
+        resolve({ status: response.statusCode ?? 0, retryAfter: typeof retryAfter === "string" ? retryAfter : null });
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
 export function createWebhookSender(settings: AuditWebhookSettings): Sender {
+  const url = new URL(settings.url);
+  // One connection, kept open between batches (a batch is sent only after the last one's answer).
+  const agent = new (url.protocol === "https:" ? https : http).Agent({ keepAlive: true, maxSockets: 1 });
   return {
     name: "webhook",
     batchSize: settings.batchSize,
@@ -69,12 +110,13 @@ export function createWebhookSender(settings: AuditWebhookSettings): Sender {
       const id = `${first}-${last}`;
       const now = new Date();
       const body = JSON.stringify({ type: "b1.audit.batch", timestamp: now.toISOString(), data: { events } });
-      let response: Response;
+      const signal = AbortSignal.timeout(settings.timeoutMs);
+      let answer: WebhookAnswer;
       try {
-        response = await fetch(settings.url, {
-          method: "POST",
-          redirect: "manual",
-          headers: {
+        answer = await post(
+          url,
+          agent,
+          {
             "content-type": "application/json",
             "user-agent": "B1-Method-Hub-Audit/1",
             "webhook-id": id,
@@ -82,27 +124,31 @@ export function createWebhookSender(settings: AuditWebhookSettings): Sender {
             "webhook-signature": webhookSignature(settings.secret, id, now, body),
           },
           body,
-          signal: AbortSignal.timeout(settings.timeoutMs),
-        });
+          signal,
+        );
       } catch (error) {
-        const timedOut = error instanceof DOMException && error.name === "TimeoutError";
-        throw new DeliveryError(timedOut ? `Sem resposta em ${settings.timeoutMs} ms` : `Falha de conexão: ${causeOf(error)}`, "retry");
+        throw new DeliveryError(
+          signal.aborted ? `Sem resposta em ${settings.timeoutMs} ms` : `Falha de conexão: ${causeOf(error)}`,
+          "retry",
+        );
       }
-      await response.body?.cancel().catch(() => undefined);
-      const status = response.status;
+      const { status } = answer;
       if (status >= 200 && status < 300) return;
       if (status === 408 || status === 429 || status >= 500) {
-        throw new DeliveryError(`O receptor respondeu HTTP ${status}`, "retry", parseRetryAfter(response.headers.get("retry-after")));
+        throw new DeliveryError(`O receptor respondeu HTTP ${status}`, "retry", parseRetryAfter(answer.retryAfter));
       }
       throw new DeliveryError(`O receptor recusou com HTTP ${status}; a entrega parou até um administrador retomar (Integrações)`, "stop");
     },
-    close() {},
+    close() {
+      agent.destroy();
+    },
   };
 }
 
 function causeOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === "string") return code;
+  return typeof message === "string" ? message : String(error);
 }
 
 /** After writing a batch, the connection must stay open this long for the batch to count as taken. */
