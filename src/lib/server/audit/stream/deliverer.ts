@@ -9,6 +9,7 @@ import os from "node:os";
 import { randomUUID } from "node:crypto";
 import type { AuditStreamSettings } from "../../config/audit-stream.ts";
 import { closeDatabase, type Db } from "../../data/db.ts";
+import { GENESIS_HASH } from "../chain.ts";
 import { toEvents } from "./event.ts";
 import { createSyslogSender, createWebhookSender, DeliveryError, displayUrl, type Sender } from "./senders.ts";
 import {
@@ -101,6 +102,8 @@ export async function startAuditStream(
     let attempt = 0;
     let retryAt = 0;
     let pending: { from: number; rows: StreamedRow[]; prevHash: string } | null = null;
+    // The last row this loop delivered, as the next batch chains onto it (saves reading its hash again).
+    let delivered: { id: number; hash: string } | undefined;
     while (!stopped) {
       try {
         const row = await claimLease(db, sender.name, owner, leaseMs);
@@ -124,7 +127,7 @@ export async function startAuditStream(
           continue;
         }
         if (!pending || pending.from !== row.deliveredId) {
-          const batch = await readBatch(reader, row.deliveredId, sender.batchSize);
+          const batch = await readBatch(reader, row.deliveredId, sender.batchSize, delivered);
           if (batch.rows.length === 0) {
             pending = null;
             await sleep(pollMs);
@@ -149,6 +152,7 @@ export async function startAuditStream(
         }
         attempt = 0;
         const moved = await advanceCursor(db, sender.name, owner, pending.from, last);
+        if (moved) delivered = { id: last, hash: pending.rows.at(-1)!.hash ?? GENESIS_HASH };
         const caughtUp = pending.rows.length < sender.batchSize;
         pending = null;
         // A short batch was the end of the log when read: wait for more rather than read again at once.
