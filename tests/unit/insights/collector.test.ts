@@ -46,7 +46,8 @@ const collectorWith = (options: Partial<CollectorOptions> = {}) =>
 
 describe("insights collector", () => {
   it("keeps the deltas of a flush that failed and writes them exactly once the database is back", async () => {
-    const collector = collectorWith({ logError: () => {} });
+    // A fixed clock: the reads before and after the failed flush fall on one day even when the test runs across midnight.
+    const collector = collectorWith({ now: () => Date.UTC(2026, 2, 11, 15), logError: () => {} });
     collector.countRead("GET", BROWSER, "/falha", person("a"));
     collector.countRead("GET", BROWSER, "/falha", person("b"));
     await ddl("alter table insights_reads rename to insights_reads_fora");
