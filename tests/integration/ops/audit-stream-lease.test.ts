@@ -16,7 +16,8 @@ import { freshDatabaseUrl, onPostgres } from "../../support/pg";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 
 const SECRET = "whsec_" + Buffer.from("segredo-de-teste-do-webhook-b1-lease-0123").toString("base64");
-const LEASE_MS = 2000;
+/** Long enough that a holder stalled by a loaded machine (its lease renewed every poll) keeps it; short enough to show the takeover. */
+const LEASE_MS = 5000;
 
 describe.skipIf(!onPostgres)("audit streaming with two instances", () => {
   let receiver: AuditReceiver;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { auditLogs } from "../../../db/schema/index";
+import { auditLogs, rateLimits } from "../../../db/schema/index";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -33,7 +33,8 @@ describe("countAttempt", () => {
 describe("sign-in limit over HTTP", () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startBuiltServer({ RATE_LIMIT_WINDOW_MS: "4000" });
+    // A window far longer than the test: ten attempts (each a password check) may take seconds on a loaded machine.
+    server = await startBuiltServer({ RATE_LIMIT_WINDOW_MS: "600000" });
   });
   afterAll(() => server?.stop());
 
@@ -53,7 +54,8 @@ describe("sign-in limit over HTTP", () => {
     expect(await blocked.json()).toEqual({ error: "Muitas tentativas. Aguarde alguns minutos e tente novamente.", code: "rate_limited" });
     const rows = await server.db.select().from(auditLogs).where(eq(auditLogs.result, "blocked"));
     expect(rows.some((row) => row.actionType === "user_login_attempt")).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 4100));
+    // The window ends (its reset time passes, as the clock would move it): the next attempt counts from 1 again.
+    await server.db.update(rateLimits).set({ resetAt: Date.now() - 1 });
     expect((await attempt()).status).toBe(401);
   });
 });
