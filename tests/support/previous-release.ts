@@ -2,7 +2,7 @@
  * The previous release's build (deploy/previous-release names its commit), for the test that runs
  * that gate against the current schema: the commit's tree is exported with `git archive` into a
  * folder under the system's temporary folder, given links to this checkout's packages when its
- * package-lock.json is the same (else `npm ci` there, minutes, said in the output), built once
+ * package-lock.json installs the same packages (else `npm ci` there, minutes, said in the output), built once
  * and reused by every later run (the PostgreSQL passes of the same `npm test`) until the commit changes.
  */
 import { spawnSync } from "node:child_process";
@@ -106,6 +106,28 @@ export function reusableBuild(dir: string, lockHash: string): PreviousBuild["mod
   return fs.existsSync(path.join(dir, "node_modules", "astro")) ? "shared" : null;
 }
 
+/**
+ * What a package-lock.json installs: every package's place, version and
+ * integrity, as one hash. The root's own entry is left out, and so are the dev/optional/peer marks:
+ * `npm install` puts dev dependencies in node_modules too, so a package moved between
+ * dependencies and devDependencies (the lock file changes, node_modules does not) still shares
+ * this checkout's packages instead of an `npm ci` of minutes in every CI run.
+ */
+export function installedPackagesHash(lockText: string): string {
+  const lock = JSON.parse(lockText) as {
+    packages?: Record<string, { version?: string; resolved?: string; integrity?: string; link?: boolean }>;
+  };
+  // lockfileVersion 1 has no `packages`: only the same bytes are the same install there.
+  if (!lock.packages) return crypto.createHash("sha256").update(lockText).digest("hex");
+  const entries = Object.entries(lock.packages)
+    .filter(([place]) => place !== "")
+    .map(([place, entry]) =>
+      JSON.stringify([place, entry.version ?? null, entry.integrity ?? null, entry.resolved ?? null, entry.link ?? false]),
+    )
+    .sort();
+  return crypto.createHash("sha256").update(entries.join("\n")).digest("hex");
+}
+
 export interface PreviousBuild {
   commit: string;
   /** The exported tree, built: start its gate with `cwd` set to it. */
@@ -126,8 +148,7 @@ export function previousReleaseBuild(prepare: (dir: string) => void, repoRoot = 
   requireCommit(commit);
   const parent = path.join(os.tmpdir(), "b1-previous-release");
   const dir = previousReleaseDir(parent, commit, repoRoot);
-  const currentLock = fs.readFileSync(path.join(repoRoot, "package-lock.json"));
-  const lockHash = crypto.createHash("sha256").update(currentLock).digest("hex");
+  const lockHash = installedPackagesHash(fs.readFileSync(path.join(repoRoot, "package-lock.json"), "utf8"));
   const reused = reusableBuild(dir, lockHash);
   if (reused) return { commit, dir, built: false, modules: reused };
   fs.rmSync(dir, { recursive: true, force: true });
@@ -142,11 +163,11 @@ export function previousReleaseBuild(prepare: (dir: string) => void, repoRoot = 
     } finally {
       fs.rmSync(archive, { force: true });
     }
-    const sameLock = fs.readFileSync(path.join(partial, "package-lock.json")).equals(currentLock);
+    const sameLock = installedPackagesHash(fs.readFileSync(path.join(partial, "package-lock.json"), "utf8")) === lockHash;
     if (sameLock) {
       linkModules(path.join(repoRoot, "node_modules"), path.join(partial, "node_modules"));
     } else {
-      console.log(`[versão anterior] package-lock.json difere do atual: npm ci em ${partial} (alguns minutos)`);
+      console.log(`[versão anterior] package-lock.json instala pacotes diferentes dos atuais: npm ci em ${partial} (alguns minutos)`);
       run("npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], partial, 900_000);
     }
     prepare(partial);

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
+  installedPackagesHash,
   PREVIOUS_RELEASE_FILE,
   previousReleaseCommit,
   previousReleaseDir,
@@ -91,5 +92,36 @@ describe("the previous release's cached build", () => {
     const parent = path.join(dir, "cache");
     expect(previousReleaseDir(parent, HASH, "/srv/a")).not.toBe(previousReleaseDir(parent, HASH, "/srv/b"));
     expect(previousReleaseDir(parent, HASH, "/srv/a")).toBe(previousReleaseDir(parent, HASH, "/srv/a"));
+  });
+});
+
+describe("whether the previous release can use this checkout's packages", () => {
+  const lock = (rootDev: Record<string, string>, packages: Record<string, object>) =>
+    JSON.stringify({ name: "b1-method-hub", lockfileVersion: 3, packages: { "": { devDependencies: rootDev }, ...packages } }, null, 2);
+  const standard = { version: "1.1.1", integrity: "sha512-a", resolved: "https://registry/standardwebhooks-1.1.1.tgz" };
+
+  it("yes, when a package only moved between dependencies and devDependencies (node_modules is the same)", () => {
+    // Failed before: the lock files' bytes were compared, and this move made every CI run `npm ci` the previous release.
+    const before = JSON.stringify({
+      lockfileVersion: 3,
+      packages: { "": { dependencies: { standardwebhooks: "^1.1.1" } }, "node_modules/standardwebhooks": standard },
+    });
+    const after = lock({ standardwebhooks: "^1.1.1" }, { "node_modules/standardwebhooks": { ...standard, dev: true } });
+    expect(installedPackagesHash(after)).toBe(installedPackagesHash(before));
+  });
+
+  it.each([
+    ["another version", { "node_modules/standardwebhooks": { ...standard, version: "1.1.2" } }],
+    ["another integrity", { "node_modules/standardwebhooks": { ...standard, integrity: "sha512-b" } }],
+    ["one more package", { "node_modules/standardwebhooks": standard, "node_modules/left-pad": { version: "1.3.0" } }],
+    ["a package in another place", { "node_modules/x/node_modules/standardwebhooks": standard }],
+  ])("no, with %s", (_label, packages) => {
+    const base = lock({}, { "node_modules/standardwebhooks": standard });
+    expect(installedPackagesHash(lock({}, packages))).not.toBe(installedPackagesHash(base));
+  });
+
+  it("a lock file without `packages` (lockfileVersion 1) is the same install only byte for byte", () => {
+    const v1 = (version: string) => JSON.stringify({ lockfileVersion: 1, dependencies: { a: { version } } });
+    expect(installedPackagesHash(v1("1.0.0"))).not.toBe(installedPackagesHash(v1("2.0.0")));
   });
 });
