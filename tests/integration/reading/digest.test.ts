@@ -21,6 +21,7 @@ import { setDigestChoice } from "../../../src/lib/server/reading/digest-setting"
 import { decodeQuotedPrintable, mailSubject } from "../../support/mail";
 import { createTestUser, openOwnTestDatabase, type TestUser } from "../../support/users";
 import { distWithRequiredPages, requiredPage } from "../../support/reading-dist";
+import { scriptArgs } from "../../support/scripts";
 
 const ABOUT = requiredPage("/sobre-b1", "Sobre a B1", 2);
 const COMMITTEE = requiredPage("/comite-ia", "Comitê de IA", 1, ["lider", "admin"]);
@@ -47,7 +48,7 @@ function runDigest(
   onStart?: (child: ReturnType<typeof spawn>) => void,
   args: string[] = [],
 ): Promise<{ code: number | string; output: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/reading-digest.ts", ...args], {
+  const child = spawn(process.execPath, scriptArgs("scripts/reading-digest.ts", args), {
     env: {
       ...process.env,
       B1_DIST_DIR: dist,

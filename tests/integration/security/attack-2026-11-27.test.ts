@@ -29,6 +29,7 @@ import { createTestUser, openOwnTestDatabase, type TestUser } from "../../suppor
 import { requiredPage } from "../../support/reading-dist";
 import { startBuiltServer } from "../../support/server";
 import { SCIM_TOKEN } from "../../support/scim";
+import { scriptArgs } from "../../support/scripts";
 import { freePort } from "../../../scripts/pg-cluster.mjs";
 import { isoWeekOf } from "../../../src/lib/server/reading/digest-week";
 
@@ -65,7 +66,7 @@ describe("attack 27/11: the weekly reminder's CLI when the mail server did not t
   const people: TestUser[] = [];
 
   function runDigest(smtpUrl: string, args: string[] = [], timeoutMs = 120_000): Promise<{ code: number | string; output: string }> {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/reading-digest.ts", ...args], {
+    const child = spawn(process.execPath, scriptArgs("scripts/reading-digest.ts", args), {
       env: {
         ...process.env,
         B1_DIST_DIR: dir,
