@@ -9,6 +9,8 @@ import fs from "node:fs";
 import path from "node:path";
 import * as pagefind from "pagefind";
 import { listFiles } from "../src/lib/server/platform/files.ts";
+import { isCompressibleSearchFile } from "../src/lib/server/content/search-files.ts";
+import { compress, etagOf, MIN_COMPRESSIBLE_BYTES } from "../src/lib/server/content/static-files.ts";
 import {
   BASE_BUNDLE,
   EMPTY_BUNDLE,
@@ -76,6 +78,21 @@ for (const route of every) await writeBundle(groupKey(route), [route]);
 const manifest: SearchManifest = { base: open.sort(), pages: every };
 fs.writeFileSync(path.join(outDir, SEARCH_MANIFEST_FILE), JSON.stringify(manifest));
 await pagefind.close();
+
+// Pagefind's text files compressed here, each distinct one once (the bundles share its scripts), for the
+// gate to read at start (src/lib/server/content/search-files.ts) instead of compressing them.
+const byContent = new Map<string, ReturnType<typeof compress>>();
+let precompressed = 0;
+for (const file of listFiles(outDir)) {
+  if (!file.includes(`${path.sep}pagefind${path.sep}`) || !isCompressibleSearchFile(file)) continue;
+  const raw = fs.readFileSync(file);
+  if (raw.length < MIN_COMPRESSIBLE_BYTES) continue;
+  let both = byContent.get(etagOf(raw));
+  if (!both) byContent.set(etagOf(raw), (both = compress(raw, "build")));
+  fs.writeFileSync(`${file}.br`, both.br);
+  fs.writeFileSync(`${file}.gz`, both.gzip);
+  precompressed++;
+}
 console.log(
-  `build-search: ${searchable.size} páginas pesquisáveis, ${every.length + 2} pacotes (base, vazio e um por página; ${gated.length} restritas) em ${Date.now() - started} ms`,
+  `build-search: ${searchable.size} páginas pesquisáveis, ${every.length + 2} pacotes (base, vazio e um por página; ${gated.length} restritas) em ${Date.now() - started} ms; ${precompressed} arquivos pré-comprimidos (${byContent.size} distintos)`,
 );
