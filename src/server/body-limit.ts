@@ -55,15 +55,41 @@ export function cutIdleBody(req: IncomingMessage, res: ServerResponse, idleMs: n
   req.once("end", () => req.setTimeout(0));
 }
 
-/** The body set by limitRequestBody as text; null when it went past the limit or broke off. */
-export async function readBody(req: IncomingMessage): Promise<string | null> {
-  const body = Reflect.get(req, "body") as AsyncIterable<Buffer> | undefined;
-  if (!body) return "";
-  const chunks: Buffer[] = [];
-  try {
-    for await (const chunk of body) chunks.push(chunk);
-  } catch {
-    return null;
-  }
-  return Buffer.concat(chunks).toString("utf8");
+/**
+ * The body as text, read from the request's own events: for the gate's own endpoints (the search
+ * beacon, hundreds a second), where the async iterator and generator of limitRequestBody cost ~20 µs
+ * of CPU per request (measured: a bare Node server answering small POSTs, 126-131 → 104-108 µs each).
+ * Past `limit` bytes it calls `onOverflow` and resolves null without destroying the socket (the 413
+ * still goes out; what arrives after is dropped); null too when the body breaks off.
+ */
+export function readLimitedBody(req: IncomingMessage, limit: number, onOverflow: () => void): Promise<string | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const finish = (text: string | null) => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onBroken);
+      req.off("close", onClose);
+      resolve(text);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) {
+        onOverflow();
+        finish(null);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish(Buffer.concat(chunks).toString("utf8"));
+    const onBroken = () => finish(null);
+    const onClose = () => {
+      if (!req.readableEnded) finish(null);
+    };
+    req.on("data", onData);
+    req.once("end", onEnd);
+    req.once("error", onBroken);
+    req.once("close", onClose);
+  });
 }

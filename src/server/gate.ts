@@ -26,7 +26,7 @@ import { isAcceptedOrigin, originRefusalMessage } from "../lib/server/http/origi
 import { clientAddress } from "../lib/server/http/client-address.ts";
 import { MAX_BODY_BYTES, NUL_QUERY_MESSAGE, TOO_LARGE_MESSAGE } from "../lib/server/http/http.ts";
 import { securityHeaders } from "./security-headers.ts";
-import { closeAfterAnswer, cutIdleBody, declaresTooLarge, limitRequestBody, readBody } from "./body-limit.ts";
+import { closeAfterAnswer, cutIdleBody, declaresTooLarge, limitRequestBody, readLimitedBody } from "./body-limit.ts";
 import { createResponders } from "./responses.ts";
 import type { Logger } from "pino";
 import { logger as sharedLogger } from "../lib/server/platform/logger.ts";
@@ -210,22 +210,24 @@ export function createGate(options: GateOptions) {
       if (UNSAFE_METHODS.has(method) && !isAcceptedOrigin(req.headers, config.acceptedOrigins)) {
         return json(res, 403, { error: originRefusalMessage(config.publicUrl) });
       }
+      // An oversized body is refused before a byte of it is read; the connection closes.
+      const tooLarge = () => {
+        res.setHeader("Connection", "close");
+        closeAfterAnswer(req.socket);
+      };
       if (method !== "GET" && method !== "HEAD") {
-        // An oversized body is refused before a byte of it is read; the connection closes.
-        const tooLarge = () => {
-          res.setHeader("Connection", "close");
-          closeAfterAnswer(req.socket);
-        };
         if (declaresTooLarge(req, MAX_BODY_BYTES)) {
           tooLarge();
           return json(res, 413, { error: TOO_LARGE_MESSAGE });
         }
-        Reflect.set(req, "body", limitRequestBody(req, MAX_BODY_BYTES, tooLarge));
+        if (path !== SEARCH_BEACON_PATH) Reflect.set(req, "body", limitRequestBody(req, MAX_BODY_BYTES, tooLarge));
         cutIdleBody(req, res, config.bodyIdleTimeoutMs);
       }
       if (renewedCookie) res.setHeader("Set-Cookie", renewedCookie);
       // Search beacons (up to hundreds a second) are answered here: Astro's request pipeline cost more than the beacon.
-      if (path === SEARCH_BEACON_PATH) return answerBeacon(req, res, method, principal!.userId, auth!.session.id);
+      if (path === SEARCH_BEACON_PATH) {
+        return answerBeacon(req, res, method, principal!.userId, auth!.session.id, () => readLimitedBody(req, MAX_BODY_BYTES, tooLarge));
+      }
       for (const [name, value] of baseHeaderEntries) res.setHeader(name, value);
       if (context) res.setHeader("X-Request-Id", context.id);
       // Astro builds its URL from these two: it must see exactly what was decided on.
@@ -288,9 +290,16 @@ export function createGate(options: GateOptions) {
   }
 
   /** POST /api/busca (beacon.ts), after every check the adapter's endpoints get; the body was cut at MAX_BODY_BYTES above. */
-  async function answerBeacon(req: IncomingMessage, res: ServerResponse, method: string, userId: string, sessionId: string) {
+  async function answerBeacon(
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    userId: string,
+    sessionId: string,
+    readBody: () => Promise<string | null>,
+  ) {
     if (method !== "POST") return empty(res, 405, { Allow: "POST" });
-    const answer = await answerSearchBeacon(options.insights, userId, sessionId, () => readBody(req));
+    const answer = await answerSearchBeacon(options.insights, userId, sessionId, readBody);
     for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
     if (answer.status === 204) return empty(res, 204, { "Cache-Control": "no-store" });
     return json(res, answer.status, answer.body);
