@@ -119,8 +119,11 @@ async function runPostgresPass(report, pooledReport) {
     console.log(`\n==> PgBouncer não iniciou: ${error.message}`);
     return { status, pooled: 1 };
   } finally {
+    // Timed: the end of the last CI run waited ~20 s here (the server's data of a whole pass is deleted).
+    const stopping = Date.now();
     await bouncer?.stop();
     await cluster.stop();
+    console.log(`\n==> PostgreSQL descartável parado e apagado em ${((Date.now() - stopping) / 1000).toFixed(1)} s`);
   }
 }
 
