@@ -6,6 +6,7 @@
  * session when 50 arrive at once. Both engines.
  */
 import http from "node:http";
+import net from "node:net";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -33,7 +34,12 @@ describe("search beacon in the gate", () => {
   beforeAll(async () => {
     db = (await openOwnTestDatabase(path.join(dir, "db.sqlite"))).db;
     insights = createInsightsCollector({ db, enabled: true, timeZone: "America/Sao_Paulo", versions: new Map(), intervalMs: 3_600_000 });
-    const config = readConfig({ DATABASE_PATH: path.join(dir, "db.sqlite"), PUBLIC_URL: "http://127.0.0.1:4321" });
+    // A body idle for 1 s is cut (10 s by default): the slow-body test below waits that long.
+    const config = readConfig({
+      DATABASE_PATH: path.join(dir, "db.sqlite"),
+      PUBLIC_URL: "http://127.0.0.1:4321",
+      BODY_IDLE_TIMEOUT_MS: "1000",
+    });
     const gate = createGate({
       db,
       config,
@@ -117,7 +123,7 @@ describe("search beacon in the gate", () => {
   });
 
   /** One beacon whose body is sent in chunks without a Content-Length; `cut` breaks the connection after the chunks. */
-  function chunkedBeacon(cookie: string, chunks: string[], cut = false): Promise<{ status: number; body: string } | null> {
+  function chunkedBeacon(cookie: string, chunks: (string | Buffer)[], cut = false): Promise<{ status: number; body: string } | null> {
     return new Promise((resolve) => {
       const request = http.request(`${url}/api/busca`, {
         method: "POST",
@@ -157,6 +163,36 @@ describe("search beacon in the gate", () => {
     expect(queries).toContain("em pedaços");
     expect(queries).not.toContain("excesso");
     expect(queries).not.toContain("quebrada");
+    expect(adapterCalls).toBe(0);
+  });
+
+  it("a character split between two chunks is read whole; a body that stops sending gets 408, counts nothing, and the session's next beacon is counted", async () => {
+    const user = await createTestUser(db, ["visualizador"]);
+    const cookie = `b1_session=${user.token}`;
+    const text = Buffer.from('{"consulta":"avaliação","resultados":2,"aberto":1}');
+    const split = text.indexOf(Buffer.from("ç")) + 1; // between the two bytes of "ç"
+    expect(await chunkedBeacon(cookie, [text.subarray(0, split), text.subarray(split)])).toEqual({ status: 204, body: "" });
+    const started = Date.now();
+    const stalled = await new Promise<string>((resolve) => {
+      const socket = net.connect(Number(new URL(url).port), "127.0.0.1", () => {
+        socket.write(
+          `POST /api/busca HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://127.0.0.1:4321\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"consulta":"parada",`,
+        );
+      });
+      let reply = "";
+      socket.on("data", (chunk: Buffer) => (reply += chunk.toString()));
+      socket.on("error", () => {});
+      socket.on("close", () => resolve(reply));
+      setTimeout(() => socket.destroy(), 10_000).unref();
+    });
+    expect(stalled).toMatch(/^HTTP\/1\.1 408 /);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect((await beacon(cookie, { consulta: "depois da parada", resultados: 1, aberto: null })).status).toBe(204);
+    await insights.flush();
+    const queries = (await db.select().from(insightsSearches)).map((row) => row.query);
+    expect(queries).toContain("avaliação");
+    expect(queries).toContain("depois da parada");
+    expect(queries).not.toContain("parada");
     expect(adapterCalls).toBe(0);
   });
 });
