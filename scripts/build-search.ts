@@ -87,8 +87,9 @@ for (const file of listFiles(outDir)) {
   if (!file.includes(`${path.sep}pagefind${path.sep}`) || !isCompressibleSearchFile(file)) continue;
   const raw = fs.readFileSync(file);
   if (raw.length < MIN_COMPRESSIBLE_BYTES) continue;
-  let both = byContent.get(etagOf(raw));
-  if (!both) byContent.set(etagOf(raw), (both = compress(raw, "build")));
+  const key = etagOf(raw);
+  let both = byContent.get(key);
+  if (!both) byContent.set(key, (both = compress(raw, "build")));
   fs.writeFileSync(`${file}.br`, both.br);
   fs.writeFileSync(`${file}.gz`, both.gzip);
   precompressed++;
