@@ -40,6 +40,15 @@ async function readsOf(db: Db, page: string): Promise<Record<string, number>> {
   return sums;
 }
 
+/**
+ * The distinct-readers estimate (HyperLogLog, linear counting at this size): within two readers of the head
+ * count, as hll.ts documents. Two of a dozen readers share one of the 1,024 registers ~6 % of the time (the
+ * key is random per database); the estimate then says 11, which CI saw against an exact `toBe(12)`.
+ */
+function expectAbout(estimate: number, readers: number) {
+  expect(Math.abs(estimate - readers), `${estimate} para ${readers} leitores`).toBeLessThanOrEqual(2);
+}
+
 async function distinctOf(db: Db, page: string): Promise<number> {
   const rows = await db.select().from(insightsReaders).where(eq(insightsReaders.page, page));
   return estimateDistinct(rows.map((row) => row.rank));
@@ -78,7 +87,7 @@ describe("reads on one instance", () => {
     await terminate(server);
     expect(await readsOf(server.db, "/faq")).toEqual({ "*": 3, visualizador: 1, lider: 1, admin: 1, "sem-perfil": 1 });
     expect(await readsOf(server.db, "/glossario")).toEqual({ "*": 1, visualizador: 1 });
-    expect(await distinctOf(server.db, "/faq")).toBe(3);
+    expectAbout(await distinctOf(server.db, "/faq"), 3);
     // One row per page, day and role: no row names a person (the reads' day, or the next if midnight passed meanwhile).
     const rows = await server.db.select().from(insightsReads);
     const days = new Set([dayAtStart, dayOf(Date.now(), "America/Sao_Paulo")]);
@@ -138,7 +147,7 @@ describe.skipIf(!onPostgres)("reads on two instances (PostgreSQL)", () => {
     await Promise.all(servers.map(terminate));
     expect(await readsOf(db, "/faq")).toEqual({ "*": 20, lider: 4 + 3, visualizador: 8 + 5 });
     expect(await readsOf(db, "/5ps")).toEqual({ "*": 5, lider: 2, visualizador: 3 });
-    expect(await distinctOf(db, "/faq")).toBe(12);
-    expect(await distinctOf(db, "/5ps")).toBe(5);
+    expectAbout(await distinctOf(db, "/faq"), 12);
+    expectAbout(await distinctOf(db, "/5ps"), 5);
   });
 });
