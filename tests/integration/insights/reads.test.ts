@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insightsReaders, insightsReads } from "../../../db/schema/index";
 import { closeDatabase, type Db } from "../../../src/lib/server/data/db";
 import { dayOf } from "../../../src/lib/server/insights/calendar";
-import { estimateDistinct } from "../../../src/lib/server/insights/hll";
+import { estimateDistinct, readerRegister } from "../../../src/lib/server/insights/hll";
+import { insightsKey, weekKeyName } from "../../../src/lib/server/insights/keys";
 import { freshDatabaseUrl, onPostgres } from "../../support/pg";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, openTestDatabase, type TestUser } from "../../support/users";
@@ -47,6 +48,28 @@ async function readsOf(db: Db, page: string): Promise<Record<string, number>> {
  */
 function expectAbout(estimate: number, readers: number) {
   expect(Math.abs(estimate - readers), `${estimate} para ${readers} leitores`).toBeLessThanOrEqual(2);
+}
+
+/**
+ * The sketch's stored registers of `page` are the ones its week's key gives for exactly `readers` (if the
+ * week ended during the test, each week's registers are ones its key gives for some of them).
+ */
+async function expectRegisters(db: Db, page: string, readers: TestUser[]) {
+  const rows = await db.select().from(insightsReaders).where(eq(insightsReaders.page, page));
+  const weeks = [...new Set(rows.map((row) => row.week))];
+  for (const week of weeks) {
+    const key = await insightsKey(db, weekKeyName(week));
+    const updates = readers.map((reader) => readerRegister(key, reader.id, page));
+    const stored = new Map(rows.filter((row) => row.week === week).map((row) => [row.register, row.rank]));
+    if (weeks.length > 1) {
+      for (const [register, rank] of stored) expect(updates).toContainEqual({ register, rank });
+      continue;
+    }
+    const expected = new Map<number, number>();
+    for (const { register, rank } of updates) expected.set(register, Math.max(expected.get(register) ?? 0, rank));
+    expect(stored).toEqual(expected);
+  }
+  expect(weeks.length).toBeGreaterThan(0);
 }
 
 async function distinctOf(db: Db, page: string): Promise<number> {
@@ -88,6 +111,7 @@ describe("reads on one instance", () => {
     expect(await readsOf(server.db, "/faq")).toEqual({ "*": 3, visualizador: 1, lider: 1, admin: 1, "sem-perfil": 1 });
     expect(await readsOf(server.db, "/glossario")).toEqual({ "*": 1, visualizador: 1 });
     expectAbout(await distinctOf(server.db, "/faq"), 3);
+    await expectRegisters(server.db, "/faq", [who.viewer!, who.leader!, who.none!]);
     // One row per page, day and role: no row names a person (the reads' day, or the next if midnight passed meanwhile).
     const rows = await server.db.select().from(insightsReads);
     const days = new Set([dayAtStart, dayOf(Date.now(), "America/Sao_Paulo")]);
@@ -149,5 +173,7 @@ describe.skipIf(!onPostgres)("reads on two instances (PostgreSQL)", () => {
     expect(await readsOf(db, "/5ps")).toEqual({ "*": 5, lider: 2, visualizador: 3 });
     expectAbout(await distinctOf(db, "/faq"), 12);
     expectAbout(await distinctOf(db, "/5ps"), 5);
+    await expectRegisters(db, "/faq", people);
+    await expectRegisters(db, "/5ps", people.slice(0, 5));
   });
 });

@@ -12,10 +12,13 @@ export const VOTE_KEY = "voto";
 export const QUERY_KEY = "consulta";
 export const weekKeyName = (week: string) => `semana:${week}`;
 
-const cache = new Map<string, Buffer>();
+/** Keys by database: a process that opens two (a test, a copy between engines) never uses one's key on the other. */
+const caches = new WeakMap<Db, Map<string, Buffer>>();
 
 /** The key named `name`, created on first use (the same on every instance). */
 export async function insightsKey(db: Db, name: string): Promise<Buffer> {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
   const known = cache.get(name);
   if (known) return known;
   await db
@@ -29,10 +32,10 @@ export async function insightsKey(db: Db, name: string): Promise<Buffer> {
   return key;
 }
 
-/** Forgets cached keys (a week key after its deletion; tests). */
-export function forgetInsightsKey(name?: string): void {
-  if (name === undefined) cache.clear();
-  else cache.delete(name);
+/** Forgets `db`'s cached keys (a week key after its deletion; tests). */
+export function forgetInsightsKey(db: Db, name?: string): void {
+  if (name === undefined) caches.delete(db);
+  else caches.get(db)?.delete(name);
 }
 
 /**

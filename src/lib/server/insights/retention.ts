@@ -105,6 +105,6 @@ export async function pruneInsights(
     .delete(insightsKeys)
     .where(and(like(insightsKeys.name, "semana:%"), notInArray(insightsKeys.name, keep)))
     .returning({ name: insightsKeys.name });
-  for (const { name } of gone) forgetInsightsKey(name);
+  for (const { name } of gone) forgetInsightsKey(db, name);
   return { rows, keys: gone.length };
 }
