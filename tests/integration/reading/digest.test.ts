@@ -15,13 +15,13 @@ import { auditLogs, readingDigestSends, users } from "../../../db/schema/index";
 import { freePort } from "../../../scripts/pg-cluster.mjs";
 import { config } from "../../../src/lib/server/config/config";
 import { closeDatabase, type Db } from "../../../src/lib/server/data/db";
-import { isoWeekOf } from "../../../src/lib/server/reading/digest-week";
 import { confirmReading } from "../../../src/lib/server/reading/confirmations";
 import { setDigestChoice } from "../../../src/lib/server/reading/digest-setting";
 import { decodeQuotedPrintable, mailSubject } from "../../support/mail";
 import { createTestUser, openOwnTestDatabase, type TestUser } from "../../support/users";
 import { distWithRequiredPages, requiredPage } from "../../support/reading-dist";
 import { scriptArgs } from "../../support/scripts";
+import { oneWeekClock, type WeekClock } from "../../support/week-clock";
 
 const ABOUT = requiredPage("/sobre-b1", "Sobre a B1", 2);
 const COMMITTEE = requiredPage("/comite-ia", "Comitê de IA", 1, ["lider", "admin"]);
@@ -42,15 +42,18 @@ const received: Received[] = [];
 /** Milliseconds the SMTP server waits before accepting each message. */
 let acceptDelayMs = 0;
 const who: Record<string, TestUser> = {};
+/** Every run of the CLI in this file falls in one ISO week. */
+let clock: WeekClock;
 
 /** Runs the digest command once; resolves with its exit code and output. */
 function runDigest(
   onStart?: (child: ReturnType<typeof spawn>) => void,
   args: string[] = [],
 ): Promise<{ code: number | string; output: string }> {
-  const child = spawn(process.execPath, scriptArgs("scripts/reading-digest.ts", args), {
+  const child = spawn(process.execPath, [...clock.nodeArgs, ...scriptArgs("scripts/reading-digest.ts", args)], {
     env: {
       ...process.env,
+      ...clock.env,
       B1_DIST_DIR: dist,
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       PUBLIC_URL,
@@ -69,6 +72,7 @@ const mailsTo = (user: TestUser) => received.filter((mail) => mail.to === user.e
 const body = (mail: Received) => decodeQuotedPrintable(mail.raw);
 
 beforeAll(async () => {
+  clock = oneWeekClock(config().tzDisplay);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "b1-digest-"));
   dist = distWithRequiredPages([ABOUT, COMMITTEE]);
   process.env.B1_DIST_DIR = dist;
@@ -187,7 +191,7 @@ describe("the weekly reminder", () => {
 
   it("--reenviar-falhas resends this week's mails marked as failed (outcome unknown), once", async () => {
     const person = await createTestUser(db, ["visualizador"], "resumo-reenvio");
-    const week = isoWeekOf(Date.now(), config().tzDisplay);
+    const week = clock.week;
     // What a pass leaves when the connection dropped after the message went out (digest-outcomes.test.ts).
     await db.insert(readingDigestSends).values({ userId: person.id, week, claimedAt: Date.now(), failedAt: Date.now() });
     // (The weekly pass leaves such a row alone: digest-outcomes.test.ts.)

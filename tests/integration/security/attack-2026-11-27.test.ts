@@ -30,8 +30,8 @@ import { requiredPage } from "../../support/reading-dist";
 import { startBuiltServer } from "../../support/server";
 import { SCIM_TOKEN } from "../../support/scim";
 import { scriptArgs } from "../../support/scripts";
+import { oneWeekClock } from "../../support/week-clock";
 import { freePort } from "../../../scripts/pg-cluster.mjs";
-import { isoWeekOf } from "../../../src/lib/server/reading/digest-week";
 
 const PUBLIC_URL = "http://portal.b1.example.com";
 const STACK_LINE = /^\s+at .+[(:]\d+/m;
@@ -64,11 +64,14 @@ describe("attack 27/11: the weekly reminder's CLI when the mail server did not t
   let db: Db;
   let sink: SmtpSink;
   const people: TestUser[] = [];
+  /** Every run of the CLI in this block falls in one ISO week. */
+  const clock = oneWeekClock("America/Sao_Paulo");
 
   function runDigest(smtpUrl: string, args: string[] = [], timeoutMs = 120_000): Promise<{ code: number | string; output: string }> {
-    const child = spawn(process.execPath, scriptArgs("scripts/reading-digest.ts", args), {
+    const child = spawn(process.execPath, [...clock.nodeArgs, ...scriptArgs("scripts/reading-digest.ts", args)], {
       env: {
         ...process.env,
+        ...clock.env,
         B1_DIST_DIR: dir,
         SMTP_URL: smtpUrl,
         PUBLIC_URL,
@@ -139,7 +142,7 @@ describe("attack 27/11: the weekly reminder's CLI when the mail server did not t
     for (const args of [[], ["--reenviar-falhas"]]) {
       if (args.length) {
         // The refused first run gave its claims back: the resend needs marked sends of its own to try.
-        const week = isoWeekOf(Date.now(), "America/Sao_Paulo");
+        const week = clock.week;
         await db
           .insert(readingDigestSends)
           .values(people.map((person) => ({ userId: person.id, week, claimedAt: Date.now(), failedAt: Date.now() })));
