@@ -24,19 +24,21 @@ describe("oneWeekClock", () => {
 
   it("the preload moves Date.now and new Date() of the script it is loaded into, and nothing without its variable", () => {
     const clock = oneWeekClock(TZ, 30 * MINUTE, TURN - MINUTE);
-    const script = "console.log(JSON.stringify([Date.now(), new Date().getTime(), new Date(5).getTime(), Date.UTC(2026, 0, 1)]))";
+    const script =
+      "console.log(JSON.stringify([Date.now(), new Date().getTime(), Date.parse(Date()), new Date(5).getTime(), Date.UTC(2026, 0, 1), new Date() instanceof Date]))";
     const run = (env: Record<string, string>) => {
       const before = Date.now();
       const result = spawnSync(process.execPath, [...clock.nodeArgs, "-e", script], { env: { ...process.env, ...env }, encoding: "utf8" });
       expect(result.stderr).toBe("");
-      return { before, after: Date.now(), values: JSON.parse(result.stdout) as number[] };
+      return { before, after: Date.now(), values: JSON.parse(result.stdout) as (number | boolean)[] };
     };
     const moved = run(clock.env);
-    for (const value of moved.values.slice(0, 2)) {
-      expect(value).toBeGreaterThanOrEqual(moved.before - 30 * MINUTE);
+    // Date() has whole seconds only.
+    for (const value of moved.values.slice(0, 3)) {
+      expect(value).toBeGreaterThanOrEqual(moved.before - 30 * MINUTE - 1000);
       expect(value).toBeLessThanOrEqual(moved.after - 30 * MINUTE);
     }
-    expect(moved.values.slice(2)).toEqual([5, Date.UTC(2026, 0, 1)]);
+    expect(moved.values.slice(3)).toEqual([5, Date.UTC(2026, 0, 1), true]);
     const real = run({ B1_TEST_CLOCK_OFFSET_MS: "" });
     expect(real.values[0]).toBeGreaterThanOrEqual(real.before);
     expect(real.values[0]).toBeLessThanOrEqual(real.after);
