@@ -29,11 +29,17 @@ export const NO_ROLE = "sem-perfil";
 /** User agents that are programs, not people (a signed-in crawler or monitor must not count). */
 const BOT_AGENT = /bot|crawl|spider|slurp|monitor|uptime|preview|curl|wget|python|go-http-client|java\/|httpclient|axios|node-fetch/i;
 
+/** Headers by which browsers mark a speculative request (a prefetch or prerender nobody may look at). */
+const PURPOSE_HEADERS = ["sec-purpose", "purpose", "x-purpose", "x-moz"] as const;
+const SPECULATIVE = /prefetch|prerender|preview/i;
+
 /** Whether a page answer is a read: GET, not a prefetch/prerender, not a revalidation, not a program. */
 export function isReadRequest(method: string, headers: IncomingHttpHeaders): boolean {
   if (method !== "GET") return false;
-  const purpose = `${headers["sec-purpose"] ?? ""} ${headers["purpose"] ?? ""} ${headers["x-purpose"] ?? ""} ${headers["x-moz"] ?? ""}`;
-  if (/prefetch|prerender|preview/i.test(purpose)) return false;
+  for (const name of PURPOSE_HEADERS) {
+    const value = headers[name];
+    if (value !== undefined && SPECULATIVE.test(String(value))) return false;
+  }
   if (headers["if-none-match"] !== undefined || headers["if-modified-since"] !== undefined) return false;
   const agent = headers["user-agent"];
   return agent !== undefined && agent !== "" && !BOT_AGENT.test(agent);
@@ -106,16 +112,34 @@ const SEP = "\u0000";
 /** People × pages remembered for RELOAD_WINDOW_MS at most; past it the window starts over. */
 const MAX_REMEMBERED = 200_000;
 
-interface PageKeys {
+/**
+ * One page's reads of the current day since the last flush, counted in place: a read adds to numbers
+ * and one set here, and the pending maps' string keys are built at the flush (once per page and role,
+ * not once per read).
+ */
+interface PageCounts {
   day: string;
   week: string;
-  /** `path␀day␀`: a role's key is this and the role. */
-  dayPrefix: string;
-  all: string;
-  none: string;
-  byRole: Map<string, string>;
-  /** `path␀week`: the readers' key. */
-  readers: string;
+  all: number;
+  none: number;
+  byRole: Map<string, number>;
+  readers: Set<string>;
+}
+
+/** Adds a page's counts to `into` under the pending maps' keys. */
+function addPageCounts(into: Pending, path: string, counts: PageCounts): void {
+  const add = (role: string, count: number) => {
+    const key = path + SEP + counts.day + SEP + role;
+    into.reads.set(key, (into.reads.get(key) ?? 0) + count);
+  };
+  if (counts.all > 0) add(ALL_ROLES, counts.all);
+  if (counts.none > 0) add(NO_ROLE, counts.none);
+  for (const [role, count] of counts.byRole) add(role, count);
+  if (counts.readers.size === 0) return;
+  const readersKey = path + SEP + counts.week;
+  const known = into.readers.get(readersKey);
+  if (known) for (const person of counts.readers) known.add(person);
+  else into.readers.set(readersKey, counts.readers);
 }
 
 export function createInsightsCollector(options: CollectorOptions): InsightsCollector {
@@ -126,14 +150,18 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
   /** person → page → when it was last counted (nested: no key string is built per page served). */
   const lastCounted = new Map<string, Map<string, number>>();
   let remembered = 0;
-  /** Per page, the keys of the pending maps for the current day (built once a day, not per page served). */
-  const pageKeys = new Map<string, PageKeys>();
+  /** When `forgetOld` last walked the remembered reads (a walk over up to MAX_REMEMBERED entries, once a minute is enough). */
+  let forgotAt = -Infinity;
+  /** Per page, the reads of the current day not yet moved to `pending` (at the flush or when the day turns). */
+  const pageCounts = new Map<string, PageCounts>();
   const beacons = new Map<string, { windowStart: number; count: number }>();
   let flushing: Promise<void> | null = null;
   const written: WrittenRanks = new Map();
   let timer: NodeJS.Timeout | undefined;
 
   function forgetOld(at: number) {
+    if (at - forgotAt < 60_000) return;
+    forgotAt = at;
     remembered = 0;
     for (const [person, pages] of lastCounted) {
       for (const [path, when] of pages) if (at - when >= RELOAD_WINDOW_MS) pages.delete(path);
@@ -143,20 +171,27 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
     for (const [key, window] of beacons) if (at - window.windowStart >= 60_000) beacons.delete(key);
   }
 
-  /** The pending maps' keys of `path` for the current day and week. */
-  function keysOf(path: string): PageKeys {
+  /** The counts of `path` for the current day and week (a page's counts of an earlier day go to `pending` first). */
+  function countsOf(path: string): PageCounts {
     const { day, week } = clock();
-    let keys = pageKeys.get(path);
-    if (keys?.day === day && keys.week === week) return keys;
+    let counts = pageCounts.get(path);
+    if (counts?.day === day && counts.week === week) return counts;
+    if (counts) addPageCounts(pending, path, counts);
     // Paths are the site's pages, a few hundred; the bound only guards against a surprise.
-    if (pageKeys.size >= 10_000) pageKeys.clear();
-    const dayPrefix = path + SEP + day + SEP;
-    keys = { day, week, dayPrefix, all: dayPrefix + ALL_ROLES, none: dayPrefix + NO_ROLE, byRole: new Map(), readers: path + SEP + week };
-    pageKeys.set(path, keys);
-    return keys;
+    else if (pageCounts.size >= 10_000) drainCounts();
+    counts = { day, week, all: 0, none: 0, byRole: new Map(), readers: new Set() };
+    pageCounts.set(path, counts);
+    return counts;
+  }
+
+  /** Moves every page's counts to `pending`. */
+  function drainCounts() {
+    for (const [path, counts] of pageCounts) addPageCounts(pending, path, counts);
+    pageCounts.clear();
   }
 
   async function runFlush() {
+    drainCounts();
     const batch = pending;
     pending = emptyPending();
     forgetOld(now());
@@ -189,18 +224,11 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
       if (!pages) lastCounted.set(principal.userId, (pages = new Map()));
       if (added) remembered += 1;
       pages.set(path, at);
-      const keys = keysOf(path);
-      const { reads } = pending;
-      reads.set(keys.all, (reads.get(keys.all) ?? 0) + 1);
-      if (principal.roles.length === 0) reads.set(keys.none, (reads.get(keys.none) ?? 0) + 1);
-      for (const role of principal.roles) {
-        let key = keys.byRole.get(role);
-        if (key === undefined) keys.byRole.set(role, (key = keys.dayPrefix + role));
-        reads.set(key, (reads.get(key) ?? 0) + 1);
-      }
-      let readers = pending.readers.get(keys.readers);
-      if (!readers) pending.readers.set(keys.readers, (readers = new Set()));
-      readers.add(principal.userId);
+      const counts = countsOf(path);
+      counts.all += 1;
+      if (principal.roles.length === 0) counts.none += 1;
+      for (const role of principal.roles) counts.byRole.set(role, (counts.byRole.get(role) ?? 0) + 1);
+      counts.readers.add(principal.userId);
     },
     allowBeacon(sessionId) {
       if (!enabled) return false;
