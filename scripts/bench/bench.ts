@@ -509,7 +509,7 @@ function benchInsightsAtScale() {
     samples: option("--samples", 60),
     beaconSeconds: option("--beacon-seconds", 60),
     beaconNice: beaconNice(),
-    cpuSeconds: option("--cpu-seconds", 8),
+    cpuWindows: option("--cpu-windows", 10),
     pgTarget,
   });
 }

@@ -8,14 +8,16 @@
  * - The Insights report (what /insights loads: its first view and each filter), one request at a
  *   time: p95 ≤ 100 ms over HTTP (timed-client.mjs in a fresh process); also timed in this process
  *   (insightsReport straight on the database: the queries' own time, no HTTP).
- * - Gate CPU per page served with counting on vs INSIGHTS=false (CPU µs per request from /proc,
- *   5 alternating rounds, medians; every request a first read, 2,000 people × the pages they open): ≤ 1.05 ×.
+ * - Gate CPU per page served with counting on vs off (CPU µs per request from /proc): in one gate process, counting
+ *   switched off (as INSIGHTS=false: nothing counted, no timer) and on by a signal between windows of 8,000 pages
+ *   (on, off, off, on, …); every counted request a first read (8,000 people × the pages they open); 3 processes,
+ *   the median of their ratios: ≤ 1.05 ×.
  * - 200 search beacons/s beside 100 pages/s, both paced evenly from fresh processes (load-client.mjs,
  *   beacon-client.mjs), the beacons in every other 5 s window over 2 × --beacon-seconds (60 by default):
  *   page p99 in the windows with beacons within +10 % of the windows without; and the gate's extra CPU
  *   per beacon (/proc, against a window of pages alone).
  * Options: --people N, --days N, --samples N (report requests per filter, default 60), --beacon-seconds N,
- * --beacon-nice N (the beacon sender's nice value, 0 by default), --cpu-seconds N.
+ * --beacon-nice N (the beacon sender's nice value, 0 by default), --cpu-windows N (windows per state and process, 10).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -45,8 +47,13 @@ import { analyzeDatabase, insertScaleUsers } from "./scale-data.ts";
 
 const REPORT_TARGET_MS = 100;
 const CPU_RATIO_TARGET = 1.05;
-/** Rounds of the counting-cost comparison (on, off, on, off, …): the median of each side is the figure. */
-const CPU_ROUNDS = 5;
+/** Gate processes of the counting-cost comparison: the median of their ratios is the figure. */
+const CPU_PROCESSES = 3;
+/** Pages per window of the comparison (~1 s here), and of each warm-up. */
+const CPU_WINDOW_REQUESTS = 8000;
+const CPU_WARM_REQUESTS = 20_000;
+/** Readers with a session: enough for every request of a process's on windows to be a first read. */
+const READERS = 8000;
 /** Beacons on, then off, every this long in the p99 comparison (each window's first 250 ms left out). */
 const BEACON_WINDOW_MS = 5000;
 const P99_MOVE_TARGET = 0.1;
@@ -60,7 +67,8 @@ export interface InsightsBenchOptions {
   beaconSeconds: number;
   /** Nice value of the beacon sender (0): standing for browsers on other machines, it can yield the 2 cores first. */
   beaconNice: number;
-  cpuSeconds: number;
+  /** Windows per state (on, off) in each process of the CPU comparison. */
+  cpuWindows: number;
   pgTarget: string | null;
 }
 
@@ -203,6 +211,22 @@ async function startGate(env: Record<string, string>) {
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
+/** Sends SIGUSR2 to a gate started with B1_BENCH_TOGGLE_INSIGHTS and waits until counting is `on` (switched off: flushed). */
+function switchCounting(child: import("node:child_process").ChildProcess, on: boolean): Promise<void> {
+  const done = `contagem do Insights ${on ? "ligada" : "desligada"}`;
+  return new Promise((resolve) => {
+    let out = "";
+    const onData = (chunk: Buffer) => {
+      out += chunk;
+      if (!out.includes(done)) return;
+      child.stdout!.off("data", onData);
+      resolve();
+    };
+    child.stdout!.on("data", onData);
+    child.kill("SIGUSR2");
+  });
+}
+
 async function stopGate(child: import("node:child_process").ChildProcess) {
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGTERM");
@@ -231,9 +255,9 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
   });
   if (!admin.ok) throw new Error(admin.error);
   const adminCookie = `b1_session=${(await createSession(db, admin.userId)).token}`;
-  // 2,000 readers (visualizadores, one password hash for all: scale-data.ts), one session each.
+  // READERS readers (visualizadores, one password hash for all: scale-data.ts), one session each.
   const readers: string[] = [];
-  for (const id of await insertScaleUsers(db, 2000)) readers.push(`b1_session=${(await createSession(db, id)).token}`);
+  for (const id of await insertScaleUsers(db, READERS)) readers.push(`b1_session=${(await createSession(db, id)).token}`);
 
   // 1. The report: first view and each filter, in this process (the database's time alone) and over HTTP.
   const filters = ["", "?periodo=7", "?periodo=90", "?periodo=365", "?perfil=lider", "?periodo=365&perfil=visualizador&pagina=%2Ffaq"];
@@ -270,8 +294,12 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
       `  ${name.padEnd(48)} p50 ${figures.p50.toFixed(1)}  p95 ${figures.p95.toFixed(1)}  ${figures.p95 <= REPORT_TARGET_MS ? "ok" : "ACIMA"} (meta ≤ ${REPORT_TARGET_MS})`,
     );
 
-  // 2. Gate CPU per page, counting on vs off, alternating rounds. Every request is a person's first read of that
-  // page (2,000 readers × the pages they open, more than a gate is sent): the dearer case, counted in full, never a reload.
+  // 2. Gate CPU per page, counting on vs off, in one gate process at a time (B1_BENCH_TOGGLE_INSIGHTS: SIGUSR2 switches
+  // counting off after a last flush, or on again): two processes of one build differ here by up to ±15 % of CPU per
+  // request, more than the 5 % to tell. Windows of CPU_WINDOW_REQUESTS pages in the order on, off, off, on, …; each on
+  // window ends with the flush of what it counted, inside its CPU reading. Every request of an on window is someone's
+  // first read of that page in the process (readers × pages, one sequence for all connections: autocannon walks a
+  // `requests` list per connection). CPU_PROCESSES gates; the figure is the median of their ratios.
   const candidates = [
     "/faq",
     "/glossario",
@@ -302,39 +330,62 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
     if (response.status === 200) pages.push(page);
   }
   await stopGate(probe.child);
-  // One sequence shared by all connections (autocannon walks a `requests` list per connection, so 8 connections
-  // would each send the same pairs: one read and 7 reloads).
-  let next = 0;
-  const requests = [
-    {
-      method: "GET" as const,
-      setupRequest: (request: autocannon.Request): autocannon.Request => {
-        const index = next++ % (readers.length * pages.length);
-        return {
-          ...request,
-          path: pages[index % pages.length]!,
-          headers: { cookie: readers[Math.floor(index / pages.length)]!, "user-agent": "Mozilla/5.0 bench" },
-        };
+  const pairs = readers.length * pages.length;
+  const firstReads = CPU_WARM_REQUESTS + options.cpuWindows * CPU_WINDOW_REQUESTS;
+  if (firstReads > pairs) throw new Error(`${firstReads} primeiras leituras pedidas, só ${pairs} pares leitor × página`);
+  const sequence = () => {
+    let next = 0;
+    return [
+      {
+        method: "GET" as const,
+        setupRequest: (request: autocannon.Request): autocannon.Request => {
+          const index = next++ % pairs;
+          return {
+            ...request,
+            path: pages[index % pages.length]!,
+            headers: { cookie: readers[Math.floor(index / pages.length)]!, "user-agent": "Mozilla/5.0 bench" },
+          };
+        },
       },
-    },
-  ];
-  const cpu: Record<"on" | "off", number[]> = { on: [], off: [] };
-  for (let round = 0; round < CPU_ROUNDS; round++)
-    for (const mode of ["on", "off"] as const) {
-      const server = await startGate({ ...env, INSIGHTS: mode === "on" ? "true" : "false" });
-      await autocannon({ url: server.url, connections: 8, duration: 2, requests });
-      const before = cpuSeconds(server.child.pid!);
-      const result = await autocannon({ url: server.url, connections: 8, duration: options.cpuSeconds, requests });
-      const used = cpuSeconds(server.child.pid!) - before;
-      await stopGate(server.child);
+    ];
+  };
+  const ratios: number[] = [];
+  const processes: string[] = [];
+  for (let round = 0; round < CPU_PROCESSES; round++) {
+    const server = await startGate({ ...env, INSIGHTS: "true", B1_BENCH_TOGGLE_INSIGHTS: "1" });
+    const pid = server.child.pid!;
+    const counted = sequence();
+    const uncounted = sequence();
+    // Warm-up of both paths; the first flush reads the stored sketches of the pages (once per process).
+    await autocannon({ url: server.url, connections: 8, amount: CPU_WARM_REQUESTS, requests: counted });
+    await switchCounting(server.child, false);
+    await autocannon({ url: server.url, connections: 8, amount: CPU_WARM_REQUESTS, requests: uncounted });
+    const used = { on: 0, off: 0 };
+    const served = { on: 0, off: 0 };
+    for (let window = 0; window < 2 * options.cpuWindows; window++) {
+      const mode = window % 4 === 0 || window % 4 === 3 ? "on" : "off";
+      if (mode === "on") await switchCounting(server.child, true);
+      const before = cpuSeconds(pid);
+      const result = await autocannon({
+        url: server.url,
+        connections: 8,
+        amount: CPU_WINDOW_REQUESTS,
+        requests: mode === "on" ? counted : uncounted,
+      });
+      if (mode === "on") await switchCounting(server.child, false);
+      used[mode] += cpuSeconds(pid) - before;
+      served[mode] += result.requests.total;
       if (result.non2xx > 0) throw new Error(`${result.non2xx} respostas não 2xx na medida de CPU (uma página que o leitor não abre?)`);
-      cpu[mode].push((used * 1e6) / result.requests.total);
     }
-  const on = median(cpu.on);
-  const off = median(cpu.off);
-  const each = (values: number[]) => values.map((value) => value.toFixed(1)).join(" · ");
+    await stopGate(server.child);
+    const on = (used.on * 1e6) / served.on;
+    const off = (used.off * 1e6) / served.off;
+    ratios.push(on / off);
+    processes.push(`${on.toFixed(1)}/${off.toFixed(1)} = ${(on / off).toFixed(3)}×`);
+  }
+  const ratio = median(ratios);
   console.log(
-    `\nCPU do gate por página, cada uma a 1ª leitura de alguém (${pages.length} páginas × ${readers.length} leitores; µs, mediana de ${CPU_ROUNDS} rodadas alternadas): contando ${on.toFixed(1)} (${each(cpu.on)}), INSIGHTS=false ${off.toFixed(1)} (${each(cpu.off)}) → ${(on / off).toFixed(3)}× ${on / off <= CPU_RATIO_TARGET ? "ok" : "ACIMA"} (meta ≤ ${CPU_RATIO_TARGET}×)`,
+    `\nCPU do gate por página, cada uma a 1ª leitura de alguém (${pages.length} páginas × ${readers.length} leitores; µs contando/desligado no mesmo processo, ${options.cpuWindows} janelas de ${CPU_WINDOW_REQUESTS} páginas por estado; ${CPU_PROCESSES} processos): ${processes.join(" · ")} → mediana ${ratio.toFixed(3)}× ${ratio <= CPU_RATIO_TARGET ? "ok" : "ACIMA"} (meta ≤ ${CPU_RATIO_TARGET}×)`,
   );
 
   // 3. Page p99 with and without 200 beacons/s: pages paced at 100/s by load-client.mjs and beacons

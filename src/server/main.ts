@@ -222,4 +222,13 @@ function shutdown(signal: string) {
   }, shutdownDrainMs);
 }
 
+// The bench's counting-cost comparison (scripts/bench/insights.ts) switches counting off and on in one
+// process: two processes of the same build differ by up to ±15 % of CPU per request on this shared machine,
+// more than the 5 % the comparison must tell. Never set in production (the variable is the bench's alone).
+if (process.env.B1_BENCH_TOGGLE_INSIGHTS === "1" && insights.enabled) {
+  process.on("SIGUSR2", () => {
+    const on = !insights.enabled;
+    void insights.setCounting(on).then(() => console.log(`[bench] contagem do Insights ${on ? "ligada" : "desligada"}`));
+  });
+}
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => shutdown(signal));

@@ -93,6 +93,30 @@ describe("insights collector", () => {
     ]);
   });
 
+  it("switched off, flushes what it counted and counts nothing until switched on again (the bench's one-process comparison)", async () => {
+    const collector = collectorWith({ now: () => Date.UTC(2026, 2, 12, 15) });
+    const read = (who: string) => collector.countRead("GET", BROWSER, "/alternada", person(who));
+    read("a");
+    await collector.setCounting(false);
+    const total = async () =>
+      (
+        await db
+          .select({ reads: insightsReads.reads })
+          .from(insightsReads)
+          .where(sql`${insightsReads.page} = '/alternada' and ${insightsReads.role} = '*'`)
+      ).map((row) => row.reads);
+    expect(await total()).toEqual([1]);
+    expect(collector.enabled).toBe(false);
+    read("b");
+    expect(collector.allowBeacon("sessao")).toBe(false);
+    await collector.flush();
+    expect(await total()).toEqual([1]);
+    await collector.setCounting(true);
+    read("c");
+    await collector.stop();
+    expect(await total()).toEqual([2]);
+  });
+
   it("a restarted instance's first flush sends no register the database already holds as high (it reads the sketch first)", async () => {
     const readers = () => {
       const batch = emptyPending();

@@ -66,6 +66,11 @@ export interface InsightsCollector {
   flush(): Promise<void>;
   /** Stops the timer and flushes a last time (graceful shutdown). */
   stop(): Promise<void>;
+  /**
+   * Switches counting off (stopping the timer, then flushing what was counted) or on again in a running
+   * process; only for the bench's cost comparison (main.ts, B1_BENCH_TOGGLE_INSIGHTS). Resolves once done.
+   */
+  setCounting(on: boolean): Promise<void>;
 }
 
 export function emptyPending(): Pending {
@@ -143,7 +148,8 @@ function addPageCounts(into: Pending, path: string, counts: PageCounts): void {
 }
 
 export function createInsightsCollector(options: CollectorOptions): InsightsCollector {
-  const { db, enabled, versions } = options;
+  const { db, versions } = options;
+  let enabled = options.enabled;
   const now = options.now ?? Date.now;
   const clock: () => Period = createClock(options.timeZone, now);
   let pending = emptyPending();
@@ -205,8 +211,14 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
     }
   }
 
+  const startTimer = () => {
+    timer = setInterval(() => void collector.flush(), options.intervalMs ?? FLUSH_INTERVAL_MS);
+    timer.unref();
+  };
   const collector: InsightsCollector = {
-    enabled,
+    get enabled() {
+      return enabled;
+    },
     countRead(method, headers, path, principal) {
       if (!enabled || !isReadRequest(method, headers)) return;
       const at = now();
@@ -269,11 +281,18 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
       await flushing;
       await collector.flush();
     },
+    async setCounting(on) {
+      if (on === enabled) return;
+      enabled = on;
+      if (on) return startTimer();
+      await collector.stop();
+      // Nothing held, as in a process started with INSIGHTS=false (the comparison's other side).
+      lastCounted.clear();
+      remembered = 0;
+      beacons.clear();
+    },
   };
-  if (enabled) {
-    timer = setInterval(() => void collector.flush(), options.intervalMs ?? FLUSH_INTERVAL_MS);
-    timer.unref();
-  }
+  if (enabled) startTimer();
   return collector;
 }
 
