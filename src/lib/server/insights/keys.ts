@@ -50,7 +50,7 @@ export function keyedHash(key: Buffer, text: string): Buffer {
   return hash("sha256", `${key.toString("hex")}\u0000${text}`, "buffer");
 }
 
-/** Texts whose hash words are kept per key: a person or page per entry, a few MB at most. */
+/** Texts whose hash words are kept per key and prefix (a person or a page each): ~100 bytes an entry, ~10 MB at the bound. */
 const MAX_KEPT_WORDS = 100_000;
 type Words = readonly [high: number, low: number];
 /** The last two keys' kept words by prefix and text: this week's and, around Monday 00:00, the week before's. */
