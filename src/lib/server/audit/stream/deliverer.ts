@@ -31,6 +31,14 @@ import {
  * outage of any length is tried again within this, so its lag is back under 2 s within 30 s.
  */
 const BACKOFF_MAX_MS = 10_000;
+/**
+ * How often an instance that does not hold a destination's lease tries to take it: a third of the lease.
+ * So a dead holder's destination moves within the lease plus this (4/3 of AUDIT_STREAM_LEASE_MS).
+ */
+export function leaseLookMs(leaseMs: number): number {
+  return Math.max(100, Math.floor(leaseMs / 3));
+}
+
 /** A destination more than this far behind is a warning in /readyz. */
 export const LAG_WARNING_SECONDS = 10 * 60;
 
@@ -98,7 +106,7 @@ export async function startAuditStream(
 
   async function run(sender: Sender): Promise<void> {
     const { leaseMs, pollMs } = settings;
-    const leaseStep = Math.max(100, Math.floor(leaseMs / 3));
+    const leaseStep = leaseLookMs(leaseMs);
     let attempt = 0;
     let retryAt = 0;
     let pending: { from: number; rows: StreamedRow[]; prevHash: string } | null = null;
