@@ -509,7 +509,7 @@ function benchInsightsAtScale() {
     samples: option("--samples", 60),
     beaconSeconds: option("--beacon-seconds", 60),
     beaconNice: beaconNice(),
-    cpuWindows: option("--cpu-windows", 10),
+    cpuWindows: option("--cpu-windows", 40),
     pgTarget,
   });
 }

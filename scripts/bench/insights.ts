@@ -9,15 +9,16 @@
  *   time: p95 ≤ 100 ms over HTTP (timed-client.mjs in a fresh process); also timed in this process
  *   (insightsReport straight on the database: the queries' own time, no HTTP).
  * - Gate CPU per page served with counting on vs off (CPU µs per request from /proc): in one gate process, counting
- *   switched off (as INSIGHTS=false: nothing counted, no timer) and on by a signal between windows of 8,000 pages
- *   (on, off, off, on, …); every counted request a first read (8,000 people × the pages they open); 3 processes,
- *   the median of their ratios: ≤ 1.05 ×.
+ *   switched off (as INSIGHTS=false: nothing counted, the flush clock standing still) and on by a signal between
+ *   windows of 2,000 pages (on, off, off, on, …); every counted request a first read (8,000 people × the pages they
+ *   open); 3 processes, the median of their ratios: ≤ 1.05 ×. A fourth process runs the same windows without
+ *   switching: its ratio is the measurement's noise.
  * - 200 search beacons/s beside 100 pages/s, both paced evenly from fresh processes (load-client.mjs,
  *   beacon-client.mjs), the beacons in every other 5 s window over 2 × --beacon-seconds (60 by default):
- *   page p99 in the windows with beacons within +10 % of the windows without; and the gate's extra CPU
- *   per beacon (/proc, against a window of pages alone).
+ *   page p99 in the windows with beacons within +10 % of the windows without; the same windows of pages alone
+ *   before (their move is the noise); and the gate's extra CPU per beacon (/proc, against the pages alone).
  * Options: --people N, --days N, --samples N (report requests per filter, default 60), --beacon-seconds N,
- * --beacon-nice N (the beacon sender's nice value, 0 by default), --cpu-windows N (windows per state and process, 10).
+ * --beacon-nice N (the beacon sender's nice value, 0 by default), --cpu-windows N (windows per state and process, 40).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -49,8 +50,12 @@ const REPORT_TARGET_MS = 100;
 const CPU_RATIO_TARGET = 1.05;
 /** Gate processes of the counting-cost comparison: the median of their ratios is the figure. */
 const CPU_PROCESSES = 3;
-/** Pages per window of the comparison (~1 s here), and of each warm-up. */
-const CPU_WINDOW_REQUESTS = 8000;
+/**
+ * Pages per window of the comparison (~0.3 s here). Short windows, many of them: the shared machine's CPU per request
+ * drifts over seconds, and the windows of an A/A run (counting off in both) differed by 9 % with 10 of 8,000 pages
+ * per state, by 0–4 % with 40 of 2,000.
+ */
+const CPU_WINDOW_REQUESTS = 2000;
 const CPU_WARM_REQUESTS = 20_000;
 /** Readers with a session: enough for every request of a process's on windows to be a first read. */
 const READERS = 8000;
@@ -211,7 +216,7 @@ async function startGate(env: Record<string, string>) {
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
-/** Sends SIGUSR2 to a gate started with B1_BENCH_TOGGLE_INSIGHTS and waits until counting is `on` (switched off: flushed). */
+/** Sends SIGUSR2 to a gate started with B1_BENCH_TOGGLE_INSIGHTS and waits until counting is `on` (off: its flush clock stands still). */
 function switchCounting(child: import("node:child_process").ChildProcess, on: boolean): Promise<void> {
   const done = `contagem do Insights ${on ? "ligada" : "desligada"}`;
   return new Promise((resolve) => {
@@ -295,9 +300,9 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
     );
 
   // 2. Gate CPU per page, counting on vs off, in one gate process at a time (B1_BENCH_TOGGLE_INSIGHTS: SIGUSR2 switches
-  // counting off after a last flush, or on again): two processes of one build differ here by up to ±15 % of CPU per
-  // request, more than the 5 % to tell. Windows of CPU_WINDOW_REQUESTS pages in the order on, off, off, on, …; each on
-  // window ends with the flush of what it counted, inside its CPU reading. Every request of an on window is someone's
+  // counting off, its flush clock standing still, or on again): two processes of one build differ here by up to ±15 %
+  // of CPU per request, more than the 5 % to tell. Windows of CPU_WINDOW_REQUESTS pages in the order on, off, off, on, …;
+  // the flushes fall in the on windows, one per FLUSH_INTERVAL_MS of counting as in production. Every request of an on window is someone's
   // first read of that page in the process (readers × pages, one sequence for all connections: autocannon walks a
   // `requests` list per connection). CPU_PROCESSES gates; the figure is the median of their ratios.
   const candidates = [
@@ -349,9 +354,8 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
       },
     ];
   };
-  const ratios: number[] = [];
-  const processes: string[] = [];
-  for (let round = 0; round < CPU_PROCESSES; round++) {
+  /** One gate's on/off ratio; `toggle` false: the same windows with counting off in both (the A/A noise floor). */
+  const measureProcess = async (toggle: boolean) => {
     const server = await startGate({ ...env, INSIGHTS: "true", B1_BENCH_TOGGLE_INSIGHTS: "1" });
     const pid = server.child.pid!;
     const counted = sequence();
@@ -364,7 +368,7 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
     const served = { on: 0, off: 0 };
     for (let window = 0; window < 2 * options.cpuWindows; window++) {
       const mode = window % 4 === 0 || window % 4 === 3 ? "on" : "off";
-      if (mode === "on") await switchCounting(server.child, true);
+      if (mode === "on" && toggle) await switchCounting(server.child, true);
       const before = cpuSeconds(pid);
       const result = await autocannon({
         url: server.url,
@@ -372,20 +376,29 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
         amount: CPU_WINDOW_REQUESTS,
         requests: mode === "on" ? counted : uncounted,
       });
-      if (mode === "on") await switchCounting(server.child, false);
       used[mode] += cpuSeconds(pid) - before;
       served[mode] += result.requests.total;
+      if (mode === "on" && toggle) await switchCounting(server.child, false);
       if (result.non2xx > 0) throw new Error(`${result.non2xx} respostas não 2xx na medida de CPU (uma página que o leitor não abre?)`);
     }
+    // The flushes fell every FLUSH_INTERVAL_MS of counting, as in a process that counts all the time: the first wrote
+    // what the warm-up left, and what the last window left is not written (one interval's counts in, one out).
     await stopGate(server.child);
     const on = (used.on * 1e6) / served.on;
     const off = (used.off * 1e6) / served.off;
-    ratios.push(on / off);
-    processes.push(`${on.toFixed(1)}/${off.toFixed(1)} = ${(on / off).toFixed(3)}×`);
+    return { ratio: on / off, text: `${on.toFixed(1)}/${off.toFixed(1)} = ${(on / off).toFixed(3)}×` };
+  };
+  const ratios: number[] = [];
+  const processes: string[] = [];
+  for (let round = 0; round < CPU_PROCESSES; round++) {
+    const { ratio, text } = await measureProcess(true);
+    ratios.push(ratio);
+    processes.push(text);
   }
+  const cpuNoise = await measureProcess(false);
   const ratio = median(ratios);
   console.log(
-    `\nCPU do gate por página, cada uma a 1ª leitura de alguém (${pages.length} páginas × ${readers.length} leitores; µs contando/desligado no mesmo processo, ${options.cpuWindows} janelas de ${CPU_WINDOW_REQUESTS} páginas por estado; ${CPU_PROCESSES} processos): ${processes.join(" · ")} → mediana ${ratio.toFixed(3)}× ${ratio <= CPU_RATIO_TARGET ? "ok" : "ACIMA"} (meta ≤ ${CPU_RATIO_TARGET}×)`,
+    `\nCPU do gate por página, cada uma a 1ª leitura de alguém (${pages.length} páginas × ${readers.length} leitores; µs contando/desligado no mesmo processo, ${options.cpuWindows} janelas de ${CPU_WINDOW_REQUESTS} páginas por estado; ${CPU_PROCESSES} processos): ${processes.join(" · ")} → mediana ${ratio.toFixed(3)}× ${ratio <= CPU_RATIO_TARGET ? "ok" : "ACIMA"} (meta ≤ ${CPU_RATIO_TARGET}×); ruído da medida (um processo, as mesmas janelas sem ligar a contagem): ${cpuNoise.text}`,
   );
 
   // 3. Page p99 with and without 200 beacons/s: pages paced at 100/s by load-client.mjs and beacons
@@ -415,10 +428,12 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
   // Warm-up of both paths, as a portal in use has (the first 5 s of beacons on a fresh gate cost more than the
   // rest: the beacon path's compilation, 500 sessions read for the first time, the young generation growing).
   await Promise.all([pageLoad(5), beaconLoad(5)]);
+  // Pages alone first, in the same alternating windows: the move between its odd and even windows is the
+  // measurement's noise (an A/A run), printed beside the figure.
   let cpuBefore = cpuSeconds(pid);
-  const quiet = await pageLoad(options.beaconSeconds);
+  const quiet = await pageLoad(2 * options.beaconSeconds, { BENCH_WINDOWS: `${Date.now() + 1000}:${BEACON_WINDOW_MS}` });
   const quietCpu = cpuSeconds(pid) - cpuBefore;
-  // Then twice as long with beacons in every other BEACON_WINDOW_MS: with and without, alternating in one
+  // Then as long with beacons in every other BEACON_WINDOW_MS: with and without, alternating in one
   // run (load-client.mjs, BENCH_WINDOWS), so the shared machine's drift between two runs is not the figure.
   const windows = { BENCH_WINDOWS: `${Date.now() + 1000}:${BEACON_WINDOW_MS}` };
 
@@ -427,12 +442,13 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
     pageLoad(2 * options.beaconSeconds, windows),
     beaconLoad(2 * options.beaconSeconds, windows),
   ]);
-  // Half the run had beacons: what they added over two quiet windows (the gate's idle timers cancel out).
-  const beaconCpu = (cpuSeconds(pid) - cpuBefore - 2 * quietCpu) / beacons.sent;
+  // Half the run had beacons: what they added over the run of pages alone (as long; the gate's idle timers cancel out).
+  const beaconCpu = (cpuSeconds(pid) - cpuBefore - quietCpu) / beacons.sent;
   await stopGate(server.child);
   const move = mixed.p99On! / mixed.p99Off! - 1;
+  const noise = quiet.p99On! / quiet.p99Off! - 1;
   console.log(
-    `\nPáginas a 100/s por ${2 * options.beaconSeconds} s, 200 beacons/s em janelas alternadas de ${BEACON_WINDOW_MS / 1000} s (${beacons.accepted} aceitos, ${beacons.refused} recusados, ${beacons.failed} falhas): p99 ${mixed.p99Off} ms nas janelas sem beacons, ${mixed.p99On} ms nas com → ${(move * 100).toFixed(1)} % ${move <= P99_MOVE_TARGET ? "ok" : "ACIMA"} (meta ≤ +${P99_MOVE_TARGET * 100} %); só páginas, antes: p99 ${quiet.p99} ms${options.beaconNice ? `; emissor dos beacons com nice ${options.beaconNice}` : ""}`,
+    `\nPáginas a 100/s por ${2 * options.beaconSeconds} s, 200 beacons/s em janelas alternadas de ${BEACON_WINDOW_MS / 1000} s (${beacons.accepted} aceitos, ${beacons.refused} recusados, ${beacons.failed} falhas): p99 ${mixed.p99Off} ms nas janelas sem beacons, ${mixed.p99On} ms nas com → ${(move * 100).toFixed(1)} % ${move <= P99_MOVE_TARGET ? "ok" : "ACIMA"} (meta ≤ +${P99_MOVE_TARGET * 100} %); ruído da medida (só páginas, as mesmas janelas, antes): p99 ${quiet.p99Off} → ${quiet.p99On} ms, ${(noise * 100).toFixed(1)} %${options.beaconNice ? `; emissor dos beacons com nice ${options.beaconNice}` : ""}`,
   );
   console.log(`p99 de cada janela (ms; sem beacons, com, …): ${mixed.p99ByWindow!.join(" · ")}`);
   console.log(`CPU do gate a mais com os beacons: ~${(beaconCpu * 1e6).toFixed(0)} µs por beacon`);

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { insightsQueries, insightsQueryPeople, insightsReaders, insightsReads, insightsSearches } from "../../../db/schema/index";
 import { closeDatabase, sqliteClient, type Db } from "../../../src/lib/server/data/db";
 import { createInsightsCollector, emptyPending, type CollectorOptions } from "../../../src/lib/server/insights/collector";
@@ -93,28 +93,41 @@ describe("insights collector", () => {
     ]);
   });
 
-  it("switched off, flushes what it counted and counts nothing until switched on again (the bench's one-process comparison)", async () => {
-    const collector = collectorWith({ now: () => Date.UTC(2026, 2, 12, 15) });
+  it("switched off, counts nothing and holds its flush clock still; what it counted is written after the rest of the interval counting (the bench's one-process comparison)", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
+    const collector = collectorWith({ now: () => Date.UTC(2026, 2, 12, 15), intervalMs: 5000 });
+    // The timer's flushes, counted without writing while the clock is fake (the database's driver keeps real timers).
+    const flushes = vi.spyOn(collector, "flush").mockResolvedValue();
     const read = (who: string) => collector.countRead("GET", BROWSER, "/alternada", person(who));
-    read("a");
-    await collector.setCounting(false);
-    const total = async () =>
-      (
-        await db
-          .select({ reads: insightsReads.reads })
-          .from(insightsReads)
-          .where(sql`${insightsReads.page} = '/alternada' and ${insightsReads.role} = '*'`)
-      ).map((row) => row.reads);
-    expect(await total()).toEqual([1]);
-    expect(collector.enabled).toBe(false);
-    read("b");
-    expect(collector.allowBeacon("sessao")).toBe(false);
-    await collector.flush();
-    expect(await total()).toEqual([1]);
-    await collector.setCounting(true);
-    read("c");
+    try {
+      read("a");
+      vi.advanceTimersByTime(3000);
+      await collector.setCounting(false);
+      expect(collector.enabled).toBe(false);
+      read("b");
+      expect(collector.allowBeacon("sessao")).toBe(false);
+      // Off for a minute: no flush (the process that does not count writes nothing).
+      vi.advanceTimersByTime(60_000);
+      expect(flushes).not.toHaveBeenCalled();
+      await collector.setCounting(true);
+      read("c");
+      // The interval's last 2 s of counting, then every 5 s again (before: a flush at every switch off).
+      vi.advanceTimersByTime(1999);
+      expect(flushes).not.toHaveBeenCalled();
+      vi.advanceTimersByTime(1);
+      expect(flushes).toHaveBeenCalledTimes(1);
+      vi.advanceTimersByTime(5000);
+      expect(flushes).toHaveBeenCalledTimes(2);
+    } finally {
+      flushes.mockRestore();
+      vi.useRealTimers();
+    }
     await collector.stop();
-    expect(await total()).toEqual([2]);
+    const total = await db
+      .select({ reads: insightsReads.reads })
+      .from(insightsReads)
+      .where(sql`${insightsReads.page} = '/alternada' and ${insightsReads.role} = '*'`);
+    expect(total.map((row) => row.reads)).toEqual([2]);
   });
 
   it("a restarted instance's first flush sends no register the database already holds as high (it reads the sketch first)", async () => {

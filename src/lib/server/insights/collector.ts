@@ -67,8 +67,13 @@ export interface InsightsCollector {
   /** Stops the timer and flushes a last time (graceful shutdown). */
   stop(): Promise<void>;
   /**
-   * Switches counting off (stopping the timer, then flushing what was counted) or on again in a running
-   * process; only for the bench's cost comparison (main.ts, B1_BENCH_TOGGLE_INSIGHTS). Resolves once done.
+   * Switches counting off or on again in a running process; only for the bench's cost comparison (main.ts,
+   * B1_BENCH_TOGGLE_INSIGHTS). Off, nothing is counted and the flush timer's clock stands still: what was
+   * counted waits, and is written once the process has counted for the rest of the interval, so the flushes
+   * fall as often per second of counting as in a process that counts all the time (a flush at every switch
+   * wrote once per window, several times as often). The reload memory and the beacon windows are dropped,
+   * so the off side holds what a process started with INSIGHTS=false holds, less the counts of at most one
+   * interval. Resolves once done.
    */
   setCounting(on: boolean): Promise<void>;
 }
@@ -164,6 +169,9 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
   let flushing: Promise<void> | null = null;
   const written: WrittenRanks = new Map();
   let timer: NodeJS.Timeout | undefined;
+  /** When the timer's next flush is due (Date.now()), and, while counting is switched off, how long it still has to run. */
+  let flushDueAt = 0;
+  let pausedFor: number | null = null;
 
   function forgetOld(at: number) {
     if (at - forgotAt < 60_000) return;
@@ -211,8 +219,14 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
     }
   }
 
-  const startTimer = () => {
-    timer = setInterval(() => void collector.flush(), options.intervalMs ?? FLUSH_INTERVAL_MS);
+  const intervalMs = options.intervalMs ?? FLUSH_INTERVAL_MS;
+  /** Flushes every intervalMs, the first time after `firstMs`. */
+  const startTimer = (firstMs = intervalMs) => {
+    flushDueAt = Date.now() + firstMs;
+    timer = setTimeout(() => {
+      startTimer();
+      void collector.flush();
+    }, firstMs);
     timer.unref();
   };
   const collector: InsightsCollector = {
@@ -277,16 +291,19 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
       return flushing;
     },
     async stop() {
-      clearInterval(timer);
+      clearTimeout(timer);
+      pausedFor = null;
       await flushing;
       await collector.flush();
     },
     async setCounting(on) {
       if (on === enabled) return;
       enabled = on;
-      if (on) return startTimer();
-      await collector.stop();
-      // Nothing held, as in a process started with INSIGHTS=false (the comparison's other side).
+      if (on) return startTimer(pausedFor ?? intervalMs);
+      clearTimeout(timer);
+      pausedFor = Math.max(0, flushDueAt - Date.now());
+      await flushing;
+      // Nothing else held, as in a process started with INSIGHTS=false (the comparison's other side).
       lastCounted.clear();
       remembered = 0;
       beacons.clear();
