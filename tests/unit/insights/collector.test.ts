@@ -193,4 +193,40 @@ describe("insights collector", () => {
       .where(sql`${insightsSearches.query} = 'salário'`);
     expect(sums.map(({ searches, empty, opens }) => ({ searches, empty, opens }))).toEqual([{ searches: 3, empty: 3, opens: 0 }]);
   });
+
+  it("writes every row of a large flush exactly, whatever its texts hold (the rows go to the database as one JSON parameter)", async () => {
+    const awkward = ["aspas 'simples' e \"duplas\"", "barra \\ invertida", "ação ñ 漢字 🙂", "1e3", "null", "[1,2]", "  espaços  "];
+    const batch = emptyPending();
+    // 30,000 rows in one statement (the old 1,000-row chunks kept both engines under their bound parameters).
+    for (let index = 0; index < 30_000; index++) batch.reads.set(`/lote-${index}\u00002026-03-11\u0000*`, index + 1);
+    awkward.forEach((text, index) => {
+      batch.reads.set(`/lote ${text}\u00002026-03-11\u0000${text}`, 2_000_000_000 + index);
+      batch.searches.set(`${text}\u00002026-03-11`, { searches: index + 1, empty: index, opens: 1 });
+      batch.searchers.set(`${text}\u00002026-03-11`, new Set(["a"]));
+    });
+    await flushInsights(db, batch, new Map());
+    const lot = await db
+      .select({ n: sql<number>`count(*)`.mapWith(Number), sum: sql<number>`sum(${insightsReads.reads})`.mapWith(Number) })
+      .from(insightsReads)
+      .where(sql`${insightsReads.page} like '/lote-%'`);
+    expect(lot).toEqual([{ n: 30_000, sum: (30_000 * 30_001) / 2 }]);
+    const odd = await db
+      .select({ page: insightsReads.page, role: insightsReads.role, reads: insightsReads.reads })
+      .from(insightsReads)
+      .where(sql`${insightsReads.page} like '/lote %'`)
+      .orderBy(insightsReads.reads);
+    expect(odd).toEqual(awkward.map((text, index) => ({ page: `/lote ${text}`, role: text, reads: 2_000_000_000 + index })));
+    for (const [index, text] of awkward.entries()) {
+      const [sums] = await db
+        .select()
+        .from(insightsSearches)
+        .where(sql`${insightsSearches.query} = ${text}`);
+      expect(sums).toEqual({ query: text, day: "2026-03-11", searches: index + 1, empty: index, opens: 1 });
+      const [query] = await db
+        .select()
+        .from(insightsQueries)
+        .where(sql`${insightsQueries.query} = ${text}`);
+      expect(query).toEqual({ query: text, people: 1, lastDay: "2026-03-11" });
+    }
+  });
 });

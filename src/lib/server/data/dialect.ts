@@ -110,6 +110,22 @@ export function inJsonList(column: SQL | AnyColumn, ids: readonly string[]): SQL
     : sql`${column} in (select value from json_each(${list}))`;
 }
 
+/**
+ * Rows passed as one JSON parameter (an array of arrays), read back as a `select` of typed columns in their
+ * order: the source of a bulk insert or upsert (`insert(table).select(…)`), one short statement whatever the
+ * number of rows. Drizzle's `values()` builds every row's SQL in JavaScript, ~20 µs a row.
+ */
+export function selectJsonRows(rows: readonly (readonly (string | number)[])[], types: readonly ("text" | "integer")[]): SQL {
+  const json = JSON.stringify(rows);
+  if (onPostgres) {
+    const columns = types.map((type, index) => `(value ->> ${index})::${type}`).join(", ");
+    return sql`select ${sql.raw(columns)} from json_array_elements(${json}::json) as rows(value)`;
+  }
+  const columns = types.map((_, index) => `value ->> ${index}`).join(", ");
+  // `where true`: without a WHERE, SQLite reads an upsert's ON CONFLICT after this select as a join's ON.
+  return sql`select ${sql.raw(columns)} from json_each(${json}) where true`;
+}
+
 /** PostgreSQL's accent folding for the user search: the very expression users_search_trgm_idx indexes (migration 0006). */
 const PG_FOLD_FROM = "ÁÀÂÃÄÅáàâãäåÉÈÊËéèêëÍÌÎÏíìîïÓÒÔÕÖóòôõöÚÙÛÜúùûüÇçÑñÝýÿ";
 const PG_FOLD_TO = "aaaaaaaaaaaaeeeeeeeeiiiiiiiioooooooooouuuuuuuuccnnyyy";

@@ -4,10 +4,10 @@
  * number of instances add up exactly and no row is read first. Searchers are hashed here with the
  * `consulta` key and kept only until a query reaches K_ANONYMITY people.
  */
-import { and, eq, inArray, lt, sql, type AnyColumn } from "drizzle-orm";
+import { and, eq, lt, sql, type AnyColumn } from "drizzle-orm";
 import { insightsQueries, insightsQueryPeople, insightsReaders, insightsReads, insightsSearches } from "../../../../db/schema/index.ts";
 import type { Db, Tx } from "../data/db.ts";
-import { onPostgres } from "../data/dialect.ts";
+import { inJsonList, onPostgres, selectJsonRows } from "../data/dialect.ts";
 import { HLL_REGISTERS, readerRegister } from "./hll.ts";
 import { insightsKey, keyedHash, QUERY_KEY, weekKeyName } from "./keys.ts";
 
@@ -30,15 +30,6 @@ export interface Pending {
   searches: Map<string, SearchSums>;
   /** query␀day → user ids (hashed at the flush while the query is below K_ANONYMITY). */
   searchers: Map<string, Set<string>>;
-}
-
-/** Rows per statement: well under SQLite's 32,766 bound parameters and PostgreSQL's 65,535. */
-const CHUNK = 1000;
-
-function chunks<T>(rows: T[]): T[][] {
-  const out: T[][] = [];
-  for (let start = 0; start < rows.length; start += CHUNK) out.push(rows.slice(start, start + CHUNK));
-  return out;
 }
 
 /** The stored value plus the new delta (qualified: PostgreSQL finds a bare name ambiguous next to `excluded`). */
@@ -76,26 +67,30 @@ export async function flushInsights(db: Db, batch: Pending, written: WrittenRank
     written.set(key, ranks);
   }
 
-  const reads = [...batch.reads].map(([key, count]) => {
+  const reads: [string, string, string, number][] = [];
+  for (const [key, count] of batch.reads) {
     const [page, day, role] = key.split("\u0000") as [string, string, string];
-    return { page, day, role, reads: count };
-  });
-  const registers = new Map<string, { page: string; week: string; register: number; rank: number }>();
+    reads.push([page, day, role, count]);
+  }
+  /** page␀week␀register → the update that raises it most. */
+  const registers = new Map<string, [page: string, week: string, register: number, rank: number]>();
   for (const [key, people] of batch.readers) {
     const [page, week] = key.split("\u0000") as [string, string];
     const weekKey = weekKeys.get(week)!;
+    const ranks = written.get(key);
     for (const person of people) {
       const { register, rank } = readerRegister(weekKey, person, page);
-      if ((written.get(key)?.[register] ?? 0) >= rank) continue;
-      const id = `${page}\u0000${week}\u0000${register}`;
+      if ((ranks?.[register] ?? 0) >= rank) continue;
+      const id = `${key}\u0000${register}`;
       const known = registers.get(id);
-      if (!known || known.rank < rank) registers.set(id, { page, week, register, rank });
+      if (!known || known[3] < rank) registers.set(id, [page, week, register, rank]);
     }
   }
-  const searches = [...batch.searches].map(([key, sums]) => {
+  const searches: [string, string, number, number, number][] = [];
+  for (const [key, sums] of batch.searches) {
     const [query, day] = key.split("\u0000") as [string, string];
-    return { query, day, ...sums };
-  });
+    searches.push([query, day, sums.searches, sums.empty, sums.opens]);
+  }
   const searchers: Searcher[] = [];
   for (const [key, people] of batch.searchers) {
     const [query, day] = key.split("\u0000") as [string, string];
@@ -103,37 +98,34 @@ export async function flushInsights(db: Db, batch: Pending, written: WrittenRank
   }
 
   await db.transaction(async (tx) => {
-    for (const rows of chunks(reads)) {
+    if (reads.length > 0)
       await tx
         .insert(insightsReads)
-        .values(rows)
+        .select(selectJsonRows(reads, ["text", "text", "text", "integer"]))
         .onConflictDoUpdate({
           target: [insightsReads.page, insightsReads.day, insightsReads.role],
           set: { reads: added(insightsReads.reads) },
         });
-    }
-    for (const rows of chunks([...registers.values()])) {
+    if (registers.size > 0)
       await tx
         .insert(insightsReaders)
-        .values(rows)
+        .select(selectJsonRows([...registers.values()], ["text", "text", "integer", "integer"]))
         .onConflictDoUpdate({
           target: [insightsReaders.page, insightsReaders.week, insightsReaders.register],
           set: { rank: larger(insightsReaders.rank) },
         });
-    }
-    for (const rows of chunks(searches)) {
+    if (searches.length > 0)
       await tx
         .insert(insightsSearches)
-        .values(rows)
+        .select(selectJsonRows(searches, ["text", "text", "integer", "integer", "integer"]))
         .onConflictDoUpdate({
           target: [insightsSearches.query, insightsSearches.day],
           set: { searches: added(insightsSearches.searches), empty: added(insightsSearches.empty), opens: added(insightsSearches.opens) },
         });
-    }
     if (searchers.length > 0) await countSearchers(tx, searchers, queryKey!);
   });
   // Committed: remember what was written (another instance may hold larger ranks; max keeps them).
-  for (const { page, week, register, rank } of registers.values()) {
+  for (const [page, week, register, rank] of registers.values()) {
     const key = `${page}\u0000${week}`;
     let ranks = written.get(key);
     if (!ranks) {
@@ -159,24 +151,23 @@ interface Searcher {
 async function countSearchers(tx: Tx, searchers: readonly Searcher[], queryKey: Buffer): Promise<void> {
   const lastDay = new Map<string, string>();
   for (const { query, day } of searchers) if ((lastDay.get(query) ?? "") < day) lastDay.set(query, day);
-  const queries = [...lastDay.keys()];
-  for (const rows of chunks([...lastDay].map(([query, day]) => ({ query, people: 0, lastDay: day })))) {
-    await tx
-      .insert(insightsQueries)
-      .values(rows)
-      .onConflictDoUpdate({
-        target: insightsQueries.query,
-        set: { lastDay: larger(insightsQueries.lastDay) },
-      });
-  }
-  const below = new Set<string>();
-  for (const part of chunks(queries)) {
-    const rows = await tx
-      .select({ query: insightsQueries.query })
-      .from(insightsQueries)
-      .where(and(inArray(insightsQueries.query, part), lt(insightsQueries.people, K_ANONYMITY)));
-    for (const row of rows) below.add(row.query);
-  }
+  await tx
+    .insert(insightsQueries)
+    .select(
+      selectJsonRows(
+        [...lastDay].map(([query, day]) => [query, 0, day]),
+        ["text", "integer", "text"],
+      ),
+    )
+    .onConflictDoUpdate({
+      target: insightsQueries.query,
+      set: { lastDay: larger(insightsQueries.lastDay) },
+    });
+  const rows = await tx
+    .select({ query: insightsQueries.query })
+    .from(insightsQueries)
+    .where(and(inJsonList(insightsQueries.query, [...lastDay.keys()]), lt(insightsQueries.people, K_ANONYMITY)));
+  const below = new Set(rows.map((row) => row.query));
   // Hashed only for the queries still below K_ANONYMITY: a query past it (most of a busy day's searches) needs
   // no one counted, and hashing its searchers anyway was most of a flush's time on the serving thread.
   const fresh = new Map<string, { query: string; person: string }>();
@@ -185,7 +176,16 @@ async function countSearchers(tx: Tx, searchers: readonly Searcher[], queryKey: 
     const person = keyedHash(queryKey, `${userId}\u0000${query}`).toString("base64url").slice(0, 22);
     fresh.set(`${query}\u0000${person}`, { query, person });
   }
-  for (const rows of chunks([...fresh.values()])) await tx.insert(insightsQueryPeople).values(rows).onConflictDoNothing();
+  if (fresh.size > 0)
+    await tx
+      .insert(insightsQueryPeople)
+      .select(
+        selectJsonRows(
+          [...fresh.values()].map(({ query, person }) => [query, person]),
+          ["text", "text"],
+        ),
+      )
+      .onConflictDoNothing();
   for (const query of below) {
     const [row] = await tx
       .select({ people: sql<number>`count(*)`.mapWith(Number) })
