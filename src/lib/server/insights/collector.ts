@@ -158,8 +158,14 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
   const now = options.now ?? Date.now;
   const clock: () => Period = createClock(options.timeZone, now);
   let pending = emptyPending();
-  /** person → page → when it was last counted (nested: no key string is built per page served). */
+  /**
+   * person → page → the second it was last counted, from the collector's start (nested: no key string is built per
+   * page served; a small integer, where a Date.now() value is a heap number, one more object per entry to trace).
+   */
   const lastCounted = new Map<string, Map<string, number>>();
+  const epoch = now();
+  const secondOf = (at: number) => Math.floor((at - epoch) / 1000);
+  const reloadSeconds = RELOAD_WINDOW_MS / 1000;
   let remembered = 0;
   /** When `forgetOld` last walked the remembered reads (a walk over up to MAX_REMEMBERED entries, once a minute is enough). */
   let forgotAt = -Infinity;
@@ -177,8 +183,9 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
     if (at - forgotAt < 60_000) return;
     forgotAt = at;
     remembered = 0;
+    const second = secondOf(at);
     for (const [person, pages] of lastCounted) {
-      for (const [path, when] of pages) if (at - when >= RELOAD_WINDOW_MS) pages.delete(path);
+      for (const [path, when] of pages) if (second - when >= reloadSeconds) pages.delete(path);
       if (pages.size === 0) lastCounted.delete(person);
       else remembered += pages.size;
     }
@@ -235,10 +242,10 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
     },
     countRead(method, headers, path, principal) {
       if (!enabled || !isReadRequest(method, headers)) return;
-      const at = now();
+      const second = secondOf(now());
       let pages = lastCounted.get(principal.userId);
       const last = pages?.get(path);
-      if (last !== undefined && at - last < RELOAD_WINDOW_MS) return;
+      if (last !== undefined && second - last < reloadSeconds) return;
       // A bound on memory: past it the window restarts (a reload may then count twice).
       let added = last === undefined;
       if (remembered >= MAX_REMEMBERED) {
@@ -249,7 +256,7 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
       }
       if (!pages) lastCounted.set(principal.userId, (pages = new Map()));
       if (added) remembered += 1;
-      pages.set(path, at);
+      pages.set(path, second);
       const counts = countsOf(path);
       counts.all += 1;
       if (principal.roles.length === 0) counts.none += 1;
