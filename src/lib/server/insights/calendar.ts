@@ -6,10 +6,19 @@ export interface Period {
   week: string;
 }
 
+/** Formatters by time zone: building one loads the zone's rules (milliseconds); formatting with it, microseconds. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The day of `ms` in `timeZone` as `YYYY-MM-DD`. */
 export function dayOf(ms: number, timeZone: string): string {
-  // en-CA writes dates as YYYY-MM-DD.
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(ms));
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    // en-CA writes dates as YYYY-MM-DD. An unknown zone throws here, before anything is kept.
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    if (dayFormats.size >= 64) dayFormats.clear();
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(new Date(ms));
 }
 
 /** The day `days` before `day` (calendar arithmetic on the date itself, no time zone involved). */

@@ -12,9 +12,13 @@ interface LocalDay {
   hour: number;
 }
 
-function localDay(ms: number, timeZone: string): LocalDay {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", {
+/** Formatters by time zone: building one loads the zone's rules (milliseconds); formatting with it, microseconds. */
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+function formatFor(timeZone: string): Intl.DateTimeFormat {
+  let format = formats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
       timeZone,
       year: "numeric",
       month: "numeric",
@@ -22,7 +26,16 @@ function localDay(ms: number, timeZone: string): LocalDay {
       hour: "numeric",
       hourCycle: "h23",
       weekday: "short",
-    })
+    });
+    if (formats.size >= 64) formats.clear();
+    formats.set(timeZone, format);
+  }
+  return format;
+}
+
+function localDay(ms: number, timeZone: string): LocalDay {
+  const parts = Object.fromEntries(
+    formatFor(timeZone)
       .formatToParts(new Date(ms))
       .map((part) => [part.type, part.value]),
   );
