@@ -11,6 +11,8 @@ import { insightsQueries, insightsQueryPeople, insightsReaders, insightsReads, i
 import { closeDatabase, sqliteClient, type Db } from "../../../src/lib/server/data/db";
 import { createInsightsCollector, emptyPending, type CollectorOptions } from "../../../src/lib/server/insights/collector";
 import { flushInsights } from "../../../src/lib/server/insights/store";
+import { readerRegister } from "../../../src/lib/server/insights/hll";
+import { insightsKey, weekKeyName } from "../../../src/lib/server/insights/keys";
 import type { Principal } from "../../../src/lib/routes";
 import { openOwnTestDatabase } from "../../support/users";
 
@@ -228,5 +230,28 @@ describe("insights collector", () => {
         .where(sql`${insightsQueries.query} = ${text}`);
       expect(query).toEqual({ query: text, people: 1, lastDay: "2026-03-11" });
     }
+  });
+
+  it("puts a page's readers in the week's sketch in the registers the keyed hash gives, whether they came before the week's key was read or after", async () => {
+    // Thursday 2026-03-12 12:00 in São Paulo: week 2026-W11.
+    const collector = collectorWith({ now: () => Date.UTC(2026, 2, 12, 15) });
+    const names = Array.from({ length: 600 }, (_, index) => `chave-${index}`);
+    // The first read starts reading the week's key: these readers wait as ids, hashed at the flush.
+    for (const name of names.slice(0, 300)) collector.countRead("GET", BROWSER, "/chave", person(name));
+    // Then the key is at hand (read by the collector in a few turns of the event loop): each read is hashed as counted.
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    for (const name of names.slice(300)) collector.countRead("GET", BROWSER, "/chave", person(name));
+    await collector.stop();
+    const key = await insightsKey(db, weekKeyName("2026-W11"));
+    const expected = new Map<number, number>();
+    for (const name of names) {
+      const { register, rank } = readerRegister(key, name, "/chave");
+      expected.set(register, Math.max(expected.get(register) ?? 0, rank));
+    }
+    const stored = await db
+      .select({ register: insightsReaders.register, rank: insightsReaders.rank })
+      .from(insightsReaders)
+      .where(sql`${insightsReaders.page} = '/chave' and ${insightsReaders.week} = '2026-W11'`);
+    expect(new Map(stored.map(({ register, rank }) => [register, rank]))).toEqual(expected);
   });
 });

@@ -31,11 +31,12 @@ export function daysBefore(day: string, days: number): string {
  * The current day and week, recomputed when the minute changes: Intl formatting costs microseconds,
  * too much for every page served, and a day never ends mid-minute in any time zone.
  */
-export function createClock(timeZone: string, now: () => number = Date.now): () => Period {
+export function createClock(timeZone: string, now: () => number = Date.now): (at?: number) => Period {
   let minute = -1;
   let period: Period = { day: "", week: "" };
-  return () => {
-    const ms = now();
+  /** The period of `at` (the caller's reading of `now`), or of now. */
+  return (at) => {
+    const ms = at ?? now();
     const current = Math.floor(ms / 60_000);
     if (current !== minute) {
       minute = current;

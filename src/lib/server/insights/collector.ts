@@ -4,12 +4,16 @@
  * database in one transaction (store.ts: one batched upsert per table, adding this instance's deltas),
  * so several instances add up exactly and a SIGKILL loses at most one interval; SIGTERM flushes first.
  * Nothing here is written per view: the only per-person state is in memory (who was counted in the last
- * RELOAD_WINDOW_MS, and the readers and searchers of the current interval, hashed at the flush).
+ * RELOAD_WINDOW_MS, and the searchers of the current interval, hashed at the flush). A reader goes into the
+ * page's readers sketch as counted (a keyed hash under the week's key); only in the moment the week's key is
+ * being read from the database are readers kept as ids until the flush.
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { Principal } from "../../routes.ts";
 import type { Db } from "../data/db.ts";
 import { createClock, type Period } from "./calendar.ts";
+import { HLL_REGISTERS, packedReaderUpdate, PAGE_PREFIX, PERSON_PREFIX, type HashWords } from "./hll.ts";
+import { insightsKey, keyedWords, weekKeyName } from "./keys.ts";
 import { flushInsights, type Pending, type WrittenRanks } from "./store.ts";
 
 /**
@@ -33,6 +37,9 @@ const BOT_AGENT = /bot|crawl|spider|slurp|monitor|uptime|preview|curl|wget|pytho
 const PURPOSE_HEADERS = ["sec-purpose", "purpose", "x-purpose", "x-moz"] as const;
 const SPECULATIVE = /prefetch|prerender|preview/i;
 
+/** User agents already tested against BOT_AGENT (a browser sends the same string on every request). */
+const programAgents = new Map<string, boolean>();
+
 /** Whether a page answer is a read: GET, not a prefetch/prerender, not a revalidation, not a program. */
 export function isReadRequest(method: string, headers: IncomingHttpHeaders): boolean {
   if (method !== "GET") return false;
@@ -42,7 +49,15 @@ export function isReadRequest(method: string, headers: IncomingHttpHeaders): boo
   }
   if (headers["if-none-match"] !== undefined || headers["if-modified-since"] !== undefined) return false;
   const agent = headers["user-agent"];
-  return agent !== undefined && agent !== "" && !BOT_AGENT.test(agent);
+  if (agent === undefined || agent === "") return false;
+  let program = programAgents.get(agent);
+  if (program === undefined) {
+    program = BOT_AGENT.test(agent);
+    // Anyone may send any string: the memory stays bounded.
+    if (programAgents.size >= 1000) programAgents.clear();
+    programAgents.set(agent, program);
+  }
+  return !program;
 }
 
 export interface SearchReport {
@@ -79,7 +94,12 @@ export interface InsightsCollector {
 }
 
 export function emptyPending(): Pending {
-  return { reads: new Map(), readers: new Map(), searches: new Map(), searchers: new Map() };
+  return { reads: new Map(), readers: new Map(), sketches: new Map(), searches: new Map(), searchers: new Map() };
+}
+
+/** Raises `into`'s registers to `from`'s where higher (a sketch's union). */
+function raiseRanks(into: Uint8Array, from: Uint8Array): void {
+  for (let register = 0; register < from.length; register++) if (from[register]! > into[register]!) into[register] = from[register]!;
 }
 
 /** Adds `from` into `into` (a failed flush gives its deltas back). */
@@ -89,6 +109,11 @@ export function mergePending(into: Pending, from: Pending): void {
     const set = into.readers.get(key) ?? new Set<string>();
     for (const person of people) set.add(person);
     into.readers.set(key, set);
+  }
+  for (const [key, ranks] of from.sketches) {
+    const known = into.sketches.get(key);
+    if (known) raiseRanks(known, ranks);
+    else into.sketches.set(key, ranks);
   }
   for (const [key, sums] of from.searches) {
     const known = into.searches.get(key);
@@ -121,11 +146,15 @@ const SEP = "\u0000";
 
 /** People × pages remembered for RELOAD_WINDOW_MS at most; past it the window starts over. */
 const MAX_REMEMBERED = 200_000;
+/** Distinct page paths held at most (the site has a few hundred; the bound only guards against a surprise). */
+const MAX_PAGES = 10_000;
 
 /**
  * One page's reads of the current day since the last flush, counted in place: a read adds to numbers
- * and one set here, and the pending maps' string keys are built at the flush (once per page and role,
- * not once per read).
+ * here, and the pending maps' string keys are built at the flush (once per page and role, not once per read).
+ * Its readers go into `ranks`, the page's readers sketch for the week (a keyed hash of each person, so no id
+ * is held for the flush), or, while the week's key is still being read from the database, into `readers`,
+ * hashed at the flush.
  */
 interface PageCounts {
   day: string;
@@ -133,7 +162,23 @@ interface PageCounts {
   all: number;
   none: number;
   byRole: Map<string, number>;
+  /** The week's key and the page's hash words under it, when at hand. */
+  key: Buffer | null;
+  pageWords: HashWords | null;
+  ranks: Uint8Array | null;
   readers: Set<string>;
+}
+
+/**
+ * One person's recent reads: page numbers (see `pageNumber`) and the second each was counted, side by side in
+ * one array of small integers (a person opens a few pages in RELOAD_WINDOW_MS: a scan of a short array is
+ * cheaper than a map per person, and the garbage collector traces one object instead of a map's entries).
+ * Also the person's hash words under the current week's key, computed once.
+ */
+interface PersonReads {
+  pages: number[];
+  key: Buffer | null;
+  words: HashWords | null;
 }
 
 /** Adds a page's counts to `into` under the pending maps' keys. */
@@ -145,8 +190,13 @@ function addPageCounts(into: Pending, path: string, counts: PageCounts): void {
   if (counts.all > 0) add(ALL_ROLES, counts.all);
   if (counts.none > 0) add(NO_ROLE, counts.none);
   for (const [role, count] of counts.byRole) add(role, count);
-  if (counts.readers.size === 0) return;
   const readersKey = path + SEP + counts.week;
+  if (counts.ranks) {
+    const known = into.sketches.get(readersKey);
+    if (known) raiseRanks(known, counts.ranks);
+    else into.sketches.set(readersKey, counts.ranks);
+  }
+  if (counts.readers.size === 0) return;
   const known = into.readers.get(readersKey);
   if (known) for (const person of counts.readers) known.add(person);
   else into.readers.set(readersKey, counts.readers);
@@ -156,21 +206,25 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
   const { db, versions } = options;
   let enabled = options.enabled;
   const now = options.now ?? Date.now;
-  const clock: () => Period = createClock(options.timeZone, now);
+  const clock: (at?: number) => Period = createClock(options.timeZone, now);
   let pending = emptyPending();
-  /**
-   * person → page → the second it was last counted, from the collector's start (nested: no key string is built per
-   * page served; a small integer, where a Date.now() value is a heap number, one more object per entry to trace).
-   */
-  const lastCounted = new Map<string, Map<string, number>>();
+  /** The instant second 0 of the remembered reads stands for: seconds since then are small integers (a Date.now() value is a heap number). */
   const epoch = now();
   const secondOf = (at: number) => Math.floor((at - epoch) / 1000);
   const reloadSeconds = RELOAD_WINDOW_MS / 1000;
+  /** Page path → its number in `paths` and `pageCounts` (numbers stand for paths in the remembered reads). */
+  const pageNumbers = new Map<string, number>();
+  const paths: string[] = [];
+  /** Per page number, the reads of the current day not yet moved to `pending` (at the flush or when the day turns). */
+  const pageCounts: (PageCounts | undefined)[] = [];
+  /** Person → their reads of the last RELOAD_WINDOW_MS. */
+  const people = new Map<string, PersonReads>();
   let remembered = 0;
   /** When `forgetOld` last walked the remembered reads (a walk over up to MAX_REMEMBERED entries, once a minute is enough). */
   let forgotAt = -Infinity;
-  /** Per page, the reads of the current day not yet moved to `pending` (at the flush or when the day turns). */
-  const pageCounts = new Map<string, PageCounts>();
+  /** The current week's key for the readers sketches, once read from the database (keys.ts; the same on every instance). */
+  let weekKey: { week: string; key: Buffer } | null = null;
+  let loadingWeek: string | null = null;
   const beacons = new Map<string, { windowStart: number; count: number }>();
   let flushing: Promise<void> | null = null;
   const written: WrittenRanks = new Map();
@@ -184,31 +238,91 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
     forgotAt = at;
     remembered = 0;
     const second = secondOf(at);
-    for (const [person, pages] of lastCounted) {
-      for (const [path, when] of pages) if (second - when >= reloadSeconds) pages.delete(path);
-      if (pages.size === 0) lastCounted.delete(person);
-      else remembered += pages.size;
+    for (const [person, reads] of people) {
+      const { pages } = reads;
+      let kept = 0;
+      for (let index = 0; index < pages.length; index += 2) {
+        if (second - pages[index + 1]! >= reloadSeconds) continue;
+        pages[kept] = pages[index]!;
+        pages[kept + 1] = pages[index + 1]!;
+        kept += 2;
+      }
+      pages.length = kept;
+      if (kept === 0) people.delete(person);
+      else remembered += kept / 2;
     }
     for (const [key, window] of beacons) if (at - window.windowStart >= 60_000) beacons.delete(key);
   }
 
-  /** The counts of `path` for the current day and week (a page's counts of an earlier day go to `pending` first). */
-  function countsOf(path: string): PageCounts {
-    const { day, week } = clock();
-    let counts = pageCounts.get(path);
-    if (counts?.day === day && counts.week === week) return counts;
-    if (counts) addPageCounts(pending, path, counts);
-    // Paths are the site's pages, a few hundred; the bound only guards against a surprise.
-    else if (pageCounts.size >= 10_000) drainCounts();
-    counts = { day, week, all: 0, none: 0, byRole: new Map(), readers: new Set() };
-    pageCounts.set(path, counts);
+  /** The number standing for `path` (a new one for a path not seen before). */
+  function pageNumber(path: string): number {
+    let page = pageNumbers.get(path);
+    if (page !== undefined) return page;
+    if (paths.length >= MAX_PAGES) forgetAll();
+    page = paths.length;
+    paths.push(path);
+    pageNumbers.set(path, page);
+    return page;
+  }
+
+  /** The week's sketch key, or null while it is being read (the first read of a week starts reading it). */
+  function keyOf(week: string): Buffer | null {
+    if (weekKey?.week === week) return weekKey.key;
+    if (loadingWeek !== week) {
+      loadingWeek = week;
+      insightsKey(db, weekKeyName(week)).then(
+        (key) => {
+          if (loadingWeek === week) weekKey = { week, key };
+        },
+        // The database is away: the readers wait in `readers` (hashed at the flush), and the next read tries again.
+        () => {
+          if (loadingWeek === week) loadingWeek = null;
+        },
+      );
+    }
+    return null;
+  }
+
+  /** The counts of a page for the current day and week (a page's counts of an earlier day go to `pending` first). */
+  function countsOf(page: number, at: number): PageCounts {
+    const { day, week } = clock(at);
+    let counts = pageCounts[page];
+    if (counts?.day === day && counts.week === week) {
+      if (counts.key === null) attachKey(counts, page);
+      return counts;
+    }
+    if (counts) addPageCounts(pending, paths[page]!, counts);
+    counts = { day, week, all: 0, none: 0, byRole: new Map(), key: null, pageWords: null, ranks: null, readers: new Set() };
+    attachKey(counts, page);
+    pageCounts[page] = counts;
     return counts;
+  }
+
+  /** Gives a page's counts the week's key and a sketch, if the key is at hand. */
+  function attachKey(counts: PageCounts, page: number) {
+    const key = keyOf(counts.week);
+    if (!key) return;
+    counts.key = key;
+    counts.pageWords = keyedWords(key, PAGE_PREFIX, paths[page]!);
+    counts.ranks = new Uint8Array(HLL_REGISTERS);
   }
 
   /** Moves every page's counts to `pending`. */
   function drainCounts() {
-    for (const [path, counts] of pageCounts) addPageCounts(pending, path, counts);
-    pageCounts.clear();
+    for (let page = 0; page < pageCounts.length; page++) {
+      const counts = pageCounts[page];
+      if (counts) addPageCounts(pending, paths[page]!, counts);
+    }
+    pageCounts.length = 0;
+  }
+
+  /** Moves the counts to `pending` and forgets who read what (the memory bounds; counting switched off). */
+  function forgetAll() {
+    drainCounts();
+    pageNumbers.clear();
+    paths.length = 0;
+    people.clear();
+    remembered = 0;
   }
 
   async function runFlush() {
@@ -216,7 +330,14 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
     const batch = pending;
     pending = emptyPending();
     forgetOld(now());
-    if (batch.reads.size === 0 && batch.readers.size === 0 && batch.searches.size === 0 && batch.searchers.size === 0) return;
+    if (
+      batch.reads.size === 0 &&
+      batch.readers.size === 0 &&
+      batch.sketches.size === 0 &&
+      batch.searches.size === 0 &&
+      batch.searchers.size === 0
+    )
+      return;
     try {
       await flushInsights(db, batch, written);
     } catch (error) {
@@ -242,26 +363,47 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
     },
     countRead(method, headers, path, principal) {
       if (!enabled || !isReadRequest(method, headers)) return;
-      const second = secondOf(now());
-      let pages = lastCounted.get(principal.userId);
-      const last = pages?.get(path);
-      if (last !== undefined && second - last < reloadSeconds) return;
-      // A bound on memory: past it the window restarts (a reload may then count twice).
-      let added = last === undefined;
-      if (remembered >= MAX_REMEMBERED) {
-        lastCounted.clear();
-        remembered = 0;
-        pages = undefined;
-        added = true;
+      const at = now();
+      const second = secondOf(at);
+      let page = pageNumber(path);
+      let person = people.get(principal.userId);
+      if (person) {
+        const { pages } = person;
+        let index = 0;
+        while (index < pages.length && pages[index] !== page) index += 2;
+        if (index < pages.length) {
+          if (second - pages[index + 1]! < reloadSeconds) return;
+          pages[index + 1] = second;
+        } else {
+          pages.push(page, second);
+          remembered += 1;
+        }
+      } else {
+        // A bound on memory: past it the window restarts (a reload may then count twice).
+        if (remembered >= MAX_REMEMBERED) {
+          forgetAll();
+          page = pageNumber(path);
+        }
+        person = { pages: [page, second], key: null, words: null };
+        people.set(principal.userId, person);
+        remembered += 1;
       }
-      if (!pages) lastCounted.set(principal.userId, (pages = new Map()));
-      if (added) remembered += 1;
-      pages.set(path, second);
-      const counts = countsOf(path);
+      const counts = countsOf(page, at);
       counts.all += 1;
       if (principal.roles.length === 0) counts.none += 1;
       for (const role of principal.roles) counts.byRole.set(role, (counts.byRole.get(role) ?? 0) + 1);
-      counts.readers.add(principal.userId);
+      if (counts.key === null) {
+        counts.readers.add(principal.userId);
+        return;
+      }
+      if (person.key !== counts.key) {
+        person.key = counts.key;
+        person.words = keyedWords(counts.key, PERSON_PREFIX, principal.userId);
+      }
+      const update = packedReaderUpdate(person.words!, counts.pageWords!);
+      const register = update >>> 8;
+      const rank = update & 0xff;
+      if (rank > counts.ranks![register]!) counts.ranks![register] = rank;
     },
     allowBeacon(sessionId) {
       if (!enabled) return false;
@@ -311,8 +453,7 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
       pausedFor = Math.max(0, flushDueAt - Date.now());
       await flushing;
       // Nothing else held, as in a process started with INSIGHTS=false (the comparison's other side).
-      lastCounted.clear();
-      remembered = 0;
+      forgetAll();
       beacons.clear();
     },
   };

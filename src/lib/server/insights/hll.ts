@@ -31,6 +31,9 @@ function mix32(value: number): number {
   return (value ^ (value >>> 16)) >>> 0;
 }
 
+/** The first 64 bits of a keyed hash as two unsigned 32-bit words (keys.ts `keyedWords`). */
+export type HashWords = readonly [high: number, low: number];
+
 /**
  * The register update for one reader of one page under `key`: the person's keyed hash XOR the page's
  * (each computed once a week, keys.ts `keyedWords`), through three Feistel rounds. For one page the
@@ -38,14 +41,27 @@ function mix32(value: number): number {
  * constant), and the rounds, a bijection of the 64 bits, hide the XOR's structure across pages.
  */
 export function readerRegister(key: Buffer, userId: string, page: string): RegisterUpdate {
-  const [personHigh, personLow] = keyedWords(key, "pessoa\u0000", userId);
-  const [pageHigh, pageLow] = keyedWords(key, "pagina\u0000", page);
-  let high = (personHigh ^ pageHigh) >>> 0;
-  let low = (personLow ^ pageLow) >>> 0;
-  low = (low ^ mix32(high)) >>> 0;
-  high = (high ^ mix32(low)) >>> 0;
-  low = (low ^ mix32(high)) >>> 0;
-  return registerOf(high, low);
+  const packed = packedReaderUpdate(keyedWords(key, PERSON_PREFIX, userId), keyedWords(key, PAGE_PREFIX, page));
+  return { register: packed >>> 8, rank: packed & 0xff };
+}
+
+/** The prefixes of the person's and the page's keyed hashes under a week's key. */
+export const PERSON_PREFIX = "pessoa\u0000";
+export const PAGE_PREFIX = "pagina\u0000";
+
+/**
+ * `readerRegister` from the person's and the page's hash words, as one number (register × 256 + rank):
+ * what the collector computes per read, with no object made.
+ */
+export function packedReaderUpdate(person: HashWords, page: HashWords): number {
+  const high0 = (person[0] ^ page[0]) >>> 0;
+  const low1 = (person[1] ^ page[1] ^ mix32(high0)) >>> 0;
+  const high = (high0 ^ mix32(low1)) >>> 0;
+  const low = (low1 ^ mix32(high)) >>> 0;
+  const register = high >>> (32 - HLL_BITS);
+  const rest = high & ((1 << (32 - HLL_BITS)) - 1);
+  const rank = rest !== 0 ? Math.clz32(rest) - HLL_BITS + 1 : 32 - HLL_BITS + Math.clz32(low) + 1;
+  return register * 256 + rank;
 }
 
 /** A sketch's summary as stored (insights_reader_weeks): Σ 2^(52 − rank) over its set registers is an integer. */

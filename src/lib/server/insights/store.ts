@@ -24,8 +24,10 @@ export interface SearchSums {
 export interface Pending {
   /** page␀day␀role → reads. */
   reads: Map<string, number>;
-  /** page␀week → user ids (hashed at the flush, never stored). */
+  /** page␀week → user ids (hashed at the flush, never stored): the readers counted before the week's key was at hand. */
   readers: Map<string, Set<string>>;
+  /** page␀week → the readers sketch's ranks raised since the last flush (HLL_REGISTERS registers; the collector hashes each reader). */
+  sketches: Map<string, Uint8Array>;
   /** query␀day → sums. */
   searches: Map<string, SearchSums>;
   /** query␀day → user ids (hashed at the flush while the query is below K_ANONYMITY). */
@@ -54,7 +56,7 @@ export async function flushInsights(db: Db, batch: Pending, written: WrittenRank
   const queryKey = batch.searchers.size > 0 ? await insightsKey(db, QUERY_KEY) : null;
   // A sketch this instance has not written yet (since it started): its stored ranks are read first, once per
   // page and week, so its first flush sends only the updates that raise a register, like every later one.
-  for (const key of batch.readers.keys()) {
+  for (const key of new Set([...batch.readers.keys(), ...batch.sketches.keys()])) {
     if (written.has(key)) continue;
     const [page, week] = key.split("\u0000") as [string, string];
     const stored = await db
@@ -81,6 +83,17 @@ export async function flushInsights(db: Db, batch: Pending, written: WrittenRank
     for (const person of people) {
       const { register, rank } = readerRegister(weekKey, person, page);
       if ((ranks?.[register] ?? 0) >= rank) continue;
+      const id = `${key}\u0000${register}`;
+      const known = registers.get(id);
+      if (!known || known[3] < rank) registers.set(id, [page, week, register, rank]);
+    }
+  }
+  for (const [key, sketch] of batch.sketches) {
+    const [page, week] = key.split("\u0000") as [string, string];
+    const ranks = written.get(key);
+    for (let register = 0; register < sketch.length; register++) {
+      const rank = sketch[register]!;
+      if (rank === 0 || (ranks?.[register] ?? 0) >= rank) continue;
       const id = `${key}\u0000${register}`;
       const known = registers.get(id);
       if (!known || known[3] < rank) registers.set(id, [page, week, register, rank]);
