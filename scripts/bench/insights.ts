@@ -10,9 +10,10 @@
  *   (insightsReport straight on the database: the queries' own time, no HTTP).
  * - Gate CPU per page served with counting on vs off (CPU µs per request from /proc): in one gate process, counting
  *   switched off (as INSIGHTS=false: nothing counted, the flush clock standing still) and on by a signal between
- *   windows of 2,000 pages (on, off, off, on, …); every counted request a first read (8,000 people × the pages they
- *   open); 3 processes, the median of their ratios: ≤ 1.05 ×. A fourth process runs the same windows without
- *   switching: its ratio is the measurement's noise.
+ *   windows of 2,000 pages (on, off, off, on, …), each after the same 30 ms pause, every reader's session already held;
+ *   every counted request a first read (8,000 people × the pages they open); 3 processes, the median of their ratios:
+ *   ≤ 1.05 ×. A fourth process gets the same signals and pauses, but its signal switches nothing (counting off on both
+ *   sides): its ratio is the measurement's noise and bias.
  * - 200 search beacons/s beside 100 pages/s, both paced evenly from fresh processes (load-client.mjs,
  *   beacon-client.mjs), the beacons in every other 5 s window over 2 × --beacon-seconds (60 by default):
  *   page p99 in the windows with beacons within +10 % of the windows without; the same windows of pages alone
@@ -58,6 +59,8 @@ const CPU_PROCESSES = 3;
  */
 const CPU_WINDOW_REQUESTS = 2000;
 const CPU_WARM_REQUESTS = 20_000;
+/** The pause before every window of the comparison, on or off (see measureProcess). */
+const WINDOW_PAUSE_MS = 30;
 /** Readers with a session: enough for every request of a process's on windows to be a first read. */
 const READERS = 8000;
 /** Beacons on, then off, every this long in the p99 comparison (each window's first 250 ms left out). */
@@ -355,9 +358,12 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
       },
     ];
   };
-  /** One gate's on/off ratio; `toggle` false: the same windows with counting off in both (the A/A noise floor). */
+  /**
+   * One gate's on/off ratio. `toggle` false: the A/A run — the same windows, signals and pauses, but the signal switches
+   * nothing (B1_BENCH_TOGGLE_INSIGHTS=aa), so its ratio is what the protocol itself adds: the measurement's noise and bias.
+   */
   const measureProcess = async (toggle: boolean) => {
-    const server = await startGate({ ...env, INSIGHTS: "true", B1_BENCH_TOGGLE_INSIGHTS: "1" });
+    const server = await startGate({ ...env, INSIGHTS: "true", B1_BENCH_TOGGLE_INSIGHTS: toggle ? "1" : "aa" });
     const upAt = Date.now();
     const pid = server.child.pid!;
     const counted = sequence();
@@ -368,11 +374,34 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, upAt + FLUSH_INTERVAL_MS + 500 - Date.now())));
     await switchCounting(server.child, false);
     await autocannon({ url: server.url, connections: 8, amount: CPU_WARM_REQUESTS, requests: uncounted });
+    // Every reader's session once, counting off: the windows then measure pages served to people whose sessions
+    // the gate holds, as in a running portal. Without it, each window after the warm-up looked up the sessions of
+    // its ~130 new readers (a lookup per reader, ~20 µs a page more in the window that met them first, on or off alike).
+    let reader = 0;
+    await autocannon({
+      url: server.url,
+      connections: 8,
+      amount: readers.length,
+      requests: [
+        {
+          method: "GET",
+          setupRequest: (request: autocannon.Request): autocannon.Request => ({
+            ...request,
+            path: pages[0]!,
+            headers: { cookie: readers[reader++ % readers.length]!, "user-agent": "Mozilla/5.0 bench" },
+          }),
+        },
+      ],
+    });
     const used = { on: 0, off: 0 };
     const served = { on: 0, off: 0 };
     for (let window = 0; window < 2 * options.cpuWindows; window++) {
       const mode = window % 4 === 0 || window % 4 === 3 ? "on" : "off";
-      if (mode === "on" && toggle) await switchCounting(server.child, true);
+      if (mode === "on") await switchCounting(server.child, true);
+      // Every window starts after the same pause: a switch's wait for the gate's answer left the gate idle for a
+      // moment before each on window only, and a gate coming back from idle runs its first pages slower (with the
+      // signal switching nothing, on windows cost 1.03–1.08× the off ones without the pause).
+      await new Promise((resolve) => setTimeout(resolve, WINDOW_PAUSE_MS));
       const before = cpuSeconds(pid);
       const result = await autocannon({
         url: server.url,
@@ -382,7 +411,7 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
       });
       used[mode] += cpuSeconds(pid) - before;
       served[mode] += result.requests.total;
-      if (mode === "on" && toggle) await switchCounting(server.child, false);
+      if (mode === "on") await switchCounting(server.child, false);
       if (result.non2xx > 0) throw new Error(`${result.non2xx} respostas não 2xx na medida de CPU (uma página que o leitor não abre?)`);
     }
     // The flushes fell every FLUSH_INTERVAL_MS of counting, as in a process that counts all the time: the first wrote
@@ -402,7 +431,7 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
   const cpuNoise = await measureProcess(false);
   const ratio = median(ratios);
   console.log(
-    `\nCPU do gate por página, cada uma a 1ª leitura de alguém (${pages.length} páginas × ${readers.length} leitores; µs contando/desligado no mesmo processo, ${options.cpuWindows} janelas de ${CPU_WINDOW_REQUESTS} páginas por estado; ${CPU_PROCESSES} processos): ${processes.join(" · ")} → mediana ${ratio.toFixed(3)}× ${ratio <= CPU_RATIO_TARGET ? "ok" : "ACIMA"} (meta ≤ ${CPU_RATIO_TARGET}×); ruído da medida (um processo, as mesmas janelas sem ligar a contagem): ${cpuNoise.text}`,
+    `\nCPU do gate por página, cada uma a 1ª leitura de alguém (${pages.length} páginas × ${readers.length} leitores; µs contando/desligado no mesmo processo, ${options.cpuWindows} janelas de ${CPU_WINDOW_REQUESTS} páginas por estado; ${CPU_PROCESSES} processos): ${processes.join(" · ")} → mediana ${ratio.toFixed(3)}× ${ratio <= CPU_RATIO_TARGET ? "ok" : "ACIMA"} (meta ≤ ${CPU_RATIO_TARGET}×); ruído e viés da medida (um processo, os mesmos sinais e pausas, a contagem desligada dos dois lados): ${cpuNoise.text}`,
   );
 
   // 3. Page p99 with and without 200 beacons/s: pages paced at 100/s by load-client.mjs and beacons

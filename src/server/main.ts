@@ -225,10 +225,18 @@ function shutdown(signal: string) {
 // The bench's counting-cost comparison (scripts/bench/insights.ts) switches counting off and on in one
 // process: two processes of the same build differ by up to ±15 % of CPU per request on this shared machine,
 // more than the 5 % the comparison must tell. Never set in production (the variable is the bench's alone).
+// With "aa", the first signal switches counting off for good and every signal answers as if it switched: the
+// bench's A/A run (the same signals and pauses, off on both sides), which shows the protocol's own bias.
 if (process.env.B1_BENCH_TOGGLE_INSIGHTS === "1" && insights.enabled) {
   process.on("SIGUSR2", () => {
     const on = !insights.enabled;
     void insights.setCounting(on).then(() => console.log(`[bench] contagem do Insights ${on ? "ligada" : "desligada"}`));
+  });
+} else if (process.env.B1_BENCH_TOGGLE_INSIGHTS === "aa" && insights.enabled) {
+  let on = true;
+  process.on("SIGUSR2", () => {
+    on = !on;
+    void insights.setCounting(false).then(() => console.log(`[bench] contagem do Insights ${on ? "ligada" : "desligada"}`));
   });
 }
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => shutdown(signal));
