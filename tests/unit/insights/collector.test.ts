@@ -254,4 +254,41 @@ describe("insights collector", () => {
       .where(sql`${insightsReaders.page} = '/chave' and ${insightsReaders.week} = '2026-W11'`);
     expect(new Map(stored.map(({ register, rank }) => [register, rank]))).toEqual(expected);
   });
+
+  it("while the database is away, tries to read the week's key once an interval, not once per page served", async () => {
+    let attempts = 0;
+    // A database whose every statement fails at once (the pool cannot reach PostgreSQL, the disk errs).
+    const away = new Proxy(
+      {},
+      {
+        get: () => {
+          attempts += 1;
+          throw new Error("banco fora");
+        },
+      },
+    ) as unknown as Db;
+    let at = Date.UTC(2026, 2, 12, 15);
+    const collector = createInsightsCollector({
+      db: away,
+      enabled: true,
+      timeZone: "America/Sao_Paulo",
+      versions: new Map(),
+      intervalMs: 5000,
+      now: () => at,
+      logError: () => {},
+    });
+    const settle = async () => {
+      for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    for (let index = 0; index < 200; index++) {
+      collector.countRead("GET", BROWSER, "/fora", person(`fora-${index}`));
+      if (index % 20 === 0) await settle();
+    }
+    expect(attempts).toBe(1);
+    at += 5000;
+    collector.countRead("GET", BROWSER, "/fora", person("fora-depois"));
+    await settle();
+    collector.countRead("GET", BROWSER, "/fora", person("fora-mais"));
+    expect(attempts).toBe(2);
+  });
 });

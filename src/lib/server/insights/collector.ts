@@ -53,9 +53,11 @@ export function isReadRequest(method: string, headers: IncomingHttpHeaders): boo
   let program = programAgents.get(agent);
   if (program === undefined) {
     program = BOT_AGENT.test(agent);
-    // Anyone may send any string: the memory stays bounded.
-    if (programAgents.size >= 1000) programAgents.clear();
-    programAgents.set(agent, program);
+    // Anyone may send any string: the memory stays bounded (1,000 strings of at most 512 characters).
+    if (agent.length <= 512) {
+      if (programAgents.size >= 1000) programAgents.clear();
+      programAgents.set(agent, program);
+    }
   }
   return !program;
 }
@@ -225,6 +227,8 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
   /** The current week's key for the readers sketches, once read from the database (keys.ts; the same on every instance). */
   let weekKey: { week: string; key: Buffer } | null = null;
   let loadingWeek: string | null = null;
+  /** After a failed read of the key, not before this instant (the database away: no read per page served). */
+  let keyRetryAt = -Infinity;
   const beacons = new Map<string, { windowStart: number; count: number }>();
   let flushing: Promise<void> | null = null;
   const written: WrittenRanks = new Map();
@@ -232,6 +236,7 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
   /** When the timer's next flush is due (Date.now()), and, while counting is switched off, how long it still has to run. */
   let flushDueAt = 0;
   let pausedFor: number | null = null;
+  const intervalMs = options.intervalMs ?? FLUSH_INTERVAL_MS;
 
   function forgetOld(at: number) {
     if (at - forgotAt < 60_000) return;
@@ -266,17 +271,19 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
   }
 
   /** The week's sketch key, or null while it is being read (the first read of a week starts reading it). */
-  function keyOf(week: string): Buffer | null {
+  function keyOf(week: string, at: number): Buffer | null {
     if (weekKey?.week === week) return weekKey.key;
-    if (loadingWeek !== week) {
+    if (loadingWeek !== week && at >= keyRetryAt) {
       loadingWeek = week;
       insightsKey(db, weekKeyName(week)).then(
         (key) => {
           if (loadingWeek === week) weekKey = { week, key };
         },
-        // The database is away: the readers wait in `readers` (hashed at the flush), and the next read tries again.
+        // The database is away: the readers wait in `readers` (hashed at the flush), and a read one interval later tries again.
         () => {
-          if (loadingWeek === week) loadingWeek = null;
+          if (loadingWeek !== week) return;
+          loadingWeek = null;
+          keyRetryAt = now() + intervalMs;
         },
       );
     }
@@ -288,19 +295,19 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
     const { day, week } = clock(at);
     let counts = pageCounts[page];
     if (counts?.day === day && counts.week === week) {
-      if (counts.key === null) attachKey(counts, page);
+      if (counts.key === null) attachKey(counts, page, at);
       return counts;
     }
     if (counts) addPageCounts(pending, paths[page]!, counts);
     counts = { day, week, all: 0, none: 0, byRole: new Map(), key: null, pageWords: null, ranks: null, readers: new Set() };
-    attachKey(counts, page);
+    attachKey(counts, page, at);
     pageCounts[page] = counts;
     return counts;
   }
 
   /** Gives a page's counts the week's key and a sketch, if the key is at hand. */
-  function attachKey(counts: PageCounts, page: number) {
-    const key = keyOf(counts.week);
+  function attachKey(counts: PageCounts, page: number, at: number) {
+    const key = keyOf(counts.week, at);
     if (!key) return;
     counts.key = key;
     counts.pageWords = keyedWords(key, PAGE_PREFIX, paths[page]!);
@@ -347,7 +354,6 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
     }
   }
 
-  const intervalMs = options.intervalMs ?? FLUSH_INTERVAL_MS;
   /** Flushes every intervalMs, the first time after `firstMs`. */
   const startTimer = (firstMs = intervalMs) => {
     flushDueAt = Date.now() + firstMs;
