@@ -222,7 +222,11 @@ async function startGate(env: Record<string, string>) {
 
 /** Sends SIGUSR2 to a gate started with B1_BENCH_TOGGLE_INSIGHTS and waits until counting is `on` (off: its flush clock stands still). */
 function switchCounting(child: import("node:child_process").ChildProcess, on: boolean): Promise<void> {
-  const done = `contagem do Insights ${on ? "ligada" : "desligada"}`;
+  return signalAnswered(child, "SIGUSR2", `contagem do Insights ${on ? "ligada" : "desligada"}`);
+}
+
+/** Sends `signal` to the gate and waits until its output says `done`. */
+function signalAnswered(child: import("node:child_process").ChildProcess, signal: NodeJS.Signals, done: string): Promise<void> {
   return new Promise((resolve) => {
     let out = "";
     const onData = (chunk: Buffer) => {
@@ -232,7 +236,7 @@ function switchCounting(child: import("node:child_process").ChildProcess, on: bo
       resolve();
     };
     child.stdout!.on("data", onData);
-    child.kill("SIGUSR2");
+    child.kill(signal);
   });
 }
 
@@ -398,9 +402,11 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
     for (let window = 0; window < 2 * options.cpuWindows; window++) {
       const mode = window % 4 === 0 || window % 4 === 3 ? "on" : "off";
       if (mode === "on") await switchCounting(server.child, true);
-      // Every window starts after the same pause: a switch's wait for the gate's answer left the gate idle for a
-      // moment before each on window only, and a gate coming back from idle runs its first pages slower (with the
-      // signal switching nothing, on windows cost 1.03–1.08× the off ones without the pause).
+      else await signalAnswered(server.child, "SIGWINCH", "[bench] pronto");
+      // Every window starts after one signal answered and the same pause: a switch's wait for the gate's answer left the
+      // gate idle for a moment before each on window only, and a gate coming back from idle runs its first pages slower
+      // (with the signal switching nothing, on windows cost 1.03–1.08× the off ones without the pause; 1.036× with the
+      // pause alone).
       await new Promise((resolve) => setTimeout(resolve, WINDOW_PAUSE_MS));
       const before = cpuSeconds(pid);
       const result = await autocannon({

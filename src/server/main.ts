@@ -232,7 +232,11 @@ if (process.env.B1_BENCH_TOGGLE_INSIGHTS === "1" && insights.enabled) {
     const on = !insights.enabled;
     void insights.setCounting(on).then(() => console.log(`[bench] contagem do Insights ${on ? "ligada" : "desligada"}`));
   });
-} else if (process.env.B1_BENCH_TOGGLE_INSIGHTS === "aa" && insights.enabled) {
+}
+// Before a window that switches nothing the bench sends SIGWINCH and waits for this answer: every window then starts after
+// one signal and its answer, as each on window does after its switch.
+if (process.env.B1_BENCH_TOGGLE_INSIGHTS) process.on("SIGWINCH", () => console.log("[bench] pronto"));
+if (process.env.B1_BENCH_TOGGLE_INSIGHTS === "aa" && insights.enabled) {
   let on = true;
   process.on("SIGUSR2", () => {
     on = !on;
