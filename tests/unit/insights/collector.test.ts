@@ -291,4 +291,21 @@ describe("insights collector", () => {
     collector.countRead("GET", BROWSER, "/fora", person("fora-mais"));
     expect(attempts).toBe(2);
   });
+
+  it("forgets every remembered read past 200,000, also when the one over the bound is a known person's new page", async () => {
+    const collector = collectorWith({ now: () => Date.UTC(2026, 2, 13, 15) });
+    const read = (who: string, page: number) => collector.countRead("GET", BROWSER, `/limite-${page}`, person(who));
+    // 20 people × 9,999 pages and one more person's 20 pages: 200,000 remembered reads.
+    for (let who = 0; who < 20; who++) for (let page = 0; page < 9_999; page++) read(`limite-${who}`, page);
+    for (let page = 0; page < 20; page++) read("limite-20", page);
+    read("limite-0", 0); // a reload: not counted
+    read("limite-20", 20); // a known person's new page, over the bound: the window starts over
+    read("limite-0", 0); // forgotten with the rest: counted again
+    await collector.stop();
+    const [first] = await db
+      .select({ reads: insightsReads.reads })
+      .from(insightsReads)
+      .where(sql`${insightsReads.page} = '/limite-0' and ${insightsReads.role} = '*'`);
+    expect(first?.reads).toBe(22);
+  });
 });

@@ -373,25 +373,22 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
       const second = secondOf(at);
       let page = pageNumber(path);
       let person = people.get(principal.userId);
+      let index = 0;
       if (person) {
         const { pages } = person;
-        let index = 0;
         while (index < pages.length && pages[index] !== page) index += 2;
-        if (index < pages.length) {
-          if (second - pages[index + 1]! < reloadSeconds) return;
-          pages[index + 1] = second;
-        } else {
-          pages.push(page, second);
-          remembered += 1;
-        }
-      } else {
+        if (index < pages.length && second - pages[index + 1]! < reloadSeconds) return;
+      }
+      if (person && index < person.pages.length) person.pages[index + 1] = second;
+      else {
         // A bound on memory: past it the window restarts (a reload may then count twice).
         if (remembered >= MAX_REMEMBERED) {
           forgetAll();
           page = pageNumber(path);
+          person = undefined;
         }
-        person = { pages: [page, second], key: null, words: null };
-        people.set(principal.userId, person);
+        if (person) person.pages.push(page, second);
+        else people.set(principal.userId, (person = { pages: [page, second], key: null, words: null }));
         remembered += 1;
       }
       const counts = countsOf(page, at);
