@@ -97,6 +97,14 @@ describe("search beacon in the gate", () => {
       body: '{"consulta":"canvas","resultados":1,"aberto":null,"__proto__":{"x":1}}',
     });
     expect(polluted.status).toBe(400);
+    // A lone surrogate (as a JSON escape): never stored — PostgreSQL refuses it inside the flush's JSON rows, which would fail every flush after it.
+    const surrogate = await fetch(`${url}/api/busca`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie, origin: "http://127.0.0.1:4321" },
+      body: '{"consulta":"can\\ud800vas","resultados":1,"aberto":null}',
+    });
+    expect(surrogate.status).toBe(400);
+    expect(await surrogate.json()).toEqual({ error: "A busca não pode conter caracteres de controle ou invisíveis." });
     expect(adapterCalls).toBe(0);
 
     await insights.flush();
