@@ -9,7 +9,14 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { insightsQueries, insightsQueryPeople, insightsReaders, insightsReads, insightsSearches } from "../../../db/schema/index";
 import { closeDatabase, sqliteClient, type Db } from "../../../src/lib/server/data/db";
-import { createInsightsCollector, emptyPending, type CollectorOptions } from "../../../src/lib/server/insights/collector";
+import {
+  createInsightsCollector,
+  emptyPending,
+  QUEUE_DELAY_MS,
+  QUEUE_SIZE,
+  RELOAD_WINDOW_MS,
+  type CollectorOptions,
+} from "../../../src/lib/server/insights/collector";
 import { flushInsights } from "../../../src/lib/server/insights/store";
 import { readerRegister } from "../../../src/lib/server/insights/hll";
 import { insightsKey, weekKeyName } from "../../../src/lib/server/insights/keys";
@@ -41,6 +48,15 @@ afterAll(async () => {
   await closeDatabase(db);
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+/**
+ * Until the reads queued so far are counted (the collector's queue timer, armed by the first of them, expires
+ * before this one: timers fire in the order they expire).
+ */
+const failNow = (): never => {
+  throw new Error("banco fora");
+};
+const queueCounted = () => new Promise((resolve) => setTimeout(resolve, QUEUE_DELAY_MS + 5));
 
 /** A collector that flushes only when told (the hourly timer never fires in a test). */
 const collectorWith = (options: Partial<CollectorOptions> = {}) =>
@@ -236,8 +252,9 @@ describe("insights collector", () => {
     // Thursday 2026-03-12 12:00 in São Paulo: week 2026-W11.
     const collector = collectorWith({ now: () => Date.UTC(2026, 2, 12, 15) });
     const names = Array.from({ length: 600 }, (_, index) => `chave-${index}`);
-    // The first read starts reading the week's key: these readers wait as ids, hashed at the flush.
+    // The first read counted starts reading the week's key: these readers wait as ids, hashed at the flush.
     for (const name of names.slice(0, 300)) collector.countRead("GET", BROWSER, "/chave", person(name));
+    await queueCounted();
     // Then the key is at hand (read by the collector in a few turns of the event loop): each read is hashed as counted.
     for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
     for (const name of names.slice(300)) collector.countRead("GET", BROWSER, "/chave", person(name));
@@ -278,6 +295,7 @@ describe("insights collector", () => {
       logError: () => {},
     });
     const settle = async () => {
+      await queueCounted();
       for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setImmediate(resolve));
     };
     for (let index = 0; index < 200; index++) {
@@ -289,6 +307,7 @@ describe("insights collector", () => {
     collector.countRead("GET", BROWSER, "/fora", person("fora-depois"));
     await settle();
     collector.countRead("GET", BROWSER, "/fora", person("fora-mais"));
+    await settle();
     expect(attempts).toBe(2);
   });
 
@@ -307,5 +326,61 @@ describe("insights collector", () => {
       .from(insightsReads)
       .where(sql`${insightsReads.page} = '/limite-0' and ${insightsReads.role} = '*'`);
     expect(first?.reads).toBe(22);
+  });
+  it("counts a queued read as of the instant it was served: the day it falls on, the reload window", async () => {
+    // 23:59:59 on 2026-03-10 in São Paulo; the queue is counted after midnight.
+    let at = Date.UTC(2026, 2, 11, 2, 59, 59);
+    const collector = collectorWith({ now: () => at });
+    collector.countRead("GET", BROWSER, "/fila", person("fila"));
+    at += 2_000;
+    collector.countRead("GET", BROWSER, "/fila", person("fila")); // a reload 2 s later, on the new day: not a read
+    at += RELOAD_WINDOW_MS;
+    await queueCounted();
+    collector.countRead("GET", BROWSER, "/fila", person("fila")); // past the window: a read on the 11th
+    await collector.stop();
+    const rows = await db
+      .select({ day: insightsReads.day, reads: insightsReads.reads })
+      .from(insightsReads)
+      .where(sql`${insightsReads.page} = '/fila' and ${insightsReads.role} = '*'`)
+      .orderBy(insightsReads.day);
+    expect(rows).toEqual([
+      { day: "2026-03-10", reads: 1 },
+      { day: "2026-03-11", reads: 1 },
+    ]);
+  });
+
+  it("holds at most QUEUE_SIZE reads uncounted: the read that fills the queue counts them at once", () => {
+    let attempts = 0;
+    // Counting the first read starts reading the week's key: on a database that fails at once, that shows when counting happened.
+    const away = new Proxy({}, { get: () => ((attempts += 1), failNow()) }) as unknown as Db;
+    const collector = createInsightsCollector({
+      db: away,
+      enabled: true,
+      timeZone: "America/Sao_Paulo",
+      versions: new Map(),
+      intervalMs: 3_600_000,
+      now: () => Date.UTC(2026, 2, 14, 15),
+      logError: () => {},
+    });
+    for (let index = 0; index < QUEUE_SIZE - 1; index++) collector.countRead("GET", BROWSER, "/fila-cheia", person(`cheia-${index}`));
+    expect(attempts).toBe(0);
+    collector.countRead("GET", BROWSER, "/fila-cheia", person("cheia-ultima"));
+    expect(attempts).toBe(1);
+  });
+
+  it("counts what it queued before counting is switched off, and nothing while off", async () => {
+    const collector = collectorWith({ now: () => Date.UTC(2026, 2, 14, 15) });
+    const read = (who: string) => collector.countRead("GET", BROWSER, "/fila-desligada", person(who));
+    read("antes-1");
+    read("antes-2");
+    await collector.setCounting(false);
+    read("desligado");
+    await collector.setCounting(true);
+    await collector.stop();
+    const [row] = await db
+      .select({ reads: insightsReads.reads })
+      .from(insightsReads)
+      .where(sql`${insightsReads.page} = '/fila-desligada' and ${insightsReads.role} = '*'`);
+    expect(row?.reads).toBe(2);
   });
 });

@@ -1,6 +1,8 @@
 /**
  * Insights' in-memory counters, one set per instance. The gate counts each page served to a signed-in
- * person (see `isRead`); the search beacon adds searches. Every FLUSH_INTERVAL_MS the sums go to the
+ * person (see `isReadRequest`): on the serving path a read is only queued, and the queue is counted in one
+ * go QUEUE_DELAY_MS later (or once QUEUE_SIZE reads wait), each as of the instant it was served. The search
+ * beacon adds searches. Every FLUSH_INTERVAL_MS the sums go to the
  * database in one transaction (store.ts: one batched upsert per table, adding this instance's deltas),
  * so several instances add up exactly and a SIGKILL loses at most one interval; SIGTERM flushes first.
  * Nothing here is written per view: the only per-person state is in memory (who was counted in the last
@@ -148,6 +150,10 @@ const SEP = "\u0000";
 
 /** People × pages remembered for RELOAD_WINDOW_MS at most; past it the window starts over. */
 const MAX_REMEMBERED = 200_000;
+/** Reads queued at most before they are counted at once (see countQueued). */
+export const QUEUE_SIZE = 1024;
+/** How long the first read queued waits for others to be counted with it. */
+export const QUEUE_DELAY_MS = 20;
 /** Distinct page paths held at most (the site has a few hundred; the bound only guards against a surprise). */
 const MAX_PAGES = 10_000;
 
@@ -237,6 +243,14 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
   let flushDueAt = 0;
   let pausedFor: number | null = null;
   const intervalMs = options.intervalMs ?? FLUSH_INTERVAL_MS;
+  /** Reads served and not yet counted (see countQueued): side by side, the person, the page, their roles and the instant. */
+  const queuedUsers: (string | undefined)[] = new Array<string | undefined>(QUEUE_SIZE).fill(undefined);
+  const queuedPaths: (string | undefined)[] = new Array<string | undefined>(QUEUE_SIZE).fill(undefined);
+  const queuedRoles: (readonly string[] | undefined)[] = new Array<readonly string[] | undefined>(QUEUE_SIZE).fill(undefined);
+  const queuedAt = new Float64Array(QUEUE_SIZE);
+  let queued = 0;
+  /** Counts what was queued QUEUE_DELAY_MS after the first read queued: one timer, re-armed by `refresh` (none made per read). */
+  const queueTimer = setTimeout(() => countQueued(), QUEUE_DELAY_MS).unref();
 
   function forgetOld(at: number) {
     if (at - forgotAt < 60_000) return;
@@ -314,8 +328,66 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
     counts.ranks = new Uint8Array(HLL_REGISTERS);
   }
 
+  /**
+   * Counts the queued reads, in order, as of the instant each was served. The serving path only queues (four
+   * stores): counted there, each read met the maps and the person's memory cold from the page's own work
+   * (2.5–6 µs a read in the gate, against ~0.3 µs for the same code over a batch).
+   */
+  function countQueued() {
+    const count = queued;
+    queued = 0;
+    for (let index = 0; index < count; index++) {
+      countOne(queuedUsers[index]!, queuedPaths[index]!, queuedRoles[index]!, queuedAt[index]!);
+      queuedUsers[index] = undefined;
+      queuedPaths[index] = undefined;
+      queuedRoles[index] = undefined;
+    }
+  }
+
+  /** Counts one read served at `at`, unless the person read the page within RELOAD_WINDOW_MS. */
+  function countOne(userId: string, path: string, roles: readonly string[], at: number) {
+    const second = secondOf(at);
+    let page = pageNumber(path);
+    let person = people.get(userId);
+    let index = 0;
+    if (person) {
+      const { pages } = person;
+      while (index < pages.length && pages[index] !== page) index += 2;
+      if (index < pages.length && second - pages[index + 1]! < reloadSeconds) return;
+    }
+    if (person && index < person.pages.length) person.pages[index + 1] = second;
+    else {
+      // A bound on memory: past it the window restarts (a reload may then count twice).
+      if (remembered >= MAX_REMEMBERED) {
+        forgetAll();
+        page = pageNumber(path);
+        person = undefined;
+      }
+      if (person) person.pages.push(page, second);
+      else people.set(userId, (person = { pages: [page, second], key: null, words: null }));
+      remembered += 1;
+    }
+    const counts = countsOf(page, at);
+    counts.all += 1;
+    if (roles.length === 0) counts.none += 1;
+    for (const role of roles) counts.byRole.set(role, (counts.byRole.get(role) ?? 0) + 1);
+    if (counts.key === null) {
+      counts.readers.add(userId);
+      return;
+    }
+    if (person.key !== counts.key) {
+      person.key = counts.key;
+      person.words = keyedWords(counts.key, PERSON_PREFIX, userId);
+    }
+    const update = packedReaderUpdate(person.words!, counts.pageWords!);
+    const register = update >>> 8;
+    const rank = update & 0xff;
+    if (rank > counts.ranks![register]!) counts.ranks![register] = rank;
+  }
+
   /** Moves every page's counts to `pending`. */
   function drainCounts() {
+    countQueued();
     for (let page = 0; page < pageCounts.length; page++) {
       const counts = pageCounts[page];
       if (counts) addPageCounts(pending, paths[page]!, counts);
@@ -369,44 +441,13 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
     },
     countRead(method, headers, path, principal) {
       if (!enabled || !isReadRequest(method, headers)) return;
-      const at = now();
-      const second = secondOf(at);
-      let page = pageNumber(path);
-      let person = people.get(principal.userId);
-      let index = 0;
-      if (person) {
-        const { pages } = person;
-        while (index < pages.length && pages[index] !== page) index += 2;
-        if (index < pages.length && second - pages[index + 1]! < reloadSeconds) return;
-      }
-      if (person && index < person.pages.length) person.pages[index + 1] = second;
-      else {
-        // A bound on memory: past it the window restarts (a reload may then count twice).
-        if (remembered >= MAX_REMEMBERED) {
-          forgetAll();
-          page = pageNumber(path);
-          person = undefined;
-        }
-        if (person) person.pages.push(page, second);
-        else people.set(principal.userId, (person = { pages: [page, second], key: null, words: null }));
-        remembered += 1;
-      }
-      const counts = countsOf(page, at);
-      counts.all += 1;
-      if (principal.roles.length === 0) counts.none += 1;
-      for (const role of principal.roles) counts.byRole.set(role, (counts.byRole.get(role) ?? 0) + 1);
-      if (counts.key === null) {
-        counts.readers.add(principal.userId);
-        return;
-      }
-      if (person.key !== counts.key) {
-        person.key = counts.key;
-        person.words = keyedWords(counts.key, PERSON_PREFIX, principal.userId);
-      }
-      const update = packedReaderUpdate(person.words!, counts.pageWords!);
-      const register = update >>> 8;
-      const rank = update & 0xff;
-      if (rank > counts.ranks![register]!) counts.ranks![register] = rank;
+      queuedUsers[queued] = principal.userId;
+      queuedPaths[queued] = path;
+      queuedRoles[queued] = principal.roles;
+      queuedAt[queued] = now();
+      queued += 1;
+      if (queued === QUEUE_SIZE) countQueued();
+      else if (queued === 1) queueTimer.refresh();
     },
     allowBeacon(sessionId) {
       if (!enabled) return false;
