@@ -11,9 +11,9 @@
  * - Gate CPU per page served with counting on vs off (CPU µs per request from /proc): in one gate process, counting
  *   switched off (as INSIGHTS=false: nothing counted, the flush clock standing still) and on by a signal between
  *   windows of 2,000 pages (on, off, off, on, …), each after the same 30 ms pause, every reader's session already held;
- *   every counted request a first read (8,000 people × the pages they open); 3 processes, the median of their ratios:
- *   ≤ 1.05 ×. A fourth process gets the same signals and pauses, but its signal switches nothing (counting off on both
- *   sides): its ratio is the measurement's noise and bias.
+ *   every counted request a first read (8,000 people × the pages open to every signed-in person: no audit row);
+ *   3 processes, the median of their ratios: ≤ 1.05 ×. A fourth process gets the same signals and pauses, but its
+ *   signal switches nothing (counting off on both sides): its ratio is the measurement's noise and bias.
  * - 200 search beacons/s beside 100 pages/s, both paced evenly from fresh processes (load-client.mjs,
  *   beacon-client.mjs), the beacons in every other 5 s window over 2 × --beacon-seconds (60 by default):
  *   page p99 in the windows with beacons within +10 % of the windows without; the same windows of pages alone
@@ -331,10 +331,12 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
     "/trilha-interativa",
     "/privacidade",
   ];
-  // Only the pages a reader opens (200): a refusal is not a read.
+  // Only the pages a reader opens (200): a refusal is not a read. And only pages open to every signed-in person: a
+  // person's first visit to a role-gated page in an hour writes an audit row (gate.ts auditDecision, ~1 ms on SQLite),
+  // which fell in whichever window met the reader × page first, on or off, so windows alternated ~65 and ~140 µs a page.
   const probe = await startGate(env);
   const pages: string[] = [];
-  for (const page of candidates) {
+  for (const page of candidates.filter((path) => ROUTES.find((route) => route.path === path)?.access.kind === "signed-in")) {
     const response = await fetch(probe.url + page, {
       headers: { cookie: readers[0]!, "user-agent": "Mozilla/5.0 bench" },
       redirect: "manual",
