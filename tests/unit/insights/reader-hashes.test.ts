@@ -7,8 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { closeDatabase, type Db } from "../../../src/lib/server/data/db";
-import { readerRegister } from "../../../src/lib/server/insights/hll";
-import { forgetInsightsKey, insightsKey, weekKeyName } from "../../../src/lib/server/insights/keys";
+import { forgetInsightsKey, insightsKey, keyedHash, keyedWords, weekKeyName } from "../../../src/lib/server/insights/keys";
+import { PAGE_PREFIX, PERSON_PREFIX, readerRegister } from "../../../src/lib/server/insights/hll";
 import { openOwnTestDatabase } from "../../support/users";
 
 const hashes = vi.hoisted(() => ({ count: 0 }));
@@ -45,6 +45,19 @@ function readAll(key: Buffer) {
 }
 
 describe("readers' sketch hashes", () => {
+  it("takes the words from the first 64 bits of the keyed SHA-256, as the sketches already stored were written", () => {
+    const key = Buffer.alloc(32, 7);
+    forgetInsightsKey(db);
+    for (const [prefix, text] of [
+      [PERSON_PREFIX, "ana"],
+      [PAGE_PREFIX, "/faq"],
+      [PERSON_PREFIX, "ação 🙂 \u0000 x"],
+    ] as const) {
+      const digest = keyedHash(key, prefix + text);
+      expect(keyedWords(key, prefix, text)).toEqual([digest.readUInt32BE(0), digest.readUInt32BE(4)]);
+    }
+  });
+
   it("hashes each person and each page once per week key, and again only after the key is forgotten", async () => {
     const name = weekKeyName("2026-W49");
     const key = await insightsKey(db, name);
