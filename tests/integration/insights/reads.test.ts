@@ -120,6 +120,25 @@ describe("reads on one instance", () => {
   });
 });
 
+describe("a burst of reads at once", () => {
+  it("counts the same page opened 50 times in parallel by one person once, and by 50 people 50 times", async () => {
+    const server = await startBuiltServer();
+    try {
+      const one = await createTestUser(server.db, ["visualizador"]);
+      const many = await Promise.all(Array.from({ length: 50 }, () => createTestUser(server.db, ["visualizador"])));
+      const once = await Promise.all(Array.from({ length: 50 }, () => open(server, one, "/5ps")));
+      const each = await Promise.all(many.map((user) => open(server, user, "/templates")));
+      expect([...once, ...each].map((response) => response.status)).toEqual(Array(100).fill(200));
+      await terminate(server);
+      expect(await readsOf(server.db, "/5ps")).toEqual({ "*": 1, visualizador: 1 });
+      expect(await readsOf(server.db, "/templates")).toEqual({ "*": 50, visualizador: 50 });
+      await expectRegisters(server.db, "/templates", many);
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe("INSIGHTS=false", () => {
   it("counts nothing", async () => {
     const server = await startBuiltServer({ INSIGHTS: "false" });
