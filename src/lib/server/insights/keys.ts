@@ -47,7 +47,12 @@ export function forgetInsightsKey(db: Db, name?: string): void {
  * here (a key object per call), the one-shot hash ~5 µs.
  */
 export function keyedHash(key: Buffer, text: string): Buffer {
-  return hash("sha256", `${key.toString("hex")}\u0000${text}`, "buffer");
+  return hash("sha256", keyedInput(key.toString("hex"), text), "buffer");
+}
+
+/** What keyedHash hashes: the key in hex, NUL, the text (one place, so every keyed hash of a text is the same). */
+function keyedInput(hexKey: string, text: string): string {
+  return `${hexKey}\u0000${text}`;
 }
 
 /** Texts whose hash words are kept per key and prefix (a person or a page each): ~100 bytes an entry, ~10 MB at the bound. */
@@ -72,7 +77,7 @@ export function keyedWords(key: Buffer, prefix: string, text: string): Words {
   let words = kept.get(text);
   if (!words) {
     // keyedHash's digest as hex: a string costs ~0.4 µs here, a Buffer ~1.5 µs (a backing store of its own per call).
-    const digest = hash("sha256", `${slot.hex}\u0000${prefix}${text}`, "hex");
+    const digest = hash("sha256", keyedInput(slot.hex, prefix + text), "hex");
     words = [Number.parseInt(digest.slice(0, 8), 16), Number.parseInt(digest.slice(8, 16), 16)];
     if (kept.size >= MAX_KEPT_WORDS) kept.clear();
     kept.set(text, words);
