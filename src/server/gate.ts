@@ -80,14 +80,18 @@ function observeWhenSettled(pending: Promise<ValidatedSession | null>, started: 
   return pending.finally(() => observe(secondsSince(started)));
 }
 
+type SessionCheck = (token: string, now?: number, unhurried?: boolean) => Validation;
+
 /** The validator, timed when someone listens (for the metrics), untouched otherwise; no promise added when it answered without one. */
-function timedSessionCheck(validate: (token: string) => Validation, observe?: (seconds: number) => void): (token: string) => Validation {
+function timedSessionCheck(validate: SessionCheck, observe?: (seconds: number) => void): SessionCheck {
   if (!observe) return validate;
-  return (token) => {
+  return (token, now, unhurried) => {
+    // A check that chose to wait for a shared read (a search beacon) would only blur the figure.
+    if (unhurried) return validate(token, now, unhurried);
     const started = performance.now();
     let result: Validation;
     try {
-      result = validate(token);
+      result = validate(token, now, unhurried);
     } catch (error) {
       observe(secondsSince(started));
       throw error;
@@ -169,7 +173,8 @@ export function createGate(options: GateOptions) {
     const { token, conflict } = readSessionCookie(req.headers.cookie, secureCookies);
     // Two session cookies (one planted by a sibling subdomain): signed out, and ours is cleared.
     if (conflict) res.setHeader("Set-Cookie", deleteSessionCookieHeader(secureCookies));
-    let auth = token ? validateSession(token) : null;
+    // A search beacon's answer is read by nobody: its session check may share the change counter's read (cache.ts).
+    let auth = token ? validateSession(token, undefined, path === SEARCH_BEACON_PATH) : null;
     // A cached session answers at once; a lookup or a renewal is waited for.
     if (auth instanceof Promise) auth = await auth;
     const principal = auth?.principal ?? null;

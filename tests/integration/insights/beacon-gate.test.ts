@@ -11,15 +11,17 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { insightsSearches } from "../../../db/schema/index";
 import { readConfig } from "../../../src/lib/server/config/config";
 import { loadAssets, loadPages } from "../../../src/lib/server/content/static-files";
-import { closeDatabase, type Db } from "../../../src/lib/server/data/db";
+import { closeDatabase, pgPool, type Db } from "../../../src/lib/server/data/db";
 import { BEACONS_PER_MINUTE, createInsightsCollector, type InsightsCollector } from "../../../src/lib/server/insights/collector";
+import { invalidateUserSessions } from "../../../src/lib/server/sessions/session";
 import { createGate } from "../../../src/server/gate";
 import { createObservedListener } from "../../../src/server/observability/listener";
 import { captureLogs } from "../../support/log-capture";
+import { onPostgres } from "../../support/pg";
 import { createTestUser, openOwnTestDatabase } from "../../support/users";
 
 describe("search beacon in the gate", () => {
@@ -129,6 +131,44 @@ describe("search beacon in the gate", () => {
     expect(row).toMatchObject({ searches: BEACONS_PER_MINUTE, empty: BEACONS_PER_MINUTE, opens: 0 });
     expect(adapterCalls).toBe(0);
   });
+
+  it("a beacon from a session ended a moment earlier is refused (401), though it may share the change counter's read with one sent just before", async () => {
+    const [kept, ended] = await Promise.all([createTestUser(db, ["visualizador"]), createTestUser(db, ["visualizador"])]);
+    const endedCookie = `b1_session=${ended.token}`;
+    expect((await beacon(endedCookie, { consulta: "antes", resultados: 1, aberto: null })).status).toBe(204);
+    const earlier = beacon(`b1_session=${kept.token}`, { consulta: "antes", resultados: 1, aberto: null });
+    await invalidateUserSessions(db, ended.id);
+    const refused = await beacon(endedCookie, { consulta: "depois", resultados: 1, aberto: null });
+    expect(refused.status).toBe(401);
+    expect((await earlier).status).toBe(204);
+    await insights.flush();
+    expect((await db.select().from(insightsSearches)).map((row) => row.query)).not.toContain("depois");
+  });
+
+  it.skipIf(!onPostgres)(
+    "10 beacons at once share one read of the change counter on PostgreSQL (a round trip each before), and each is counted",
+    async () => {
+      const people = await Promise.all(Array.from({ length: 10 }, () => createTestUser(db, ["visualizador"])));
+      const pool = pgPool(db)!;
+      const query = vi.spyOn(pool, "query");
+      try {
+        const answers = await Promise.all(
+          people.map((person) =>
+            beacon(`b1_session=${person.token}`, { consulta: "juntos", resultados: 1, aberto: null }).then((r) => r.status),
+          ),
+        );
+        expect(answers).toEqual(Array.from({ length: 10 }, () => 204));
+        const counterReads = query.mock.calls.filter((call) => JSON.stringify(call[0]).includes("cache_version"));
+        // All ten normally arrive within the 20 ms the first one waits; a slow machine may spread them over two or three reads.
+        expect(counterReads.length).toBeGreaterThanOrEqual(1);
+        expect(counterReads.length).toBeLessThanOrEqual(3);
+      } finally {
+        query.mockRestore();
+      }
+      await insights.flush();
+      expect((await db.select().from(insightsSearches)).find((row) => row.query === "juntos")).toMatchObject({ searches: 10 });
+    },
+  );
 
   /** One beacon whose body is sent in chunks without a Content-Length; `cut` breaks the connection after the chunks. */
   function chunkedBeacon(cookie: string, chunks: (string | Buffer)[], cut = false): Promise<{ status: number; body: string } | null> {

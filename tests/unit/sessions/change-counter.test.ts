@@ -10,9 +10,9 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { insightsReads, users } from "../../../db/schema/index";
-import { changeCounter } from "../../../src/lib/server/data/change-counter";
+import { changeCounter, readAfterDelay, sharedChangeCounter } from "../../../src/lib/server/data/change-counter";
 import { closeDatabase, connectDatabase, sqliteClient, type Db } from "../../../src/lib/server/data/db";
 import { createSession, invalidateUserSessions } from "../../../src/lib/server/sessions/session";
 import { createSessionValidator } from "../../../src/lib/server/sessions/cache";
@@ -80,6 +80,86 @@ describe("the change counter (both engines)", () => {
     expect(await validate(token)).not.toBeNull();
     await invalidateUserSessions(other, user.id);
     expect(await validate(token)).toBeNull();
+  });
+});
+
+describe("a read shared by requests nobody waits for (search beacons)", () => {
+  it("calls within the delay of the first share one read, made only once the delay has passed", async () => {
+    vi.useFakeTimers();
+    try {
+      const read = vi.fn(async () => 7);
+      const shared = readAfterDelay(read, 20);
+      const first = shared();
+      await vi.advanceTimersByTimeAsync(19);
+      const second = shared();
+      expect(read).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await first).toBe(7);
+      expect(await second).toBe(7);
+      expect(read).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a call made once the read is under way waits for a read of its own (the one under way may predate it)", async () => {
+    vi.useFakeTimers();
+    try {
+      const answers = [Promise.withResolvers<number>(), Promise.withResolvers<number>()];
+      const read = vi.fn(() => answers[read.mock.calls.length - 1]!.promise);
+      const shared = readAfterDelay(read, 20);
+      const before = shared();
+      await vi.advanceTimersByTimeAsync(20);
+      expect(read).toHaveBeenCalledTimes(1);
+      const during = shared();
+      answers[0]!.resolve(1);
+      expect(await before).toBe(1);
+      await vi.advanceTimersByTimeAsync(20);
+      expect(read).toHaveBeenCalledTimes(2);
+      answers[1]!.resolve(2);
+      expect(await during).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a failed read fails every call that shared it, and the next call reads again", async () => {
+    vi.useFakeTimers();
+    try {
+      let fail = true;
+      const read = vi.fn(async () => {
+        if (fail) throw new Error("banco fora do ar");
+        return 3;
+      });
+      const shared = readAfterDelay(read, 20);
+      const calls = [shared(), shared()].map((call) => call.then(String, (error: Error) => error.message));
+      await vi.advanceTimersByTimeAsync(20);
+      expect(await Promise.all(calls)).toEqual(["banco fora do ar", "banco fora do ar"]);
+      fail = false;
+      const again = shared();
+      await vi.advanceTimersByTimeAsync(20);
+      expect(await again).toBe(3);
+      expect(read).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a session ended before a check arrived is refused though the check shares a read started for an earlier one", async () => {
+    const validate = createSessionValidator(db);
+    const user = await createTestUser(db, ["visualizador"]);
+    const { token } = await createSession(db, user.id);
+    expect(await validate(token, Date.now(), true)).not.toBeNull();
+    // An earlier check opens the shared read's wait; the session ends; a later check joins that wait.
+    const earlier = validate(token, Date.now(), true);
+    await invalidateUserSessions(other, user.id);
+    const later = validate(token, Date.now(), true);
+    expect(await later).toBeNull();
+    await earlier;
+  });
+
+  it.skipIf(onPostgres)("on SQLite the shared counter is the synchronous one (nothing to share)", () => {
+    expect(typeof sharedChangeCounter(db, 20)()).toBe("number");
   });
 });
 

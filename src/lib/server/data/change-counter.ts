@@ -34,6 +34,34 @@ export function changeCounter(db: Db): () => number | Promise<number> {
   return async () => (await read.execute())[0]?.version ?? 0;
 }
 
+/**
+ * The counter for requests whose answer nobody waits for (the search beacon: `sendBeacon` never reads
+ * it). On PostgreSQL the calls made within `delayMs` of the first share one read, started once that
+ * time has passed: after every one of them arrived, so each still sees every commit visible when it
+ * arrived, as a read of its own would. Up to 200 beacons a second made as many round trips, each
+ * waking a database process on the cores that serve the pages. SQLite's read is synchronous (~1 µs).
+ */
+export function sharedChangeCounter(db: Db, delayMs: number): () => number | Promise<number> {
+  const counter = changeCounter(db);
+  return sqliteClient(db) ? counter : readAfterDelay(counter as () => Promise<number>, delayMs);
+}
+
+/**
+ * One call of `read` for all the calls made within `delayMs` of the first, made once that time has
+ * passed. A call after the read started waits for the next one: a read already under way may have
+ * been answered before that call's request arrived.
+ */
+export function readAfterDelay<T>(read: () => Promise<T>, delayMs: number): () => Promise<T> {
+  let gathering: Promise<T> | null = null;
+  return () =>
+    (gathering ??= new Promise<T>((resolve, reject) => {
+      setTimeout(() => {
+        gathering = null;
+        Promise.resolve().then(read).then(resolve, reject);
+      }, delayMs);
+    }));
+}
+
 /** The first copy of the WAL-index header: iVersion, iChange, isInit, mxFrame, nPage, checksums, salts. */
 export const WAL_INDEX_HEADER_BYTES = 48;
 
