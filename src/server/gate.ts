@@ -290,7 +290,9 @@ export function createGate(options: GateOptions) {
     if (route.path === "/auth" && principal && !/[?&](mode=update-password|token=)/.test(query)) {
       return redirect(res, "/");
     }
-    if (principal) options.insights?.countRead(method, req.headers, path, principal);
+    // Counted under the route's own path (the same text): a constant string the counter's map finds at once, where the
+    // request's copy was a fresh string the batch met cold, held from an old array to the young generation.
+    if (principal) options.insights?.countRead(method, req.headers, route.path, principal);
     return sendPage(req, res, path, principal, 200, renewedCookie);
   }
 
