@@ -494,22 +494,28 @@ function benchReadingAtScale() {
   return benchReading({ people: option("--people", 100_000), pages: option("--pages", 50), samples: option("--samples", 100), pgTarget });
 }
 
-/** `--insights`: insights.ts alone, on SQLite or on DATABASE_URL's PostgreSQL (`npm run build` first). */
-/** `--beacon-nice N`: 0–19 (a lower priority needs no privilege; a higher one would, and would measure something else). */
-function beaconNice(): number {
-  const value = option("--beacon-nice", 0);
-  if (!Number.isInteger(value) || value < 0 || value > 19) throw new Error("--beacon-nice aceita um número inteiro de 0 a 19");
+/** A whole-number option from `min` to `max` (a bad value stops the bench with the rule, before anything runs). */
+function wholeOption(name: string, fallback: number, min: number, max: number, rule = ""): number {
+  const value = option(name, fallback);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} aceita um número inteiro de ${min} a ${max}${rule}`);
   return value;
 }
 
+/**
+ * `--insights`: insights.ts alone, on SQLite or on DATABASE_URL's PostgreSQL (`npm run build` first). `--beacon-nice N`:
+ * 0–19 (a lower priority needs no privilege; a higher one would, and would measure something else).
+ */
 function benchInsightsAtScale() {
+  const cpuWindows = wholeOption("--cpu-windows", 40, 2, 1000, ", par");
+  if (cpuWindows % 2 !== 0) throw new Error("--cpu-windows aceita um número inteiro de 2 a 1000, par");
   return benchInsights({
     people: option("--people", 100_000),
     days: option("--days", 400),
     samples: option("--samples", 60),
     beaconSeconds: option("--beacon-seconds", 60),
-    beaconNice: beaconNice(),
-    cpuWindows: option("--cpu-windows", 40),
+    beaconNice: wholeOption("--beacon-nice", 0, 0, 19),
+    cpuWindows,
+    beaconRounds: wholeOption("--beacon-rounds", 3, 1, 20),
     pgTarget,
   });
 }
