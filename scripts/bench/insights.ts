@@ -281,20 +281,32 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
   const readers: string[] = [];
   for (const id of await insertScaleUsers(db, READERS)) readers.push(`b1_session=${(await createSession(db, id)).token}`);
 
-  // 1. The report: first view and each filter, in this process (the database's time alone) and over HTTP.
-  const filters = ["", "?periodo=7", "?periodo=90", "?periodo=365", "?perfil=lider", "?periodo=365&perfil=visualizador&pagina=%2Ffaq"];
+  // 1. The report: first view and each filter, in this process (the database's time alone) and over HTTP; 2. the
+  // gate's CPU per page with counting on and off; 3. page p99 with and without search beacons.
+  await reportInProcess(db, admin.userId, options.samples);
+  await closeDatabase(db);
+  await reportOverHttp(env, adminCookie, options.samples);
+  await measureCountingCpu(env, readers, options);
+  await measureBeacons(env, readers, dir, options);
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+const REPORT_FILTERS = ["", "?periodo=7", "?periodo=90", "?periodo=365", "?perfil=lider", "?periodo=365&perfil=visualizador&pagina=%2Ffaq"];
+
+/** The report's first view and each filter straight on the database (the queries' own time, no HTTP). */
+async function reportInProcess(db: Db, userId: string, samples: number) {
   const principal: Principal = {
-    userId: admin.userId,
+    userId,
     email: "bench-admin@b1.example.com",
     name: "Bench",
     roles: ["admin"],
     grantedPaths: new Set(),
   };
   console.log("\nRelatório em processo (insightsReport direto no banco, sem HTTP), ms:");
-  for (const query of filters) {
+  for (const query of REPORT_FILTERS) {
     const filter = insightsFilterSchema.parse(Object.fromEntries(new URLSearchParams(query)));
     const times: number[] = [];
-    for (let index = 0; index < options.samples + 3; index++) {
+    for (let index = 0; index < samples + 3; index++) {
       const began = performance.now();
       const result = await insightsReport(db, principal, filter, TZ);
       if (!result.ok) throw new Error(result.error);
@@ -304,19 +316,24 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
       `  ${(query || "(primeira visão)").padEnd(48)} p50 ${percentile(times, 50).toFixed(1)}  p95 ${percentile(times, 95).toFixed(1)}`,
     );
   }
-  await closeDatabase(db);
+}
 
+/** The same over HTTP, one request at a time, against a fresh gate. */
+async function reportOverHttp(env: Record<string, string>, adminCookie: string, samples: number) {
   const gate = await startGate(env);
   const report: Record<string, { p50: number; p95: number }> = {};
-  for (const query of filters) report[query || "(primeira visão)"] = await timeReport(gate.url, adminCookie, query, options.samples);
+  for (const query of REPORT_FILTERS) report[query || "(primeira visão)"] = await timeReport(gate.url, adminCookie, query, samples);
   await stopGate(gate.child);
   console.log("\nRelatório /api/insights (uma requisição por vez), ms:");
   for (const [name, figures] of Object.entries(report))
     console.log(
       `  ${name.padEnd(48)} p50 ${figures.p50.toFixed(1)}  p95 ${figures.p95.toFixed(1)}  ${figures.p95 <= REPORT_TARGET_MS ? "ok" : "ACIMA"} (meta ≤ ${REPORT_TARGET_MS})`,
     );
+}
 
-  // 2. Gate CPU per page, counting on vs off, in one gate process at a time (B1_BENCH_TOGGLE_INSIGHTS: SIGUSR2 switches
+/** 2. Gate CPU per page with counting on and off (see below). */
+async function measureCountingCpu(env: Record<string, string>, readers: string[], options: InsightsBenchOptions) {
+  // Gate CPU per page, counting on vs off, in one gate process at a time (B1_BENCH_TOGGLE_INSIGHTS: SIGUSR2 switches
   // counting off, its flush clock standing still, or on again): two processes of one build differ here by up to ±15 %
   // of CPU per request, more than the 5 % to tell. Windows of CPU_WINDOW_REQUESTS pages in the order on, off, off, on, …;
   // the flushes fall in the on windows, one per FLUSH_INTERVAL_MS of counting as in production. Every request of an on window is someone's
@@ -468,8 +485,11 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
   console.log(
     `\nCPU do gate por página, cada uma a 1ª leitura de alguém (${pages.length} páginas × ${readers.length} leitores; µs contando/desligado no mesmo processo, ${options.cpuWindows} janelas de ${CPU_WINDOW_REQUESTS} páginas por estado; ${CPU_PROCESSES} processos): ${processes.join(" · ")} → mediana ${ratio.toFixed(3)}× ${ratio <= CPU_RATIO_TARGET ? "ok" : "ACIMA"} (meta ≤ ${CPU_RATIO_TARGET}×; dos blocos de 4 janelas: ${median(blockRatios).toFixed(3)}×); ruído e viés da medida (um processo, os mesmos sinais e pausas, a contagem desligada dos dois lados): ${cpuNoise.text}`,
   );
+}
 
-  // 3. Page p99 with and without 200 beacons/s: pages paced at 100/s by load-client.mjs and beacons
+/** 3. Page p99 with and without search beacons (see below). */
+async function measureBeacons(env: Record<string, string>, readers: string[], dir: string, options: InsightsBenchOptions) {
+  // Page p99 with and without 200 beacons/s: pages paced at 100/s by load-client.mjs and beacons
   // paced at 200/s by beacon-client.mjs, each in a fresh process (this one holds the data's garbage).
   const server = await startGate(env);
   const pid = server.child.pid!;
@@ -529,5 +549,4 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
   console.log(
     `\nPáginas a 100/s por ${2 * options.beaconSeconds} s, 200 beacons/s em janelas alternadas de ${BEACON_WINDOW_MS / 1000} s, ${options.beaconRounds} rodadas${options.beaconNice ? `; emissor dos beacons com nice ${options.beaconNice}` : ""}:\n  ${rounds.map((round) => round.text).join("\n  ")}\n→ mediana das rodadas: p99 ${(move * 100).toFixed(1)} % ${move <= P99_MOVE_TARGET ? "ok" : "ACIMA"} (meta ≤ +${P99_MOVE_TARGET * 100} %); ruído da medida, mediana: ${(noise * 100).toFixed(1)} %; CPU do gate a mais com os beacons: ~${(median(rounds.map((round) => round.beaconCpu)) * 1e6).toFixed(0)} µs por beacon`,
   );
-  fs.rmSync(dir, { recursive: true, force: true });
 }
