@@ -12,7 +12,8 @@
  * or with --seeded on one seed:scale already filled), --export-seconds <s> (stop reading the CSV
  * export after that long: RSS growth over part of it),
  * --insights (alone: Insights at 100,000 people × 50 pages × 400 days of aggregates, report p95, gate CPU with
- * counting on/off, page p99 under 200 beacons/s; --people / --days / --samples / --beacon-seconds; see insights.ts),
+ * counting on/off, page p99 under 200 beacons/s; --people / --days / --samples / --beacon-seconds / --beacon-rounds /
+ * --insights-phases report,cpu,beacons; see insights.ts),
  * --reading (alone: the required-reading report and pending count at 100,000 people × 50 pages,
  * --people / --pages / --samples to change the sizes; see reading.ts),
  * --memory [s] (alone: RSS fresh, after mixed load + full CSV exports and idle, per allocator
@@ -47,7 +48,7 @@ import { gateNodeFlags, loadAverage, serverCore, startServer } from "./process.t
 import { benchSoak, type SoakFigures } from "./soak.ts";
 import { profileGate, type Frame } from "./profile.ts";
 import { benchReading } from "./reading.ts";
-import { benchInsights } from "./insights.ts";
+import { benchInsights, INSIGHTS_PHASES, type InsightsPhase } from "./insights.ts";
 import { benchMemory } from "./memory.ts";
 import { benchScimSync } from "./scim-sync.ts";
 import { benchAuditStream } from "./audit-stream.ts";
@@ -494,6 +495,19 @@ function benchReadingAtScale() {
   return benchReading({ people: option("--people", 100_000), pages: option("--pages", 50), samples: option("--samples", 100), pgTarget });
 }
 
+/** `--insights-phases report,cpu,beacons` (all three by default): the parts of the Insights bench to run, in their order. */
+function insightsPhases(): Set<InsightsPhase> {
+  const index = args.indexOf("--insights-phases");
+  if (index === -1) return new Set(INSIGHTS_PHASES);
+  const names = (args[index + 1] ?? "").split(",");
+  const unknown = names.filter((name) => !(INSIGHTS_PHASES as readonly string[]).includes(name));
+  if (unknown.length > 0)
+    throw new Error(
+      `--insights-phases aceita uma lista separada por vírgulas de ${INSIGHTS_PHASES.join(", ")} (recebeu ${JSON.stringify(args[index + 1] ?? "")})`,
+    );
+  return new Set(names as InsightsPhase[]);
+}
+
 /** A whole-number option from `min` to `max`, even if asked (a bad value stops the bench with the rule, before anything runs). */
 function wholeOption(name: string, fallback: number, min: number, max: number, even = false): number {
   const value = option(name, fallback);
@@ -515,7 +529,9 @@ function benchInsightsAtScale() {
     beaconNice: wholeOption("--beacon-nice", 0, 0, 19),
     // At most 48: the windows' first reads, with the warm-up's, must fit in 8,000 readers × the ~15 pages they open.
     cpuWindows: wholeOption("--cpu-windows", 40, 2, 48, true),
-    beaconRounds: wholeOption("--beacon-rounds", 3, 1, 20),
+    // 9: one round's move swung by ±20 points with the same build (A/A rounds too), so the median of 3 still moved by ~±12.
+    beaconRounds: wholeOption("--beacon-rounds", 9, 1, 20),
+    phases: insightsPhases(),
     pgTarget,
   });
 }

@@ -18,8 +18,9 @@
  *   beacon-client.mjs), the beacons in every other 5 s window over 2 × --beacon-seconds (60 by default):
  *   page p99 in the windows with beacons within +10 % of the windows without; the same windows of pages alone
  *   before (their move is the noise); and the gate's extra CPU per beacon (/proc, against the pages alone).
- *   --beacon-rounds rounds (3), the median of their moves: ≤ +10 %.
- * Options: --people N, --days N, --samples N (report requests per filter, default 60), --beacon-seconds N,
+ *   --beacon-rounds rounds (9), the median of their moves: ≤ +10 %.
+ * Options: --insights-phases report,cpu,beacons (the parts to run, all by default), --people N, --days N, --samples N
+ * (report requests per filter, default 60), --beacon-seconds N,
  * --beacon-rounds N, --beacon-nice N (the beacon sender's nice value, 0 by default), --cpu-windows N (windows per
  * state and process, 40).
  */
@@ -71,6 +72,10 @@ const P99_MOVE_TARGET = 0.1;
 const TZ = "America/Sao_Paulo";
 const CHUNK = 1000;
 
+/** The bench's three parts, in the order they run: the report's p95, the counting's CPU, page p99 under beacons. */
+export const INSIGHTS_PHASES = ["report", "cpu", "beacons"] as const;
+export type InsightsPhase = (typeof INSIGHTS_PHASES)[number];
+
 export interface InsightsBenchOptions {
   people: number;
   days: number;
@@ -82,6 +87,8 @@ export interface InsightsBenchOptions {
   cpuWindows: number;
   /** Rounds of the beacon comparison (pages alone, then with beacons): the figure is the median of their moves. */
   beaconRounds: number;
+  /** The parts to run (`--insights-phases`): all by default; the data is generated either way. */
+  phases: ReadonlySet<InsightsPhase>;
   pgTarget: string | null;
 }
 
@@ -283,11 +290,11 @@ export async function benchInsights(options: InsightsBenchOptions): Promise<void
 
   // 1. The report: first view and each filter, in this process (the database's time alone) and over HTTP; 2. the
   // gate's CPU per page with counting on and off; 3. page p99 with and without search beacons.
-  await reportInProcess(db, admin.userId, options.samples);
+  if (options.phases.has("report")) await reportInProcess(db, admin.userId, options.samples);
   await closeDatabase(db);
-  await reportOverHttp(env, adminCookie, options.samples);
-  await measureCountingCpu(env, readers, options);
-  await measureBeacons(env, readers, dir, options);
+  if (options.phases.has("report")) await reportOverHttp(env, adminCookie, options.samples);
+  if (options.phases.has("cpu")) await measureCountingCpu(env, readers, options);
+  if (options.phases.has("beacons")) await measureBeacons(env, readers, dir, options);
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
