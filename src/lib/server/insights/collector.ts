@@ -142,6 +142,8 @@ export interface CollectorOptions {
   versions: ReadonlyMap<string, string>;
   now?: () => number;
   intervalMs?: number;
+  /** People × pages remembered at most (MAX_REMEMBERED; a test reaches a smaller bound without 200,000 reads). */
+  maxRemembered?: number;
   logError?: (error: unknown) => void;
 }
 
@@ -149,7 +151,7 @@ export interface CollectorOptions {
 const SEP = "\u0000";
 
 /** People × pages remembered for RELOAD_WINDOW_MS at most; past it the window starts over. */
-const MAX_REMEMBERED = 200_000;
+export const MAX_REMEMBERED = 200_000;
 /** Reads queued at most before they are counted at once (see countQueued). */
 export const QUEUE_SIZE = 1024;
 /** How long the first read queued waits for others to be counted with it. */
@@ -243,6 +245,7 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
   let flushDueAt = 0;
   let pausedFor: number | null = null;
   const intervalMs = options.intervalMs ?? FLUSH_INTERVAL_MS;
+  const maxRemembered = options.maxRemembered ?? MAX_REMEMBERED;
   /** Reads served and not yet counted (see countQueued): side by side, the person, the page, their roles and the instant. */
   const queuedUsers: (string | undefined)[] = new Array<string | undefined>(QUEUE_SIZE).fill(undefined);
   const queuedPaths: (string | undefined)[] = new Array<string | undefined>(QUEUE_SIZE).fill(undefined);
@@ -358,7 +361,7 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
     if (person && index < person.pages.length) person.pages[index + 1] = second;
     else {
       // A bound on memory: past it the window restarts (a reload may then count twice).
-      if (remembered >= MAX_REMEMBERED) {
+      if (remembered >= maxRemembered) {
         forgetAll();
         page = pageNumber(path);
         person = undefined;
