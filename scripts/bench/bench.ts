@@ -519,6 +519,7 @@ function wholeOption(name: string, fallback: number, min: number, max: number, e
 /**
  * `--insights`: insights.ts alone, on SQLite or on DATABASE_URL's PostgreSQL (`npm run build` first). `--beacon-nice N`:
  * 0–19 (a lower priority needs no privilege; a higher one would, and would measure something else).
+ * `--beacon-shared-cores`: the beacon comparison's gate and clients not pinned apart.
  */
 function benchInsightsAtScale() {
   return benchInsights({
@@ -531,6 +532,7 @@ function benchInsightsAtScale() {
     cpuWindows: wholeOption("--cpu-windows", 40, 2, 48, true),
     // 9: one round's move swung by ±20 points with the same build (A/A rounds too), so the median of 3 still moved by ~±12.
     beaconRounds: wholeOption("--beacon-rounds", 9, 1, 20),
+    beaconSharedCores: args.includes("--beacon-shared-cores"),
     phases: insightsPhases(),
     pgTarget,
   });

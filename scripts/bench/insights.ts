@@ -21,7 +21,8 @@
  *   --beacon-rounds rounds (9), the median of their moves: ≤ +10 %.
  * Options: --insights-phases report,cpu,beacons (the parts to run, all by default), --people N, --days N, --samples N
  * (report requests per filter, default 60), --beacon-seconds N,
- * --beacon-rounds N, --beacon-nice N (the beacon sender's nice value, 0 by default), --cpu-windows N (windows per
+ * --beacon-rounds N, --beacon-nice N (the beacon sender's nice value, 0 by default), --beacon-shared-cores (the gate
+ * and the clients on the same cores; by default the gate has a core of its own where taskset exists), --cpu-windows N (windows per
  * state and process, 40).
  */
 import fs from "node:fs";
@@ -48,7 +49,7 @@ import { FLUSH_INTERVAL_MS } from "../../src/lib/server/insights/collector.ts";
 import { insightsFilterSchema } from "../../src/lib/insights/report.ts";
 import type { Principal } from "../../src/lib/routes.ts";
 import { freePort } from "../pg-cluster.mjs";
-import { benchGateFlags, clientJson, cpuSeconds, loadAverage, startServer, threadCpuSeconds } from "./process.ts";
+import { benchGateFlags, clientJson, coreSplit, cpuSeconds, loadAverage, startServer, threadCpuSeconds } from "./process.ts";
 import { analyzeDatabase, insertScaleUsers } from "./scale-data.ts";
 
 const REPORT_TARGET_MS = 100;
@@ -87,6 +88,8 @@ export interface InsightsBenchOptions {
   cpuWindows: number;
   /** Rounds of the beacon comparison (pages alone, then with beacons): the figure is the median of their moves. */
   beaconRounds: number;
+  /** The beacon comparison's gate and clients left wherever the scheduler puts them (`--beacon-shared-cores`), as before 06/12. */
+  beaconSharedCores: boolean;
   /** The parts to run (`--insights-phases`): all by default; the data is generated either way. */
   phases: ReadonlySet<InsightsPhase>;
   pgTarget: string | null;
@@ -225,13 +228,15 @@ async function timeReport(url: string, cookie: string, query: string, samples: n
   return { p50: percentile(times, 50), p95: percentile(times, 95) };
 }
 
-async function startGate(env: Record<string, string>) {
+/** A gate on the bench's data, on the server core where the bench pins servers or on the `cores` given. */
+async function startGate(env: Record<string, string>, cores?: string | null) {
   const port = await freePort();
   const { child } = await startServer(
     process.execPath,
     [...benchGateFlags(), "dist/gate/main.mjs"],
     { ...env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: "warn" },
     /no ar em/,
+    ...(cores === undefined ? [] : [cores]),
   );
   return { child, url: `http://127.0.0.1:${port}` };
 }
@@ -497,8 +502,11 @@ async function measureCountingCpu(env: Record<string, string>, readers: string[]
 /** 3. Page p99 with and without search beacons (see below). */
 async function measureBeacons(env: Record<string, string>, readers: string[], dir: string, options: InsightsBenchOptions) {
   // Page p99 with and without 200 beacons/s: pages paced at 100/s by load-client.mjs and beacons
-  // paced at 200/s by beacon-client.mjs, each in a fresh process (this one holds the data's garbage).
-  const server = await startGate(env);
+  // paced at 200/s by beacon-client.mjs, each in a fresh process (this one holds the data's garbage). The gate runs on
+  // a core of its own and both clients on the others (coreSplit), as browsers on other machines would: on 2 shared
+  // cores a woken gate or client otherwise waits for whichever of the three runs, and that wait is most of the p99.
+  const split = options.beaconSharedCores ? null : coreSplit;
+  const server = await startGate(env, split?.server ?? null);
   const pid = server.child.pid!;
   const beaconFile = path.join(dir, "beacons.json");
   fs.writeFileSync(
@@ -513,12 +521,18 @@ async function measureBeacons(env: Record<string, string>, readers: string[], di
   );
   type PageWindow = { p50: number; p99: number; requests: number; non2xx: number; p99Off?: number; p99On?: number; p99ByWindow?: number[] };
   const pageLoad = (seconds: number, env: Record<string, string> = {}) =>
-    clientJson<PageWindow>(["scripts/bench/load-client.mjs", `${server.url}/faq`, readers[0]!, "4", String(seconds), "100"], env);
+    clientJson<PageWindow>(
+      ["scripts/bench/load-client.mjs", `${server.url}/faq`, readers[0]!, "4", String(seconds), "100"],
+      env,
+      0,
+      split?.clients ?? null,
+    );
   const beaconLoad = (seconds: number, env: Record<string, string> = {}) =>
     clientJson<{ sent: number; accepted: number; refused: number; failed: number; reqPerSec: number }>(
       ["scripts/bench/beacon-client.mjs", server.url, beaconFile, String(seconds), "200"],
       env,
       options.beaconNice,
+      split?.clients ?? null,
     );
   // Warm-up of both paths, as a portal in use has (the first 5 s of beacons on a fresh gate cost more than the
   // rest: the beacon path's compilation, 500 sessions read for the first time, the young generation growing).
@@ -554,6 +568,6 @@ async function measureBeacons(env: Record<string, string>, readers: string[], di
   const move = median(rounds.map((round) => round.move));
   const noise = median(rounds.map((round) => round.noise));
   console.log(
-    `\nPáginas a 100/s por ${2 * options.beaconSeconds} s, 200 beacons/s em janelas alternadas de ${BEACON_WINDOW_MS / 1000} s, ${options.beaconRounds} rodadas${options.beaconNice ? `; emissor dos beacons com nice ${options.beaconNice}` : ""}:\n  ${rounds.map((round) => round.text).join("\n  ")}\n→ mediana das rodadas: p99 ${(move * 100).toFixed(1)} % ${move <= P99_MOVE_TARGET ? "ok" : "ACIMA"} (meta ≤ +${P99_MOVE_TARGET * 100} %); ruído da medida, mediana: ${(noise * 100).toFixed(1)} %; CPU do gate a mais com os beacons: ~${(median(rounds.map((round) => round.beaconCpu)) * 1e6).toFixed(0)} µs por beacon`,
+    `\nPáginas a 100/s por ${2 * options.beaconSeconds} s, 200 beacons/s em janelas alternadas de ${BEACON_WINDOW_MS / 1000} s, ${options.beaconRounds} rodadas${split ? `; gate no núcleo ${split.server}, clientes no ${split.clients}` : "; gate e clientes nos mesmos núcleos"}${options.beaconNice ? `; emissor dos beacons com nice ${options.beaconNice}` : ""}:\n  ${rounds.map((round) => round.text).join("\n  ")}\n→ mediana das rodadas: p99 ${(move * 100).toFixed(1)} % ${move <= P99_MOVE_TARGET ? "ok" : "ACIMA"} (meta ≤ +${P99_MOVE_TARGET * 100} %); ruído da medida, mediana: ${(noise * 100).toFixed(1)} %; CPU do gate a mais com os beacons: ~${(median(rounds.map((round) => round.beaconCpu)) * 1e6).toFixed(0)} µs por beacon`,
   );
 }

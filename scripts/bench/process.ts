@@ -1,19 +1,31 @@
 /**
  * Servers the bench starts, and what it reads of them from /proc: CPU time (utime + stime, whole
  * process, every thread) and resident memory. On a machine with more than 2 cores and `taskset`,
- * every measured server runs pinned to the last core and the load clients to the others.
+ * every measured server runs pinned to the last core and the load clients to the others; a phase that
+ * measures a server's latency beside another load (the Insights beacons) splits even 2 cores (`coreSplit`).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 
 const cores = os.cpus().length;
-const hasTaskset = cores > 2 && spawnSync("taskset", ["-V"], { stdio: "ignore" }).status === 0;
+const tasksetFound = cores > 1 && spawnSync("taskset", ["-V"], { stdio: "ignore" }).status === 0;
+const hasTaskset = cores > 2 && tasksetFound;
 /** The core the servers run on, or null when they are not pinned. */
 export const serverCore = hasTaskset ? cores - 1 : null;
 const clientCores = hasTaskset ? `0-${cores - 2}` : null;
+/**
+ * The server's core and the clients' cores (taskset lists) on a machine of `count` cores, or null with fewer than 2 or
+ * no taskset: the last core for the server, the others for the clients (on 2 cores, one each).
+ */
+export function splitCores(count: number, taskset: boolean): { server: string; clients: string } | null {
+  if (!taskset || count < 2) return null;
+  return { server: String(count - 1), clients: count === 2 ? "0" : `0-${count - 2}` };
+}
+/** This machine's split, for a latency the clients must not take from the server (browsers on other machines would not). */
+export const coreSplit = splitCores(cores, tasksetFound);
 
-/** `command argv` pinned to the server core (when pinning), else unchanged. */
+/** `command argv` pinned to the cores listed (a taskset list), or unchanged with null. */
 function pinned(command: string, argv: string[], coresList: string | null): [string, string[]] {
   return coresList === null ? [command, argv] : ["taskset", ["-c", coresList, command, ...argv]];
 }
@@ -27,8 +39,9 @@ export function startServer(
   argv: string[],
   env: Record<string, string>,
   ready: RegExp,
+  cores: string | null = serverCore === null ? null : String(serverCore),
 ): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const [cmd, args] = pinned(command, argv, serverCore === null ? null : String(serverCore));
+  const [cmd, args] = pinned(command, argv, cores);
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
@@ -120,10 +133,11 @@ export function benchGateFlags(): string[] {
   return [...gateNodeFlags(), ...(process.env.BENCH_GATE_FLAGS ?? "").split(" ").filter(Boolean)];
 }
 
-/** Runs a bench client script in a fresh process and reads the one JSON line it prints. */
-export function clientJson<T>(args: string[], env: Record<string, string> = {}, nice = 0): Promise<T> {
+/** Runs a bench client script in a fresh process (on the cores listed, if any) and reads the one JSON line it prints. */
+export function clientJson<T>(args: string[], env: Record<string, string> = {}, nice = 0, cores: string | null = null): Promise<T> {
+  const [cmd, argv] = pinned(process.execPath, args, cores);
   return new Promise((resolve, reject) => {
-    const client = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env } });
+    const client = spawn(cmd, argv, { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env } });
     // A client standing for traffic from other machines (beacons from people's browsers) yields the cores first.
     if (nice && client.pid) os.setPriority(client.pid, nice);
     let out = "";
