@@ -236,7 +236,7 @@ async function startGate(env: Record<string, string>, cores?: string | null) {
     [...benchGateFlags(), "dist/gate/main.mjs"],
     { ...env, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${port}`, LOG_LEVEL: "warn" },
     /no ar em/,
-    ...(cores === undefined ? [] : [cores]),
+    cores,
   );
   return { child, url: `http://127.0.0.1:${port}` };
 }
