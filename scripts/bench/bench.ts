@@ -21,6 +21,8 @@
  * --scim-sync [N] (alone: a directory's first SCIM sync of N people, 100,000 by default, on SQLite
  * and PostgreSQL, then lists and lookups at that size; --concurrency / --groups / --batch /
  * --samples / --engine sqlite|postgres, see scim-sync.ts).
+ * --search-quality (alone: recall@1/@3 and MRR of the search dialog over search-queries.ts, and the bytes of a
+ * first search; --verbose, --only <tipo>; see search-quality.ts).
  * --audit-stream (alone: audit streaming to a local webhook at 1,000 rows/s, receiver down and back,
  * page p99 meanwhile; --audit-stream-seconds <s> per phase, 60 by default; see audit-stream.ts).
  * Over 200 lines because it is one script: set-up, the scenarios in order, and one report; the
@@ -52,6 +54,8 @@ import { benchInsights, INSIGHTS_PHASES, type InsightsPhase } from "./insights.t
 import { benchMemory } from "./memory.ts";
 import { benchScimSync } from "./scim-sync.ts";
 import { benchAuditStream } from "./audit-stream.ts";
+import { benchSearchQuality } from "./search-quality.ts";
+import { QUERY_KINDS, type QueryKind } from "./search-queries.ts";
 
 const args = process.argv.slice(2);
 const duration = Number(args[args.indexOf("--duration") + 1]) || 10;
@@ -570,19 +574,29 @@ async function benchAuditStreamAlone() {
   if (!(await benchAuditStream(option("--audit-stream-seconds", 60)))) process.exitCode = 1;
 }
 
-const scenario = args.includes("--audit-stream")
-  ? benchAuditStreamAlone
-  : args.includes("--lb")
-    ? benchLb
-    : args.includes("--reading")
-      ? benchReadingAtScale
-      : args.includes("--insights")
-        ? benchInsightsAtScale
-        : args.includes("--memory")
-          ? benchMemoryAlone
-          : args.includes("--scim-sync")
-            ? benchScimSyncAtScale
-            : main;
+/** `--search-quality`: search-quality.ts alone (`--verbose`, `--only <tipo>`); builds first unless --skip-build. */
+async function benchSearchQualityAlone() {
+  const only = args.includes("--only") ? (args[args.indexOf("--only") + 1] ?? "") : null;
+  if (only !== null && !(QUERY_KINDS as readonly string[]).includes(only)) throw new Error(`--only aceita ${QUERY_KINDS.join(", ")}`);
+  buildTime();
+  if (!(await benchSearchQuality({ verbose: args.includes("--verbose"), only: only as QueryKind | null }))) process.exitCode = 1;
+}
+
+const scenario = args.includes("--search-quality")
+  ? benchSearchQualityAlone
+  : args.includes("--audit-stream")
+    ? benchAuditStreamAlone
+    : args.includes("--lb")
+      ? benchLb
+      : args.includes("--reading")
+        ? benchReadingAtScale
+        : args.includes("--insights")
+          ? benchInsightsAtScale
+          : args.includes("--memory")
+            ? benchMemoryAlone
+            : args.includes("--scim-sync")
+              ? benchScimSyncAtScale
+              : main;
 scenario().catch((error: unknown) => {
   console.error(`Erro: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
