@@ -7,7 +7,12 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import * as pagefind from "pagefind";
+import { parse } from "yaml";
+import { searchSynonymSchema } from "../src/schemas/search-synonyms.ts";
+import { TERMS_FILE, termsFor, type SynonymSource } from "../src/lib/search/terms.ts";
+import { YAML_FILES } from "../src/collections/yaml-files.ts";
 import { listFiles } from "../src/lib/server/platform/files.ts";
 import { isCompressibleSearchFile } from "../src/lib/server/content/search-files.ts";
 import { compress, etagOf, MIN_COMPRESSIBLE_BYTES } from "../src/lib/server/content/static-files.ts";
@@ -69,6 +74,31 @@ async function writeBundle(key: string, routes: readonly string[]): Promise<void
   if (written.errors.length) throw new Error(`Pagefind: ${written.errors.join("; ")}`);
 }
 
+/** The text Pagefind indexed for the one page of a page's own bundle: its title and content, from its fragment. */
+function indexedText(key: string): string {
+  const dir = path.join(outDir, key, "pagefind", "fragment");
+  return fs
+    .readdirSync(dir)
+    .map((name) => {
+      // A fragment is gzip of "pagefind_dcd" + JSON.
+      const raw = zlib.gunzipSync(fs.readFileSync(path.join(dir, name)));
+      const fragment = JSON.parse(raw.subarray(raw.indexOf("{")).toString("utf8")) as { content: string; meta?: { title?: string } };
+      return `${fragment.meta?.title ?? ""} ${fragment.content}`;
+    })
+    .join(" ");
+}
+
+/** content/busca/sinonimos.yaml, validated (npm run content:check names the line of a problem). */
+function synonymSources(): SynonymSource[] {
+  const entries = parse(fs.readFileSync(YAML_FILES.searchSynonyms.file, "utf8")) as unknown[];
+  return entries.map((entry, position) => searchSynonymSchema.parse({ ...(entry as object), position }));
+}
+
+/** Each bundle's words and the synonyms its pages answer, beside its Pagefind files (src/lib/search/terms.ts). */
+function writeTerms(key: string, texts: readonly string[], allTexts: readonly string[], synonyms: readonly SynonymSource[]) {
+  fs.writeFileSync(path.join(outDir, key, "pagefind", TERMS_FILE), JSON.stringify(termsFor(synonyms, texts, allTexts)));
+}
+
 fs.rmSync(outDir, { recursive: true, force: true });
 const started = Date.now();
 await writeBundle(BASE_BUNDLE, open);
@@ -78,6 +108,18 @@ for (const route of every) await writeBundle(groupKey(route), [route]);
 const manifest: SearchManifest = { base: open.sort(), pages: every };
 fs.writeFileSync(path.join(outDir, SEARCH_MANIFEST_FILE), JSON.stringify(manifest));
 await pagefind.close();
+
+const texts = new Map(every.map((route) => [route, indexedText(groupKey(route))]));
+const synonyms = synonymSources();
+const allTexts = [...texts.values()];
+for (const route of every) writeTerms(groupKey(route), [texts.get(route)!], allTexts, synonyms);
+writeTerms(
+  BASE_BUNDLE,
+  open.map((route) => texts.get(route)!),
+  allTexts,
+  synonyms,
+);
+writeTerms(EMPTY_BUNDLE, [], allTexts, synonyms);
 
 // Pagefind's text files compressed here, each distinct one once (the bundles share its scripts), for the
 // gate to read at start (src/lib/server/content/search-files.ts) instead of compressing them.

@@ -59,6 +59,7 @@ export const collections = {
   fastTrack: yamlCollection(YAML_FILES.fastTrack),
   committee: yamlCollection(YAML_FILES.committee),
   reading: yamlCollection(YAML_FILES.reading),
+  searchSynonyms: yamlCollection(YAML_FILES.searchSynonyms),
   guias: defineCollection({ loader: mdxFolder("./content/guias"), schema: guideSchema }),
   paginas: defineCollection({ loader: mdxFolder("./content/paginas"), schema: contentPageSchema }),
 };

@@ -10,6 +10,7 @@ import { methodologyHomeSchema } from "../schemas/methodology-home";
 import { readingDeclarationSchema } from "../schemas/reading";
 import { pillarSchema, raciSchema, roleCardSchema } from "../schemas/pillars";
 import { playbookSchema } from "../schemas/playbook";
+import { searchSynonymSchema } from "../schemas/search-synonyms";
 import { sementezzSchema } from "../schemas/sementezz";
 import { caseStudySchema, stageSchema, toolDescriptionSchema, toolSchema } from "../schemas/stages";
 import { digitalToolSchema, templateSchema } from "../schemas/templates";
@@ -47,6 +48,7 @@ export const YAML_FILES = {
   fastTrack: { file: "content/fast-track.yaml", schema: fastTrackSchema, page: "/ai-first-fast-track" },
   committee: { file: "content/committee.yaml", schema: committeeSchema, page: "/comite-ia" },
   reading: { file: "content/leitura-obrigatoria.yaml", schema: readingDeclarationSchema, page: null },
+  searchSynonyms: { file: "content/busca/sinonimos.yaml", schema: searchSynonymSchema, page: null },
 } as const;
 
 /** Collections written as MDX files: structured fields in the frontmatter, prose in the body. */
