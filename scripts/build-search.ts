@@ -13,6 +13,7 @@ import { parse } from "yaml";
 import { searchSynonymSchema } from "../src/schemas/search-synonyms.ts";
 import { TERMS_FILE, termsFor, type SynonymSource } from "../src/lib/search/terms.ts";
 import { YAML_FILES } from "../src/collections/yaml-files.ts";
+import { searchableHtml, separateInlineWords } from "../src/lib/search/indexed-html.ts";
 import { listFiles } from "../src/lib/server/platform/files.ts";
 import { isCompressibleSearchFile } from "../src/lib/server/content/search-files.ts";
 import { compress, etagOf, MIN_COMPRESSIBLE_BYTES } from "../src/lib/server/content/static-files.ts";
@@ -45,11 +46,6 @@ const CONTROLS = [
   "[data-pagefind-ignore]",
 ];
 
-/** Neighbouring inline elements render as separate words but sit in the HTML with nothing between them: the index gets a space. */
-export function separateInlineWords(html: string): string {
-  return html.replace(/(<\/(?:span|a|strong|em|b|i|small|mark|code|abbr|time|li|p|h[1-6]|div|dt|dd|td|th)>)(?=<)/g, "$1 ");
-}
-
 function routeOf(file: string): string {
   const rel = path.relative(pagesDir, file).split(path.sep).join("/");
   return rel === "index.html" ? "/" : "/" + rel.replace(/\/index\.html$/, "");
@@ -58,7 +54,7 @@ function routeOf(file: string): string {
 const searchable = new Map<string, string>();
 for (const file of listFiles(pagesDir).filter((name) => name.endsWith(".html"))) {
   const html = fs.readFileSync(file, "utf8");
-  if (html.includes("data-pagefind-body")) searchable.set(routeOf(file), separateInlineWords(html));
+  if (html.includes("data-pagefind-body")) searchable.set(routeOf(file), separateInlineWords(searchableHtml(html)));
 }
 const gated = gatedSearchablePaths(new Set(searchable.keys()));
 const open = [...searchable.keys()].filter((route) => !gated.includes(route));

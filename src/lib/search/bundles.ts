@@ -27,9 +27,12 @@ export function gatedSearchablePaths(searchable: ReadonlySet<string>): string[] 
     .sort();
 }
 
-/** Bundle name of a page's own bundle (`/comite-ia` → `comite-ia`; nested paths join with `~`). */
+/** The bundle of the home page `/` (a name no route path gives: routes have no leading underscore). */
+export const HOME_BUNDLE = "_inicio";
+
+/** Bundle name of a page's own bundle (`/comite-ia` → `comite-ia`; nested paths join with `~`; `/` → `_inicio`). */
 export function groupKey(pagePath: string): string {
-  return pagePath.slice(1).split("/").join("~");
+  return pagePath === "/" ? HOME_BUNDLE : pagePath.slice(1).split("/").join("~");
 }
 
 /** The bundle served under /pagefind/ and the bundles listed in grupos.json (served under /pagefind/grupos/<key>/). */

@@ -28,7 +28,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     "eu tu ele ela nos vos eles elas me te lhe lhes meu minha meus minhas teu tua seu sua seus suas nosso nossa " +
     "nossos nossas voce voces dele dela deles delas " +
     "como qual quais quando onde quem quanto quanta quantos quantas porque oque cade " +
-    "sao ser sera foi era estar esta estao ter tem tenho temos tinha ha haver fazer faco faz fazemos " +
+    "sao sou somos ser sera seja foi era eram estar esta estao ter tem tenho temos tinha ha haver fazer faco faz fazemos " +
     "posso pode podemos consigo devo deve devemos preciso precisa precisamos quero queria gostaria " +
     "existe existem usar encontro encontrar acho achar saber sei fica ficam"
   ).split(" "),
@@ -88,9 +88,13 @@ export interface Word {
 
 /** Letters and digits, with inner hyphens kept ("pré-execução", "resultados-chave"). */
 const WORD = /[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)*/gu;
+/** What a query is cut to: longer text is a paste, not a question (and each word costs searches). */
+export const MAX_QUERY_LENGTH = 200;
+export const MAX_CONCEPTS = 8;
 
+/** The words of `text`; invisible format characters (bidi marks, zero-width joiners) do not split a word. */
 export function words(text: string): Word[] {
-  return [...text.matchAll(WORD)].map(([typed]) => ({ typed, norm: normalizeForSearch(typed) }));
+  return [...text.replace(/\p{Cf}/gu, "").matchAll(WORD)].map(([typed]) => ({ typed, norm: normalizeForSearch(typed) }));
 }
 
 export function normalizePhrase(text: string): string {
@@ -119,7 +123,7 @@ export function wordForms(norm: string): string[] {
   }
   if (ends("ais")) forms.add(stem("ais") + "al");
   else if (ends("eis")) forms.add(stem("eis") + "el");
-  else if (ends("oes") || ends("aes")) forms.add(stem("es") + "o");
+  else if (ends("oes") || ends("aes")) forms.add(stem("oes") + "ao");
   else if (ends("ns")) forms.add(stem("ns") + "m");
   else if (/[rz]es$/.test(norm) && norm.length > 5) forms.add(stem("es"));
   else if (ends("s") && !norm.endsWith("ss")) forms.add(stem("s"));
@@ -137,7 +141,7 @@ export function wordForms(norm: string): string[] {
  * words keeps them all ("quem somos" is still searched).
  */
 export function concepts(query: string, synonyms: readonly SynonymEntry[]): Concept[] {
-  const all = words(query).filter((word) => word.norm.length > 1 || /\d/.test(word.norm));
+  const all = words(query.slice(0, MAX_QUERY_LENGTH)).filter((word) => word.norm.length > 1 || /\d/.test(word.norm));
   const byTerm = new Map<string, SynonymEntry[]>();
   let longest = 1;
   for (const entry of synonyms)
@@ -176,7 +180,7 @@ export function concepts(query: string, synonyms: readonly SynonymEntry[]): Conc
     for (const form of wordForms(word.norm)) spellings.push({ text: form, kind: "form" });
     found.push({ typed: word.typed, spellings });
   }
-  return found;
+  return found.slice(0, MAX_CONCEPTS);
 }
 
 function unique(spellings: Spelling[]): Spelling[] {

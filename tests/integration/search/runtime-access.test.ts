@@ -12,6 +12,8 @@ import { listFiles } from "../../../src/lib/server/platform/files";
 import { assignRoleByEmail, createCustomRole } from "../../../src/lib/server/admin/roles";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
+import { mergeTerms, nearestWords, normalizePhrase, type Terms, type TermsFile } from "../../../src/lib/search/query";
+import { normalizeForSearch } from "../../../src/lib/search/text";
 
 let server: RunningServer;
 let partner: TestUser;
@@ -20,7 +22,7 @@ const GRANTED = ["/5ps", "/glossario"];
 
 /** Lower-case words of a prerendered page's searchable body. */
 function wordsOf(route: string): Set<string> {
-  const html = fs.readFileSync(path.join("dist/pages", route.slice(1), "index.html"), "utf8");
+  const html = fs.readFileSync(path.join("dist/pages", route === "/" ? "" : route.slice(1), "index.html"), "utf8");
   const body = html.slice(html.indexOf("data-pagefind-body"));
   const text = body.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/g, " ").replace(/<[^>]+>/g, " ");
   return new Set(text.toLowerCase().match(/[a-zà-ú]{9,}/g) ?? []);
@@ -31,7 +33,7 @@ function wordOnlyOn(route: string): string {
   const others = listFiles("dist/pages")
     .filter((file) => file.endsWith("index.html") && fs.readFileSync(file, "utf8").includes("data-pagefind-body"))
     .map((file) => "/" + path.relative("dist/pages", path.dirname(file)).split(path.sep).join("/"))
-    .filter((other) => other !== route && other !== "/");
+    .filter((other) => other !== route);
   const elsewhere = new Set(others.flatMap((other) => [...wordsOf(other)]));
   const word = [...wordsOf(route)].find((candidate) => !elsewhere.has(candidate));
   if (!word) throw new Error(`nenhuma palavra exclusiva de ${route}`);
@@ -93,6 +95,30 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => server?.stop());
 
+/** The synonyms, vocabulary and page count a person's search dialog merges: the termos.json of each bundle they are served. */
+async function servedTerms(user: TestUser): Promise<Terms> {
+  const headers = { cookie: `b1_session=${user.token}` };
+  const groups = (await (await fetch(server.url + "/pagefind/grupos.json", { headers })).json()) as string[];
+  const files = await Promise.all(
+    ["/pagefind/", ...groups.map((group) => `/pagefind/grupos/${group}/`)].map(async (bundle) => {
+      const response = await fetch(`${server.url}${bundle}termos.json`, { headers });
+      expect(response.status).toBe(200);
+      return (await response.json()) as TermsFile;
+    }),
+  );
+  return mergeTerms(files);
+}
+
+/** The normalised searchable text of the pages `routes` (what a synonym's page words must come from). */
+function textOf(routes: readonly string[]): string {
+  return routes.map((route) => normalizePhrase([...wordsOf(route)].join(" ") + " " + plainText(route))).join(" \u0000 ");
+}
+
+function plainText(route: string): string {
+  const html = fs.readFileSync(path.join("dist/pages", route === "/" ? "" : route.slice(1), "index.html"), "utf8");
+  return html.slice(html.indexOf("data-pagefind-body")).replace(/<[^>]+>/g, " ");
+}
+
 describe("search follows runtime access", () => {
   it("a limited person's search files hold no word of a page they may not open, before and after a panel change", async () => {
     const faqOnly = wordOnlyOn("/faq");
@@ -126,5 +152,36 @@ describe("search follows runtime access", () => {
     expect(groups).toEqual([]);
     const text = await servedText(reader);
     expect(text).toContain(wordOnlyOn("/faq"));
+  }, 60_000);
+
+  it("typo corrections come only from the person's pages: a word only a restricted page has is never suggested", async () => {
+    const committeeOnly = normalizeForSearch(wordOnlyOn("/comite-ia"));
+    // One letter dropped from the middle: a one-letter typo of that word.
+    const typo = committeeOnly.slice(0, 4) + committeeOnly.slice(5);
+    const reader = await createTestUser(server.db, ["visualizador"]);
+    const leader = await createTestUser(server.db, ["lider"]);
+    for (const person of [partner, reader]) {
+      const terms = await servedTerms(person);
+      expect(terms.vocabulary.words.has(committeeOnly)).toBe(false);
+      expect(nearestWords(typo, terms.vocabulary, 5)).not.toContain(committeeOnly);
+    }
+    // The check sees: someone who may open /comite-ia gets the word as the correction.
+    expect(nearestWords(typo, (await servedTerms(leader)).vocabulary, 5)).toContain(committeeOnly);
+  }, 60_000);
+
+  it("every synonym a person receives points to words of pages they may open (partner and reader)", async () => {
+    const reader = await createTestUser(server.db, ["visualizador"]);
+    const manifest = JSON.parse(fs.readFileSync("dist/search/indice.json", "utf8")) as { base: string[] };
+    const cases: [TestUser, string[]][] = [
+      [partner, [...GRANTED, "/"]],
+      [reader, manifest.base],
+    ];
+    for (const [person, pages] of cases) {
+      const text = textOf(pages);
+      const terms = await servedTerms(person);
+      expect(terms.synonyms.length).toBeGreaterThan(0);
+      for (const entry of terms.synonyms) for (const phrase of entry.pageWords) expect(` ${text} `, phrase).toContain(` ${phrase} `);
+      expect(terms.pages).toBe(pages.length);
+    }
   }, 60_000);
 });

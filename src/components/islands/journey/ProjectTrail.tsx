@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { buildTrailText, progressPercent, setAnswer, setProjectName, toggleCompleted, trailFileName } from "../../../lib/trail/trail";
 import { download } from "./trail-download";
 import type { TrailPhaseProps } from "./trail-phase";
@@ -22,6 +22,19 @@ export default function ProjectTrail({ phases, mentoringHref }: { phases: TrailP
   const { state, setState, status, saved } = useTrailState(ids);
   const [current, setCurrent] = useState(0);
   const phase = phases[current]!;
+  // A search result opens /trilha-interativa#fase-<id>: that phase, scrolled into view.
+  useEffect(() => {
+    const open = () => {
+      const match = /^#fase-([a-z0-9-]+)$/.exec(window.location.hash);
+      const index = match ? phases.findIndex((candidate) => candidate.id === match[1]) : -1;
+      if (index === -1) return;
+      setCurrent(index);
+      document.getElementById("trail-phase-title")?.scrollIntoView({ block: "start" });
+    };
+    open();
+    window.addEventListener("hashchange", open);
+    return () => window.removeEventListener("hashchange", open);
+  }, [phases]);
   const notice = NOTICES[status];
 
   const exportText = () =>
