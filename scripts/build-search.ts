@@ -11,7 +11,7 @@ import zlib from "node:zlib";
 import * as pagefind from "pagefind";
 import { parse } from "yaml";
 import { searchSynonymSchema } from "../src/schemas/search-synonyms.ts";
-import { TERMS_FILE, termsFor, type SynonymSource } from "../src/lib/search/terms.ts";
+import { TERMS_FILE, VOCABULARY_FILE, termsFor, type SynonymSource } from "../src/lib/search/terms.ts";
 import { YAML_FILES } from "../src/collections/yaml-files.ts";
 import { searchableHtml, separateInlineWords } from "../src/lib/search/indexed-html.ts";
 import { listFiles } from "../src/lib/server/platform/files.ts";
@@ -92,7 +92,9 @@ function synonymSources(): SynonymSource[] {
 
 /** Each bundle's words and the synonyms its pages answer, beside its Pagefind files (src/lib/search/terms.ts). */
 function writeTerms(key: string, texts: readonly string[], allTexts: readonly string[], synonyms: readonly SynonymSource[]) {
-  fs.writeFileSync(path.join(outDir, key, "pagefind", TERMS_FILE), JSON.stringify(termsFor(synonyms, texts, allTexts)));
+  const { terms, vocabulary } = termsFor(synonyms, texts, allTexts);
+  fs.writeFileSync(path.join(outDir, key, "pagefind", TERMS_FILE), JSON.stringify(terms));
+  fs.writeFileSync(path.join(outDir, key, "pagefind", VOCABULARY_FILE), JSON.stringify(vocabulary));
 }
 
 fs.rmSync(outDir, { recursive: true, force: true });

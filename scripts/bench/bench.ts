@@ -574,12 +574,14 @@ async function benchAuditStreamAlone() {
   if (!(await benchAuditStream(option("--audit-stream-seconds", 60)))) process.exitCode = 1;
 }
 
-/** `--search-quality`: search-quality.ts alone (`--verbose`, `--only <tipo>`); builds first unless --skip-build. */
+/** `--search-quality`: search-quality.ts alone (`--verbose`, `--only <tipo>`, `--consulta "<texto>"`); builds first unless --skip-build. */
 async function benchSearchQualityAlone() {
   const only = args.includes("--only") ? (args[args.indexOf("--only") + 1] ?? "") : null;
   if (only !== null && !(QUERY_KINDS as readonly string[]).includes(only)) throw new Error(`--only aceita ${QUERY_KINDS.join(", ")}`);
   buildTime();
-  if (!(await benchSearchQuality({ verbose: args.includes("--verbose"), only: only as QueryKind | null }))) process.exitCode = 1;
+  const query = args.includes("--consulta") ? (args[args.indexOf("--consulta") + 1] ?? "") : null;
+  if (query !== null && !query.trim()) throw new Error('--consulta precisa de um texto: --consulta "como inscrever meu time"');
+  if (!(await benchSearchQuality({ verbose: args.includes("--verbose"), only: only as QueryKind | null, query }))) process.exitCode = 1;
 }
 
 const scenario = args.includes("--search-quality")

@@ -6,7 +6,7 @@
  * targets, then what a reader's first search of a visit downloads from /pagefind/ (bytes on the wire,
  * counted by Chromium, HTTP cache off) for a visualizador and for a limited partner, against the
  * bytes of the build before this work (BYTES_BEFORE, measured with this same script).
- * Options: --verbose (every query's top 3), --only <kind>.
+ * Options: --verbose (every query's top 3), --only <kind>, --consulta "<texto>" (one query's results, for editors).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -32,6 +32,8 @@ const FIRST_QUERY = "mvp";
 export interface QualityOptions {
   verbose: boolean;
   only: QueryKind | null;
+  /** `--consulta "<texto>"`: only this query, its results and the dialog's hint line printed (for editors). */
+  query?: string | null;
 }
 
 async function sessionFor(db: Db, email: string, roles: string[]): Promise<string> {
@@ -84,7 +86,13 @@ async function firstSearchBytes(context: BrowserContext, baseUrl: string, query:
   const sizes: Promise<number>[] = [];
   page.on("requestfinished", (request) => {
     if (!new URL(request.url()).pathname.startsWith("/pagefind/")) return;
-    sizes.push(request.sizes().then((size) => size.responseBodySize + size.responseHeadersSize));
+    sizes.push(
+      request.sizes().then((size) => {
+        if (process.env.BUSCA_DETALHE)
+          console.log(`    ${size.responseBodySize + size.responseHeadersSize}\t${new URL(request.url()).pathname}`);
+        return size.responseBodySize + size.responseHeadersSize;
+      }),
+    );
   });
   await page.keyboard.press("Control+k");
   const results = await resultsFor(page, query);
@@ -132,6 +140,15 @@ export async function benchSearchQuality(options: QualityOptions): Promise<boole
     const page = await reader.newPage();
     await page.goto(`${baseUrl}/faq`);
     await page.keyboard.press("Control+k");
+    if (options.query) {
+      const top = await resultsFor(page, options.query);
+      const titles = await page.locator("[data-search-results] a > span:first-child").allTextContents();
+      console.log(`\nBusca "${options.query}" como visualizador: ${top.length} resultado(s)`);
+      for (const [index, pagePath] of top.entries()) console.log(`  ${index + 1}. ${titles[index] ?? ""} — ${pagePath}`);
+      const hint = (await page.locator("[data-search-hint]").textContent())?.trim();
+      if (hint) console.log(`  ${hint}`);
+      return true;
+    }
     const queries = QUALITY_QUERIES.filter((item) => options.only === null || item.kind === options.only);
     const scored: Scored[] = [];
     for (const query of queries) {

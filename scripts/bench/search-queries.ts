@@ -161,6 +161,6 @@ export const QUALITY_QUERIES: readonly QualityQuery[] = [
   q("sigla", "PoC", "/glossario", "/etapas-processo"),
   q("sigla", "KPIs do produto", "/glossario", "/templates", "/faq"),
   q("sigla", "PM", "/playbook-produtos"),
-  q("sigla", "DoR", "/etapas-processo"),
+  q("sigla", "DoR", "/etapas-processo", "/trilha-interativa"),
   q("sigla", "IA", "/ferramentas-ia", "/metodologia-ai-first", "/ai-first-fast-track"),
 ];

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "astro/zod";
 import { parseDocument, LineCounter } from "yaml";
+import { normalizePhrase } from "../../src/lib/search/query.ts";
 import { MDX_FOLDERS, YAML_FILES } from "../../src/collections/yaml-files.ts";
 import type { ContentPageEntry } from "../../src/lib/content-manifest.ts";
 import type { RequiredPageSource } from "../../src/lib/reading/required-page.ts";
@@ -99,6 +100,26 @@ function checkYamlText(file: string, text: string, schema: z.ZodType, offersFile
     if (result.success) continue;
     for (const issue of result.error.issues) {
       problems.push({ file, line: lineOfPath(doc, lineCounter, [...prefix, ...issuePath(issue)]), message: issueMessage(issue) });
+    }
+  }
+  if (file === YAML_FILES.searchSynonyms.file && Array.isArray(data)) {
+    // A term in two entries would search both entries' words: the editor means one of them.
+    const owner = new Map<string, string>();
+    for (const [index, item] of data.entries()) {
+      const { id, termos } = (item ?? {}) as { id?: unknown; termos?: unknown };
+      if (!Array.isArray(termos)) continue;
+      for (const [at, term] of termos.entries()) {
+        if (typeof term !== "string") continue;
+        const norm = normalizePhrase(term);
+        const first = owner.get(norm);
+        if (first !== undefined)
+          problems.push({
+            file,
+            line: lineOfPath(doc, lineCounter, [index, "termos", at]),
+            message: `termo "${term}" repetido: já está na entrada "${first}"`,
+          });
+        else owner.set(norm, String(id));
+      }
     }
   }
   return found;

@@ -1,11 +1,11 @@
 /**
  * The dialog's search engine: Pagefind loaded from /pagefind/ (the person's primary bundle) with the
- * bundles the gate lists in /pagefind/grupos.json merged in, and the `termos.json` of the same bundles
- * (src/lib/search/terms.ts) — so every synonym, correction and suggestion comes only from pages this
- * person may open.
+ * bundles the gate lists in /pagefind/grupos.json merged in, and the `termos.json` and (on the first
+ * word that matches nothing) `vocabulario.json` of the same bundles (src/lib/search/terms.ts) — so
+ * every synonym, correction and suggestion comes only from pages this person may open.
  */
-import { mergeTerms, type Engine, type Terms, type TermsFile } from "./query.ts";
-import { TERMS_FILE } from "./terms.ts";
+import { mergeTerms, runQuery, type Answer, type Engine, type Terms, type TermsFile, type Vocabulary } from "./query.ts";
+import { TERMS_FILE, VOCABULARY_FILE } from "./terms.ts";
 
 export interface PagefindResult {
   id: string;
@@ -53,9 +53,9 @@ export function createPagefindEngine(): Engine<PagefindResult> & { ready: () => 
     for (const bundle of (await bundleUrls).slice(1)) await index.mergeIndex(bundle);
     return index;
   })();
-  const terms: Promise<Terms> = bundleUrls.then(async (urls) =>
-    mergeTerms(await Promise.all(urls.map((url) => readJson<TermsFile>(url + TERMS_FILE)))),
-  );
+  // The gate merges the terms of every bundle this person reads into /pagefind/<file> (one request).
+  const terms: Promise<Terms> = readJson<TermsFile>(`/pagefind/${TERMS_FILE}`).then((file) => mergeTerms([file]));
+  let vocabulary: Promise<Vocabulary> | undefined;
   return {
     ready: () => Promise.all([pagefind, terms]),
     async search(text) {
@@ -63,5 +63,20 @@ export function createPagefindEngine(): Engine<PagefindResult> & { ready: () => 
       return (found?.results ?? []).map((result) => ({ id: result.id, score: result.score, result }));
     },
     terms: () => terms,
+    vocabulary() {
+      vocabulary ??= readJson<TermsFile>(`/pagefind/${VOCABULARY_FILE}`).then((file) => mergeTerms([file]).vocabulary);
+      return vocabulary;
+    },
   };
+}
+
+/** What the dialog holds after its first open: Pagefind and the terms loading, and a query runner over them. */
+export interface SearchSession {
+  ready: () => Promise<unknown>;
+  run: (query: string) => Promise<Answer<PagefindResult>>;
+}
+
+export function createSearchSession(): SearchSession {
+  const engine = createPagefindEngine();
+  return { ready: engine.ready, run: (query) => runQuery(query, engine) };
 }

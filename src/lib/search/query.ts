@@ -38,7 +38,10 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 export const MIN_CORRECTED_LENGTH = 4;
 
 /** What each kind of spelling of a concept weighs, against the word as typed. */
-export const WEIGHTS = { typed: 1, form: 0.9, synonym: 0.9, correction: 0.8 } as const;
+export const WEIGHTS = { typed: 1, form: 0.9, synonym: 0.9, correction: 0.8, acronym: 1, literal: 0.7 } as const;
+
+/** Typed with two or more capitals ("DoR", "OKR", "PoC"): the person means the acronym, not a word that shares its letters ("dor"). */
+const ACRONYM = /^(?=(?:.*\p{Lu}){2})[\p{L}\p{N}]{2,6}$/u;
 /** The bonus a page gets for having every word of the query as typed (Pagefind's own match). */
 export const WHOLE_QUERY_BONUS = 0.5;
 
@@ -68,9 +71,10 @@ export interface SynonymEntry {
  * first, joined by spaces.
  */
 export interface TermsFile {
-  paginas: number;
-  sinonimos: [string[], string[]][];
-  palavras: string;
+  paginas?: number;
+  sinonimos?: [string[], string[]][];
+  /** In `vocabulario.json` (fetched only when a word matches nothing). */
+  palavras?: string;
 }
 
 /** What a reader's bundles say together. */
@@ -164,8 +168,10 @@ export function concepts(query: string, synonyms: readonly SynonymEntry[]): Conc
       const typedWords = span.filter(keep);
       const spellings: Spelling[] = [];
       const ownText = (typedWords.length ? typedWords : span).map((word) => word.norm).join(" ");
-      spellings.push({ text: ownText, kind: "typed" });
-      for (const entry of entries) for (const pageWords of entry.pageWords) spellings.push({ text: pageWords, kind: "synonym" });
+      const acronym = size === 1 && ACRONYM.test(span[0]!.typed);
+      spellings.push({ text: ownText, kind: acronym ? "literal" : "typed" });
+      for (const entry of entries)
+        for (const pageWords of entry.pageWords) spellings.push({ text: pageWords, kind: acronym ? "acronym" : "synonym" });
       found.push({ typed: span.map((word) => word.typed).join(" "), spellings: unique(spellings) });
       matched = size;
     }
@@ -222,7 +228,7 @@ export function mergeTerms(files: readonly (TermsFile | null)[]): Terms {
   const terms: Terms = { pages: 0, synonyms: [], vocabulary: { words: new Map() } };
   for (const file of files) {
     if (!file || typeof file !== "object") continue;
-    terms.pages += Number.isFinite(file.paginas) ? Math.max(0, file.paginas) : 0;
+    terms.pages += typeof file.paginas === "number" && Number.isFinite(file.paginas) ? Math.max(0, file.paginas) : 0;
     for (const pair of Array.isArray(file.sinonimos) ? file.sinonimos : []) {
       const [from, to] = Array.isArray(pair) ? pair : [];
       if (!Array.isArray(from) || !Array.isArray(to)) continue;
@@ -274,8 +280,10 @@ export interface Engine<R> {
    * have its words, in that order, by their stems.
    */
   search(text: string): Promise<EngineResult<R>[]>;
-  /** The reader's page count, synonyms and vocabulary (from the bundles the gate serves them). */
+  /** The reader's page count and synonyms (from the bundles the gate serves them). */
   terms(): Promise<Terms>;
+  /** The words of the reader's pages: fetched the first time a word matches nothing (most searches never need them). */
+  vocabulary(): Promise<Vocabulary>;
 }
 
 export interface RankedResult<R> {
@@ -309,6 +317,12 @@ export function completions(norm: string, vocabulary: Vocabulary, limit: number)
     .map(([candidate]) => candidate);
 }
 
+/** `text` with each word that is a key of `fixes` replaced by its value, the rest kept as typed. */
+export function replaceWords(text: string, fixes: ReadonlyMap<string, string>): string {
+  const clean = text.replace(/\p{Cf}/gu, "");
+  return clean.replace(WORD, (word) => fixes.get(word) ?? word).trim();
+}
+
 /** Runs a query the way people type it; see the file's comment. */
 export async function runQuery<R>(query: string, engine: Engine<R>): Promise<Answer<R>> {
   const terms = await engine.terms();
@@ -323,15 +337,15 @@ export async function runQuery<R>(query: string, engine: Engine<R>): Promise<Ans
   const perConcept = await Promise.all(list.map((concept) => scoreConcept(concept.spellings, search)));
 
   // A word that is on none of the reader's pages: their nearest word (a typo) or the words it begins (still typing).
-  let correction: string | null = null;
-  const replaced = new Map<number, string>();
+  const fixes = new Map<string, string>();
   for (const [index, concept] of list.entries()) {
     if (perConcept[index]!.size > 0) continue;
+    const vocabulary = await engine.vocabulary();
     const typedWords = words(concept.typed);
     const options = typedWords.map((word) => {
       if (STOP_WORDS.has(word.norm)) return [];
-      const near = nearestWords(word.norm, terms.vocabulary, 2);
-      return near.length ? near : completions(word.norm, terms.vocabulary, 2);
+      const near = nearestWords(word.norm, vocabulary, 2);
+      return near.length ? near : completions(word.norm, vocabulary, 2);
     });
     if (options.every((candidates) => candidates.length === 0)) continue;
     const first = typedWords.map((word, at) => options[at]![0] ?? word.norm);
@@ -343,9 +357,12 @@ export async function runQuery<R>(query: string, engine: Engine<R>): Promise<Ans
       if (!spelling.text.includes(" ")) for (const text of wordForms(spelling.text)) spellings.push({ text, kind: "correction" });
     perConcept[index] = await scoreConcept(unique(spellings), search);
     if (perConcept[index]!.size > 0)
-      replaced.set(index, typedWords.map((word, at) => terms.vocabulary.words.get(options[at]![0] ?? "")?.display ?? word.typed).join(" "));
+      for (const [at, word] of typedWords.entries()) {
+        const best = options[at]![0];
+        if (best) fixes.set(word.typed, vocabulary.words.get(best)!.display);
+      }
   }
-  if (replaced.size) correction = list.map((concept, index) => replaced.get(index) ?? concept.typed).join(" ");
+  const correction = fixes.size ? replaceWords(query.slice(0, MAX_QUERY_LENGTH), fixes) : null;
 
   const pages = Math.max(1, terms.pages, ...perConcept.map((scores) => scores.size));
   const total = new Map<string, { score: number; result: R; best: number; concepts: number }>();
@@ -376,10 +393,11 @@ export async function runQuery<R>(query: string, engine: Engine<R>): Promise<Ans
     .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
   const suggestions: string[] = [];
   if (!results.length) {
+    const vocabulary = await engine.vocabulary();
     for (const concept of list)
       for (const word of words(concept.typed))
-        for (const near of nearestWords(word.norm, terms.vocabulary, 3, Math.max(2, allowedDistance(word.norm) + 1))) {
-          const display = terms.vocabulary.words.get(near)!.display;
+        for (const near of nearestWords(word.norm, vocabulary, 3, Math.max(2, allowedDistance(word.norm) + 1))) {
+          const display = vocabulary.words.get(near)!.display;
           if (!suggestions.includes(display)) suggestions.push(display);
         }
   }
@@ -395,9 +413,9 @@ async function phrasePages<R>(query: string, list: readonly Concept[], search: (
   const phrases = new Set([typed]);
   for (const concept of list) {
     const term = normalizePhrase(concept.typed);
-    if (!concept.spellings.some((spelling) => spelling.kind === "synonym") || !typed.includes(term)) continue;
-    for (const spelling of concept.spellings)
-      if (spelling.kind === "synonym" && phrases.size < 4) phrases.add(typed.replace(term, spelling.text));
+    const expansions = concept.spellings.filter((spelling) => spelling.kind === "synonym" || spelling.kind === "acronym");
+    if (!expansions.length || !typed.includes(term)) continue;
+    for (const spelling of expansions) if (phrases.size < 4) phrases.add(typed.replace(term, spelling.text));
   }
   const found = await Promise.all([...phrases].filter((phrase) => phrase.includes(" ")).map((phrase) => search(`"${phrase}"`)));
   return new Set(found.flat().map((item) => item.id));

@@ -1,14 +1,16 @@
 /**
- * The small file each search bundle carries beside Pagefind's (scripts/build-search.ts), `termos.json`:
- * how many pages the bundle holds, the synonym entries whose page words are on its pages, and the
- * words of its pages (typo corrections, completions and "Termos próximos"). The gate serves a bundle's
+ * The two small files each search bundle carries beside Pagefind's (scripts/build-search.ts):
+ * `termos.json`, how many pages the bundle holds and the synonym entries whose page words are on its
+ * pages, and `vocabulario.json`, the words of its pages (typo corrections, completions and "Termos
+ * próximos"). The gate serves a bundle's
  * files only to whoever may read the bundle, so a reader's synonyms, corrections and suggestions come
  * only from pages they may open.
  */
 import { MIN_CORRECTED_LENGTH, normalizePhrase, words, type TermsFile } from "./query.ts";
 
-/** Served name, beside pagefind.js in each bundle. */
+/** Served names, beside pagefind.js in each bundle: the page count and synonyms (fetched with Pagefind), and the words (fetched when a word matches nothing). */
 export const TERMS_FILE = "termos.json";
+export const VOCABULARY_FILE = "vocabulario.json";
 
 /** A synonym entry as editors write it (content/busca/sinonimos.yaml). */
 export interface SynonymSource {
@@ -69,7 +71,14 @@ export function synonymsFor(
   return kept;
 }
 
-/** A bundle's `termos.json`. */
-export function termsFor(entries: readonly SynonymSource[], bundleTexts: readonly string[], allTexts: readonly string[]): TermsFile {
-  return { paginas: bundleTexts.length, sinonimos: synonymsFor(entries, bundleTexts, allTexts), palavras: vocabularyOf(bundleTexts) };
+/** A bundle's `termos.json` and `vocabulario.json`. */
+export function termsFor(
+  entries: readonly SynonymSource[],
+  bundleTexts: readonly string[],
+  allTexts: readonly string[],
+): { terms: TermsFile; vocabulary: TermsFile } {
+  return {
+    terms: { paginas: bundleTexts.length, sinonimos: synonymsFor(entries, bundleTexts, allTexts) },
+    vocabulary: { palavras: vocabularyOf(bundleTexts) },
+  };
 }

@@ -95,14 +95,17 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => server?.stop());
 
-/** The synonyms, vocabulary and page count a person's search dialog merges: the termos.json of each bundle they are served. */
+/**
+ * The synonyms, vocabulary and page count a person's search dialog reads: /pagefind/termos.json and
+ * /pagefind/vocabulario.json, which the gate merges over the bundles it serves them.
+ */
 async function servedTerms(user: TestUser): Promise<Terms> {
   const headers = { cookie: `b1_session=${user.token}` };
-  const groups = (await (await fetch(server.url + "/pagefind/grupos.json", { headers })).json()) as string[];
   const files = await Promise.all(
-    ["/pagefind/", ...groups.map((group) => `/pagefind/grupos/${group}/`)].map(async (bundle) => {
-      const response = await fetch(`${server.url}${bundle}termos.json`, { headers });
+    ["termos.json", "vocabulario.json"].map(async (name) => {
+      const response = await fetch(`${server.url}/pagefind/${name}`, { headers });
       expect(response.status).toBe(200);
+      expect(response.headers.get("cache-control")).toContain("no-store");
       return (await response.json()) as TermsFile;
     }),
   );

@@ -95,6 +95,25 @@ describe("content:check, downloads", () => {
 });
 
 describe("content:check, a quote left open", () => {
+  it("checks the search synonyms: a repeated term, punctuation and an unknown field, at their lines", () => {
+    const problems = checkCopy((root) => {
+      const file = path.join(root, "content/busca/sinonimos.yaml");
+      fs.appendFileSync(file, '\n- id: repetido\n  termos: [CHATGPT, "IA?"]\n  nas_paginas: [assistente conversacional]\n  peso: 2\n');
+    });
+    const lines = fs.readFileSync("content/busca/sinonimos.yaml", "utf8").split("\n").length;
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          new RegExp(
+            `^content/busca/sinonimos\\.yaml:${lines + 2}: .*termo "CHATGPT" repetido: já está na entrada "assistente-conversacional"`,
+          ),
+        ),
+        expect.stringMatching(/^content\/busca\/sinonimos\.yaml:\d+: .*use só letras, números, espaços e hífens/),
+        expect.stringMatching(/^content\/busca\/sinonimos\.yaml:\d+: .*peso/),
+      ]),
+    );
+  });
+
   it("words the YAML library's errors in Portuguese", () => {
     const problems = checkCopy((root) =>
       replaceIn(root, "content/faq.yaml", 'question: "Quanto tempo leva cada etapa?"', 'question: "Quanto tempo leva cada etapa?'),

@@ -51,7 +51,8 @@ function fakeEngine(pages: Record<string, string>, file: Partial<TermsFile> = {}
             results.push({ id, score: 0.1, result: id });
       return results.sort((a, b) => b.score - a.score);
     },
-    terms: async () => terms,
+    terms: async () => ({ ...terms, vocabulary: { words: new Map() } }),
+    vocabulary: async () => terms.vocabulary,
   };
 }
 
@@ -139,7 +140,12 @@ describe("mergeTerms: what the served files may hold", () => {
     const hostile = JSON.parse(
       '{"__proto__":{"polluted":true},"paginas":"x","sinonimos":[["a"],[null,1],{"constructor":1}],"palavras":42}',
     ) as TermsFile;
-    const terms = mergeTerms([null, hostile, { paginas: 2, sinonimos: [[["OKR"], ["objetivos e resultados-chave"]]], palavras: "termo" }]);
+    const terms = mergeTerms([
+      null,
+      hostile,
+      { paginas: 2, sinonimos: [[["OKR"], ["objetivos e resultados-chave"]]] },
+      { palavras: "termo" },
+    ]);
     expect(terms.pages).toBe(2);
     expect(terms.synonyms).toEqual([{ terms: ["okr"], pageWords: ["objetivos e resultados-chave"] }]);
     expect([...terms.vocabulary.words.keys()]).toEqual(["termo"]);
@@ -175,7 +181,7 @@ describe("runQuery: queries as people type them", () => {
     expect(answer.correction).toBe("Sementezz");
     const glossary = await runQuery("glosario de termos", engine);
     expect(glossary.results[0]?.id).toBe("/glossario");
-    expect(glossary.correction).toBe("glossário termos");
+    expect(glossary.correction).toBe("glossário de termos");
   });
 
   it("never corrects to a word the reader's own vocabulary lacks", async () => {
@@ -199,5 +205,15 @@ describe("runQuery: queries as people type them", () => {
     const engine = fakeEngine(PAGES, { palavras: VOCABULARY });
     await runQuery(Array.from({ length: 300 }, (_, i) => `termo${i}`).join(" "), engine);
     expect(engine.searches.length).toBeLessThan(200);
+  });
+});
+
+describe("acronyms typed in capitals", () => {
+  it("rank the acronym's words above a word that shares its letters ('DoR' is not 'dor')", async () => {
+    const pages = { "/5ps": "as dores dos usuários e as dores do time", "/etapas": "Definition of Ready antes do desenvolvimento" };
+    const engine = fakeEngine(pages, { sinonimos: [[["DoR"], ["Definition of Ready"]]], palavras: "dores definition ready" });
+    expect((await runQuery("DoR", engine)).results[0]?.id).toBe("/etapas");
+    // Typed in lower case it is the word as much as the acronym: both pages come back.
+    expect((await runQuery("dor", engine)).results.map((r) => r.id).sort()).toEqual(["/5ps", "/etapas"]);
   });
 });

@@ -32,7 +32,7 @@ describe("a bundle's synonyms", () => {
   });
 
   it("an empty bundle carries nothing", () => {
-    expect(termsFor(entries, [], [open, restricted])).toEqual({ paginas: 0, sinonimos: [], palavras: "" });
+    expect(termsFor(entries, [], [open, restricted])).toEqual({ terms: { paginas: 0, sinonimos: [] }, vocabulary: { palavras: "" } });
   });
 });
 

@@ -2,6 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Principal } from "../../routes.ts";
 import { BASE_BUNDLE, SEARCH_MANIFEST_FILE, searchPlan, type SearchManifest, type SearchPlan } from "../../search/bundles.ts";
+import type { TermsFile } from "../../search/query.ts";
+import { TERMS_FILE, VOCABULARY_FILE } from "../../search/terms.ts";
 import { listFiles } from "../platform/files.ts";
 import { compressBody, contentType, etagOf, type Asset, type Body } from "./static-files.ts";
 
@@ -34,6 +36,23 @@ export interface SearchFiles {
 
 /** `/pagefind/grupos/<key>/<file>`: a file of a page's own bundle. */
 const GROUP_FILE = /^\/grupos\/([^/]+)(\/.+)$/;
+
+/** The terms files the gate serves merged over a person's bundles at `/pagefind/<name>` (one request instead of one per bundle). */
+const MERGED_FILES = new Set([`/${TERMS_FILE}`, `/${VOCABULARY_FILE}`]);
+
+/** Distinct merged files kept (one per access plan and file; beyond it the cache starts over). */
+const MERGED_CACHE_LIMIT = 1000;
+
+/** `termos.json` / `vocabulario.json` of several bundles as one: page counts added, synonym entries and words joined. */
+export function mergeTermsFiles(files: readonly TermsFile[]): TermsFile {
+  const merged: TermsFile = {};
+  for (const file of files) {
+    if (typeof file.paginas === "number") merged.paginas = (merged.paginas ?? 0) + file.paginas;
+    if (Array.isArray(file.sinonimos)) merged.sinonimos = [...(merged.sinonimos ?? []), ...file.sinonimos];
+    if (typeof file.palavras === "string") merged.palavras = merged.palavras ? `${merged.palavras} ${file.palavras}` : file.palavras;
+  }
+  return merged;
+}
 
 /**
  * Loads every search bundle (dist/search/<key>/pagefind/…) into memory at start. Per principal (once
@@ -77,6 +96,22 @@ export function loadSearchBundles(dir: string): SearchFiles {
     if (!asset) groupLists.set(body, (asset = { ...compressBody(Buffer.from(body)), type: contentType("grupos.json"), immutable: false }));
     return asset;
   };
+  // Each bundle's terms files are the build's own JSON (scripts/build-search.ts); merged per plan, on first request.
+  const merged = new Map<string, Asset | undefined>();
+  const mergedFile = (plan: SearchPlan, name: string): Asset | undefined => {
+    const keys = [plan.primary, ...plan.groups];
+    const cacheKey = `${name}\0${keys.join("\0")}`;
+    if (merged.has(cacheKey)) return merged.get(cacheKey);
+    const parts = keys.map((key) => bundles.get(key)?.get(name));
+    let asset: Asset | undefined;
+    if (parts.every((part) => part !== undefined)) {
+      const body = JSON.stringify(mergeTermsFiles(parts.map((part) => JSON.parse(part.raw.toString("utf8")) as TermsFile)));
+      asset = { ...compressBody(Buffer.from(body)), type: contentType(name), immutable: false };
+    }
+    if (merged.size >= MERGED_CACHE_LIMIT) merged.clear();
+    merged.set(cacheKey, asset);
+    return asset;
+  };
   const plans = new WeakMap<Principal, SearchPlan & { list: Asset }>();
   const planOf = (principal: Principal) => {
     let plan = plans.get(principal);
@@ -90,6 +125,7 @@ export function loadSearchBundles(dir: string): SearchFiles {
     lookup(principal: Principal, filePath: string) {
       const plan = planOf(principal);
       if (filePath === "/grupos.json") return plan.list;
+      if (MERGED_FILES.has(filePath)) return plan.groups.length ? mergedFile(plan, filePath) : bundles.get(plan.primary)?.get(filePath);
       const group = GROUP_FILE.exec(filePath);
       if (!group) return bundles.get(plan.primary)?.get(filePath);
       const [, key, rest] = group;
