@@ -53,14 +53,20 @@ export function privateDir(dir, options = {}) {
 
 /**
  * The current user's cache folder for this project: $XDG_CACHE_HOME/b1-method-hub, else
- * ~/.cache/b1-method-hub (never the shared temporary folder, where any user can create a name
- * first), checked by privateDir. `sub` names a folder inside it, also checked.
+ * ~/.cache/b1-method-hub; where the home folder cannot be written (a CI container with HOME=/),
+ * b1-method-hub-<uid> in the temporary folder — a name anyone can create first, so there the
+ * checks of privateDir are what keep it safe (someone else's folder is refused, never used).
+ * `sub` names a folder inside it, also checked.
  */
 export function userCacheDir(sub) {
-  const base =
-    process.env.XDG_CACHE_HOME && path.isAbsolute(process.env.XDG_CACHE_HOME)
-      ? process.env.XDG_CACHE_HOME
-      : path.join(os.homedir(), ".cache");
-  const root = privateDir(path.join(base, "b1-method-hub"));
+  const xdg = process.env.XDG_CACHE_HOME;
+  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(os.homedir(), ".cache");
+  let root;
+  try {
+    root = privateDir(path.join(base, "b1-method-hub"));
+  } catch (error) {
+    if (!["EACCES", "EROFS", "EPERM", "ENOENT", "ENOTDIR", "EEXIST"].includes(error.code)) throw error;
+    root = privateDir(path.join(os.tmpdir(), `b1-method-hub-${currentUid() ?? "user"}`));
+  }
   return sub ? privateDir(path.join(root, sub)) : root;
 }

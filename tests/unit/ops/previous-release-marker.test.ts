@@ -230,3 +230,23 @@ describe("whether the previous release can use this checkout's packages", () => 
     expect(installedPackagesHash(v1("1.0.0"))).not.toBe(installedPackagesHash(v1("2.0.0")));
   });
 });
+
+describe("the user's cache folder when the home folder cannot be used", () => {
+  it("falls back to b1-method-hub-<uid> in the temporary folder, checked the same way", async () => {
+    const { userCacheDir } = await import("../../../scripts/private-dir.mjs");
+    // A file where the cache's parent should be stands for an unusable home (root can write anywhere).
+    const file = path.join(dir, "not-a-folder");
+    fs.writeFileSync(file, "");
+    const previous = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = path.join(file, "cache");
+    try {
+      const fallback = path.join(os.tmpdir(), `b1-method-hub-${process.getuid!()}`);
+      expect(userCacheDir("x")).toBe(path.join(fallback, "x"));
+      expect(fs.statSync(fallback).mode & 0o777).toBe(0o700);
+      expect(fs.statSync(fallback).uid).toBe(process.getuid!());
+    } finally {
+      if (previous === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = previous;
+    }
+  });
+});
