@@ -2,6 +2,7 @@
  * The reference cluster (`npm run cluster`) runs the production examples of deploy/ with only
  * addresses, ports, paths and loopback trust changed: what it tests is what the guide ships.
  */
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -176,6 +177,25 @@ describe("the control plane's authentication (issue 62 item 1)", () => {
     expect(checkConfigFiles(["deploy/patroni.yml", path.join(tmp, "nao-existe.yml")], (line) => lines.push(line))).toBe(false);
     expect(lines.some((line) => line.startsWith("deploy/patroni.yml:"))).toBe(true);
     expect(lines).toContainEqual(expect.stringMatching(/nao-existe\.yml: não foi possível ler \(ENOENT\)/));
+  });
+
+  it("the systemd drop-in refuses to start Patroni or PgBouncer with a placeholder left, in Portuguese", () => {
+    const dropIn = read("deploy/recusa-valor-de-exemplo.conf");
+    const script = /^ExecStartPre=\/bin\/sh -c '(.*)'$/m.exec(dropIn)?.[1];
+    expect(script).toBeTruthy();
+    const run = (files: string[]) =>
+      spawnSync("/bin/sh", ["-c", script!], { env: { PATH: process.env.PATH, B1_CONFIG: files.join(" ") }, encoding: "utf8" });
+    const shipped = run(["deploy/patroni.yml"]);
+    expect(shipped.status).toBe(1);
+    expect(shipped.stderr).toMatch(/Recusado: deploy\/patroni\.yml ainda tem um valor de exemplo/);
+    const good = path.join(tmp, "patroni-servico.yml");
+    fs.writeFileSync(good, patroniConfig(template, 0, SECRETS));
+    const bouncer = path.join(tmp, "pgbouncer.ini");
+    fs.writeFileSync(bouncer, read("deploy/pgbouncer.ini"));
+    expect(run([good, bouncer]).status).toBe(0);
+    const userlist = path.join(tmp, "userlist.txt");
+    fs.writeFileSync(userlist, '"b1" "TROQUE-senha-do-portal"\n');
+    expect(run([good, userlist]).status).toBe(1);
   });
 
   it("generates each secret once, random and distinct, in a 0700 folder of 0600 files; refuses one others can read", () => {
