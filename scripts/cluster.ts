@@ -92,10 +92,18 @@ export function clusterSecrets(dir = SECRETS_DIR): Secrets {
   const secrets = {} as Secrets;
   for (const name of SECRET_NAMES) {
     const file = path.join(dir, name);
-    try {
-      fs.writeFileSync(file, crypto.randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    if (!fs.existsSync(file)) {
+      // Written whole under a temporary name, then linked in place: a run starting at the same time
+      // never reads a half-written file, and the first link wins (EEXIST: the other run's secret).
+      const partial = `${file}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.tmp`;
+      fs.writeFileSync(partial, crypto.randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
+      try {
+        fs.linkSync(partial, file);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      } finally {
+        fs.rmSync(partial, { force: true });
+      }
     }
     const stat = fs.lstatSync(file);
     const uid = process.getuid?.();

@@ -5,7 +5,7 @@
  * when owned by someone else or writable by others: scripts/private-dir.mjs), given links to this
  * checkout's packages when its package-lock.json installs the same packages (else `npm ci` there,
  * minutes, said in the output), built once and reused by every later run (the PostgreSQL passes of
- * the same `npm test`) until the commit changes. What was built is recorded beside it (SHA-256 of
+ * the same `npm test`) until the commit changes. What was built is recorded in it (SHA-256 of
  * dist/gate/main.mjs and of the built tree) and checked before every reuse: a changed file refuses.
  */
 import { spawnSync } from "node:child_process";
@@ -105,8 +105,12 @@ export interface BuildRecord {
   treeSha256: string;
 }
 
-/** The record of the build in `dir` (a file beside it, in the same 0700 folder). */
-export const buildRecordFile = (dir: string) => `${dir}.json`;
+/**
+ * The record of the build in `dir`: a file in the build's own folder (made by mkdtemp, 0700, inside
+ * the 0700 cache folder), outside what the record hashes (dist/ and node_modules), and renamed into
+ * place with the build, so a run that finds the folder always finds its record.
+ */
+export const buildRecordFile = (dir: string) => path.join(dir, ".b1-build-record.json");
 
 const sha256 = (data: string | Buffer) => crypto.createHash("sha256").update(data).digest("hex");
 
@@ -221,7 +225,6 @@ export function previousReleaseBuild(prepare: (dir: string) => void, repoRoot = 
   const lockHash = installedPackagesHash(fs.readFileSync(path.join(repoRoot, "package-lock.json"), "utf8"));
   const reused = reusableBuild(dir, lockHash);
   if (reused) return { commit, dir, built: false, modules: reused };
-  fs.rmSync(buildRecordFile(dir), { force: true });
   fs.rmSync(dir, { recursive: true, force: true });
   const partial = fs.mkdtempSync(`${dir}.parcial-`);
   try {
@@ -244,6 +247,7 @@ export function previousReleaseBuild(prepare: (dir: string) => void, repoRoot = 
     run("npm", ["run", "build"], partial, 600_000);
     const modules = sameLock ? "shared" : "installed";
     const record = recordBuild(partial, commit, modules, lockHash);
+    fs.writeFileSync(buildRecordFile(partial), JSON.stringify(record), { mode: 0o600 });
     try {
       fs.renameSync(partial, dir);
     } catch {
@@ -253,10 +257,6 @@ export function previousReleaseBuild(prepare: (dir: string) => void, repoRoot = 
       if (theirs) return { commit, dir, built: false, modules: theirs };
       throw new Error(`Versão anterior: outra execução deixou ${dir} sem registro do build; apague a pasta e rode de novo.`);
     }
-    // Written after the rename (the record names the folder's final place), through a temporary name.
-    const partialRecord = `${buildRecordFile(dir)}.${process.pid}.tmp`;
-    fs.writeFileSync(partialRecord, JSON.stringify(record), { mode: 0o600 });
-    fs.renameSync(partialRecord, buildRecordFile(dir));
     verifyBuild(dir, record);
     return { commit, dir, built: true, modules };
   } catch (error) {

@@ -206,6 +206,19 @@ describe("the control plane's authentication (issue 62 item 1)", () => {
     for (const value of Object.values(first)) expect(value).toMatch(/^[\w-]{43}$/);
     expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
     for (const name of SECRET_NAMES) expect(fs.statSync(path.join(dir, name)).mode & 0o777).toBe(0o600);
+    // 50 runs at once on a fresh folder: one secret per name, every run reads the same.
+    const fresh = path.join(tmp, "segredos-paralelos");
+    const all = Array.from({ length: 50 }, () => clusterSecrets(fresh));
+    for (const secrets of all) expect(secrets).toEqual(all[0]);
+    expect(fs.readdirSync(fresh).sort()).toEqual([...SECRET_NAMES].sort());
+    // A link planted in place of a secret (to a file its planter reads) is refused, not followed.
+    const planted = path.join(tmp, "segredo-plantado");
+    fs.writeFileSync(planted, "p".repeat(43), { mode: 0o600 });
+    fs.renameSync(path.join(dir, "rewind"), path.join(tmp, "rewind-guardado"));
+    fs.symlinkSync(planted, path.join(dir, "rewind"));
+    expect(() => clusterSecrets(dir)).toThrow(/Segredo recusado: .*rewind precisa ser um arquivo seu com modo 600/);
+    fs.rmSync(path.join(dir, "rewind"));
+    fs.renameSync(path.join(tmp, "rewind-guardado"), path.join(dir, "rewind"));
     fs.chmodSync(path.join(dir, "restapi"), 0o644);
     expect(() => clusterSecrets(dir)).toThrow(/Segredo recusado: .*restapi precisa ser um arquivo seu com modo 600 \(está 644/);
     fs.chmodSync(path.join(dir, "restapi"), 0o600);
