@@ -467,6 +467,16 @@ export async function up(instances = 3): Promise<void> {
     fs.writeFileSync(file, text, { mode: 0o600, flag: "wx" });
     if (isRoot()) fs.chownSync(file, owner().uid, owner().gid);
   };
+  // Every file with secrets generated and checked before anything starts: a placeholder left refuses the whole start.
+  const template = fs.readFileSync("deploy/patroni.yml", "utf8");
+  const patroniFiles = NODES.map((node, index) => {
+    const file = path.join(ROOT, `patroni-${node}.yml`);
+    const text = patroniConfig(template, index, secrets);
+    assertConfigReady(file, text);
+    return { file, text };
+  });
+  const bouncerConfig = pgbouncerClusterConfig(fs.readFileSync("deploy/pgbouncer.ini", "utf8"));
+  assertConfigReady(path.join(ROOT, "pgbouncer.ini"), bouncerConfig);
 
   console.log("etcd…");
   startDetached(
@@ -486,12 +496,9 @@ export async function up(instances = 3): Promise<void> {
   await waitFor("etcd", () => httpOk(`http://127.0.0.1:${PORTS.etcd}/health`));
   await etcdEnableAuth(secrets);
 
-  const template = fs.readFileSync("deploy/patroni.yml", "utf8");
   for (const [index, node] of NODES.entries()) {
     console.log(`Patroni ${node}…`);
-    const file = path.join(ROOT, `patroni-${node}.yml`);
-    const text = patroniConfig(template, index, secrets);
-    assertConfigReady(file, text);
+    const { file, text } = patroniFiles[index]!;
     writeSecretFile(file, text);
     startDetached(`patroni-${node}`, "/usr/bin/patroni", [file], { asPostgres: true });
     // The first node bootstraps and becomes primary; the second clones it.
@@ -524,8 +531,6 @@ export async function up(instances = 3): Promise<void> {
   });
   // The portal's user with its password: PgBouncer checks clients with SCRAM and logs in to PostgreSQL with it.
   writeSecretFile(path.join(ROOT, "userlist.txt"), `"postgres" "${secrets.superuser}"\n`);
-  const bouncerConfig = pgbouncerClusterConfig(fs.readFileSync("deploy/pgbouncer.ini", "utf8"));
-  assertConfigReady(path.join(ROOT, "pgbouncer.ini"), bouncerConfig);
   fs.writeFileSync(path.join(ROOT, "pgbouncer.ini"), bouncerConfig);
   if (isRoot()) fs.chownSync(path.join(ROOT, "pgbouncer.ini"), owner().uid, owner().gid);
   startDetached("pgbouncer", findPgbouncer()!, [path.join(ROOT, "pgbouncer.ini")], { asPostgres: true });
