@@ -245,6 +245,7 @@ describe("the user's cache folder when the home folder cannot be used", () => {
       expect(fs.statSync(fallback).mode & 0o777).toBe(0o700);
       expect(fs.statSync(fallback).uid).toBe(process.getuid!());
     } finally {
+      fs.rmSync(path.join(os.tmpdir(), `b1-method-hub-${process.getuid!()}`, "x"), { recursive: true, force: true });
       if (previous === undefined) delete process.env.XDG_CACHE_HOME;
       else process.env.XDG_CACHE_HOME = previous;
     }
