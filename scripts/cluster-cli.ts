@@ -1,10 +1,11 @@
 /**
- * `npm run cluster -- up|down|status|roll`: the command line of the reference cluster
- * (scripts/cluster.ts); `roll --load <s>` runs the mixed load meanwhile (scripts/cluster-load.ts).
+ * `npm run cluster -- up|down|status|roll|check`: the command line of the reference cluster
+ * (scripts/cluster.ts); `roll --load <s>` runs the mixed load meanwhile (scripts/cluster-load.ts);
+ * `check <file>…` refuses a configuration file with a placeholder left or no control-plane authentication.
  */
 import fs from "node:fs";
 import path from "node:path";
-import { alive, down, parseClusterArgs, pidOf, roll, ROOT, status, up } from "./cluster.ts";
+import { alive, checkConfigFiles, down, parseClusterArgs, pidOf, roll, ROOT, status, up } from "./cluster.ts";
 import { rollUnderLoad } from "./cluster-load.ts";
 
 async function main(): Promise<void> {
@@ -12,6 +13,12 @@ async function main(): Promise<void> {
   if ("error" in parsed) {
     console.error(parsed.error);
     process.exitCode = 2;
+    return;
+  }
+  if (parsed.command === "check") {
+    const ok = checkConfigFiles(parsed.files);
+    if (ok) console.log(`ok: ${parsed.files.join(", ")}`);
+    process.exitCode = ok ? 0 : 1;
     return;
   }
   if (parsed.command === "up") return up(parsed.instances);

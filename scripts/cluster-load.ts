@@ -3,19 +3,26 @@
  * each printing its figures and targets: rolling upgrade (0 failed requests), kill -9 of the
  * PostgreSQL primary, kill -9 of the primary's whole Patroni node (standby promoted, gates 503 with
  * Retry-After meanwhile, never a 500 or an exit, 0 acknowledged writes lost, gap ≤ 15 s), and 12
- * instances × DATABASE_POOL_MAX=10 through PgBouncer on PostgreSQL's max_connections=50.
+ * instances × DATABASE_POOL_MAX=10 through PgBouncer on PostgreSQL's max_connections=50; first, the
+ * control plane: each unauthenticated call refused, each authenticated one accepted (controlPlane).
  * `npm run chaos -- --cluster` runs them all (`tsx scripts/cluster-load.ts`), starting and stopping the cluster.
  */
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import { closeDatabase, connectDatabase, type Db } from "../src/lib/server/data/db.ts";
+import pg from "pg";
 import { createLoadCast, runLoad, verifyLoad, type LoadCast, type LoadResult } from "./bench/load.ts";
 import {
+  ADMIN_SOCKET,
   alive,
-  DATABASE_URL,
+  clusterSecrets,
+  databaseUrl,
   down,
+  etcdCall,
+  etcdToken,
   HTTP_URL,
   NODES,
   patroniMembers,
@@ -71,12 +78,146 @@ function checkAnswer(problems: Map<string, number>) {
 }
 
 async function withDb<T>(work: (db: Db) => Promise<T>): Promise<T> {
-  const db = connectDatabase(DATABASE_URL);
+  const db = connectDatabase(databaseUrl());
   try {
     return await work(db);
   } finally {
     await closeDatabase(db);
   }
+}
+
+/** One HTTP request to Patroni's REST API from `localAddress` (another loopback address stands for a host outside the allow-list). */
+function patroniRequest(
+  port: number,
+  method: string,
+  route: string,
+  options: { auth?: string; body?: string; localAddress?: string } = {},
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: "127.0.0.1",
+        port,
+        method,
+        path: route,
+        localAddress: options.localAddress,
+        timeout: 10_000,
+        headers: {
+          ...(options.auth ? { authorization: `Basic ${Buffer.from(options.auth).toString("base64")}` } : {}),
+          ...(options.body ? { "content-type": "application/json" } : {}),
+        },
+      },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.statusCode ?? 0));
+      },
+    );
+    request.on("timeout", () => request.destroy(new Error("tempo esgotado")));
+    request.on("error", reject);
+    request.end(options.body);
+  });
+}
+
+/** The error of a PostgreSQL connection (null when it opened), closed at once. */
+async function connectError(config: pg.ClientConfig): Promise<string | null> {
+  const client = new pg.Client({ ...config, connectionTimeoutMillis: 5_000 });
+  try {
+    await client.connect();
+    await client.query("select 1");
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * Issue 62 item 1: every door of the control plane, knocked on without credentials (refused) and
+ * with them (accepted). Each check is one entry of `checks`: what was tried, what came back, and
+ * whether that is the expected answer.
+ */
+export async function controlPlane() {
+  const secrets = clusterSecrets();
+  const checks: { what: string; got: string; ok: boolean }[] = [];
+  const check = (what: string, got: string | number | null, ok: boolean) => checks.push({ what, got: String(got), ok });
+  const rest = PORTS.rest[0]!;
+  const auth = `patroni:${secrets.restapi}`;
+  const harmless = JSON.stringify({ maximum_lag_on_failover: 1048576 });
+  // Patroni: the unsafe endpoints.
+  for (const [method, route, body] of [
+    ["PATCH", "/config", harmless],
+    ["POST", "/reload", undefined],
+    ["POST", "/restart", "{}"],
+    ["POST", "/switchover", JSON.stringify({ leader: "pg1" })],
+    ["POST", "/reinitialize", "{}"],
+    ["PUT", "/config", harmless],
+  ] as const) {
+    const status = await patroniRequest(rest, method, route, { body });
+    check(`Patroni ${method} ${route} sem senha`, status, status === 401 || status === 403);
+  }
+  const wrong = await patroniRequest(rest, "PATCH", "/config", { auth: "patroni:senha-errada", body: harmless });
+  check("Patroni PATCH /config com senha errada", wrong, wrong === 401);
+  const outside = await patroniRequest(rest, "PATCH", "/config", { auth, body: harmless, localAddress: "127.0.0.2" });
+  check("Patroni PATCH /config com senha, de fora da allowlist (127.0.0.2)", outside, outside === 403);
+  const patched = await patroniRequest(rest, "PATCH", "/config", { auth, body: harmless });
+  check("Patroni PATCH /config com senha (valor igual ao atual)", patched, patched === 200);
+  const reloaded = await patroniRequest(rest, "POST", "/reload", { auth });
+  check("Patroni POST /reload com senha", reloaded, reloaded === 202 || reloaded === 200);
+  const primary = await patroniRequest(rest, "GET", "/cluster");
+  check("Patroni GET /cluster (leitura, aberta para o HAProxy)", primary, primary === 200);
+  // etcd: Patroni's keys.
+  const range = { key: Buffer.from("/service/b1/").toString("base64"), range_end: Buffer.from("/service/b10").toString("base64") };
+  const anonymous = await etcdCall("kv/range", range).then(
+    (answer) => `${(answer.kvs as unknown[] | undefined)?.length ?? 0} chaves`,
+    (error: Error) => error.message,
+  );
+  check("etcd: ler /service/b1/ sem usuário", anonymous, /user name is empty|permission denied|invalid auth token/.test(anonymous));
+  const wrongEtcd = await etcdToken("patroni", "senha-errada").then(
+    () => "token",
+    (error: Error) => error.message,
+  );
+  check("etcd: autenticar com senha errada", wrongEtcd, /authentication failed/.test(wrongEtcd));
+  const token = await etcdToken("patroni", secrets["etcd-patroni"]);
+  const keys = ((await etcdCall("kv/range", range, token)).kvs as unknown[] | undefined)?.length ?? 0;
+  check("etcd: ler /service/b1/ como patroni", `${keys} chaves`, keys > 0);
+  const elsewhere = await etcdCall("kv/put", { key: Buffer.from("/outra/chave").toString("base64"), value: "" }, token).then(
+    () => "gravou",
+    (error: Error) => error.message,
+  );
+  check("etcd: patroni gravar fora de /service/", elsewhere, /permission denied/.test(elsewhere));
+  // PostgreSQL (direct and through PgBouncer) and PgBouncer's console.
+  const direct = { host: "127.0.0.1", port: PORTS.pg[0], user: "postgres", database: "postgres" };
+  const noPassword = await connectError({ ...direct, password: "senha-errada" });
+  check("PostgreSQL direto com senha errada", noPassword, /password authentication failed/.test(noPassword ?? ""));
+  const bouncer = { host: "127.0.0.1", port: PORTS.bouncer, user: "postgres" };
+  const bouncerWrong = await connectError({ ...bouncer, database: "b1", password: "senha-errada" });
+  check("PgBouncer com senha errada", bouncerWrong, /password authentication failed|SASL/.test(bouncerWrong ?? ""));
+  const bouncerOk = await connectError({ ...bouncer, database: "b1", password: secrets.superuser });
+  check("PgBouncer com a senha gerada", bouncerOk ?? "conectou", bouncerOk === null);
+  const console_ = await connectError({ ...bouncer, database: "pgbouncer", password: secrets.superuser });
+  check(
+    "console do PgBouncer (SHOW/PAUSE/SHUTDOWN) com a senha do portal",
+    console_ ?? "abriu",
+    /not allowed|no such database/.test(console_ ?? ""),
+  );
+  // HAProxy: no stats page; the runtime API only on its socket, readable by its owner alone.
+  const socketMode = fs.statSync(ADMIN_SOCKET).mode & 0o777;
+  check("HAProxy: socket da API de administração", socketMode.toString(8), (socketMode & 0o077) === 0);
+  // The secrets: folder 0700, files 0600.
+  const secretModes = fs.readdirSync(path.join(ROOT, "secrets")).map((file) => fs.statSync(path.join(ROOT, "secrets", file)).mode & 0o777);
+  const dirMode = fs.statSync(path.join(ROOT, "secrets")).mode & 0o777;
+  check(
+    "segredos: pasta e arquivos",
+    `${dirMode.toString(8)} / ${[...new Set(secretModes)].map((mode) => mode.toString(8)).join(",")}`,
+    dirMode === 0o700 && secretModes.every((mode) => mode === 0o600),
+  );
+  return {
+    scenario: "plano de controle",
+    refusedOrAccepted: checks.filter((entry) => entry.ok).length,
+    wrong: checks.filter((entry) => !entry.ok),
+    checks,
+  };
 }
 
 /** Verifies acknowledged writes, retrying while the database is still settling after a failover. */
@@ -262,14 +403,16 @@ async function main(): Promise<void> {
   if (only !== -1) {
     const name = process.argv[only + 1];
     const result =
-      name === "primary"
-        ? await failover("postgres")
-        : name === "node"
-          ? await failover("node")
-          : name === "twelve"
-            ? await twelveInstances(20)
-            : null;
-    console.log(result ? JSON.stringify(result) : "uso: --scenario primary|node|twelve");
+      name === "control"
+        ? await controlPlane()
+        : name === "primary"
+          ? await failover("postgres")
+          : name === "node"
+            ? await failover("node")
+            : name === "twelve"
+              ? await twelveInstances(20)
+              : null;
+    console.log(result ? JSON.stringify(result) : "uso: --scenario control|primary|node|twelve");
     return;
   }
   const load = os
@@ -286,6 +429,13 @@ async function main(): Promise<void> {
     console.log(`${ok ? "ok  " : "FORA"} ${JSON.stringify(entry)} — meta: ${target}; carga média ${os.loadavg()[0]!.toFixed(1)}`);
   };
   try {
+    const control = await controlPlane();
+    for (const entry of control.checks) console.log(`  ${entry.ok ? "ok  " : "FORA"} ${entry.what}: ${entry.got}`);
+    record(
+      { scenario: control.scenario, checks: control.checks.length, wrong: control.wrong },
+      control.wrong.length === 0,
+      "toda chamada sem credencial recusada, toda com credencial aceita",
+    );
     const rolled = await rollUnderLoad(20);
     record(rolled, rolled.failed === 0 && rolled.lost === 0, "0 falhas, 0 gravações perdidas");
     for (const kind of ["postgres", "node"] as const) {

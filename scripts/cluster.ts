@@ -8,14 +8,23 @@
  * ones after it. `roll` replaces the instances one by one with the current build (dist/), each
  * drained through HAProxy's runtime API first; `roll --load <s>` runs the mixed load meanwhile.
  * Everything started runs detached, its process id in data/cluster/run/; `down` stops exactly those.
+ * The control plane is authenticated as in production (issue 62 item 1): every password and key is
+ * generated here (crypto random) and kept in data/cluster/secrets/ (folder 0700, files 0600), Patroni's
+ * unsafe REST endpoints need Basic auth from an allow-listed address, etcd runs with authentication
+ * on (a `patroni` user whose role reaches only /service/), PostgreSQL and PgBouncer ask for SCRAM
+ * passwords, PgBouncer's admin console is closed; a generated file that still holds a placeholder
+ * (TROQUE-…) or two equal passwords is refused before anything starts (`check` does it for any file).
  */
 import { spawn, spawnSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
 import pg from "pg";
+import { parseDocument } from "yaml";
 import { findBinDir } from "./pg-cluster.mjs";
+import { privateDir } from "./private-dir.mjs";
 import { findPgbouncer } from "./pgbouncer.mjs";
 import { findHaproxy, HAPROXY_CONFIG, haproxyConfig } from "./bench/cluster.ts";
 
@@ -52,8 +61,130 @@ export const PORTS = {
 };
 export const NODES = ["pg1", "pg2"] as const;
 export const HTTP_URL = `http://127.0.0.1:${PORTS.http}`;
-export const DATABASE_URL = `postgres://postgres@127.0.0.1:${PORTS.bouncer}/b1`;
-const ADMIN_SOCKET = path.join(RUN, "haproxy.sock");
+/** DATABASE_URL without its password, for messages. */
+export const DATABASE_URL_SHOWN = `postgres://postgres:***@127.0.0.1:${PORTS.bouncer}/b1`;
+export const ADMIN_SOCKET = path.join(RUN, "haproxy.sock");
+export const SECRETS_DIR = path.join(ROOT, "secrets");
+
+/** The cluster's secrets: one file each in data/cluster/secrets/. */
+export const SECRET_NAMES = ["superuser", "replication", "rewind", "restapi", "etcd-root", "etcd-patroni"] as const;
+export type SecretName = (typeof SECRET_NAMES)[number];
+export type Secrets = Record<SecretName, string>;
+
+/** The placeholders of deploy/ (a production file with one left is refused) and the secret that replaces each in the cluster. */
+export const PLACEHOLDERS: Record<string, SecretName> = {
+  "TROQUE-senha-da-api-do-patroni": "restapi",
+  "TROQUE-senha-do-etcd-para-o-patroni": "etcd-patroni",
+  "TROQUE-senha-de-replicacao": "replication",
+  "TROQUE-senha-do-superusuario": "superuser",
+  "TROQUE-senha-do-pg-rewind": "rewind",
+};
+/** A placeholder, in any spelling used in deploy/ so far (`troque-esta-senha` until issue 62). */
+const PLACEHOLDER_PATTERN = /troque-|change-?me/i;
+
+/**
+ * The cluster's secrets, each generated once (32 random bytes, base64url: 43 characters) and then
+ * read back: the folder must be this user's and writable by nobody else (0700), each file this
+ * user's and readable by nobody else (0600); anything else is refused, nothing is started.
+ */
+export function clusterSecrets(dir = SECRETS_DIR): Secrets {
+  privateDir(dir);
+  const secrets = {} as Secrets;
+  for (const name of SECRET_NAMES) {
+    const file = path.join(dir, name);
+    if (!fs.existsSync(file)) {
+      // Written whole under a temporary name, then linked in place: a run starting at the same time
+      // never reads a half-written file, and the first link wins (EEXIST: the other run's secret).
+      const partial = `${file}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.tmp`;
+      fs.writeFileSync(partial, crypto.randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
+      try {
+        fs.linkSync(partial, file);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      } finally {
+        fs.rmSync(partial, { force: true });
+      }
+    }
+    const stat = fs.lstatSync(file);
+    const uid = process.getuid?.();
+    if (!stat.isFile() || (uid !== undefined && stat.uid !== uid) || (stat.mode & 0o077) !== 0) {
+      throw new Error(
+        `Segredo recusado: ${file} precisa ser um arquivo seu com modo 600 (está ${(stat.mode & 0o777).toString(8)}, dono uid ${stat.uid}); nada foi iniciado.`,
+      );
+    }
+    const value = fs.readFileSync(file, "utf8").trim();
+    if (!/^[\w-]{32,200}$/.test(value))
+      throw new Error(`Segredo recusado: ${file} não tem um segredo válido (32+ letras, números, _ ou -); apague-o para gerar outro.`);
+    secrets[name] = value;
+  }
+  if (new Set(Object.values(secrets)).size !== SECRET_NAMES.length)
+    throw new Error(`Segredos recusados: dois arquivos de ${dir} têm o mesmo valor.`);
+  return secrets;
+}
+
+/** The gates' DATABASE_URL (through PgBouncer), with the generated password. */
+export function databaseUrl(secrets: Secrets = clusterSecrets()): string {
+  return `postgres://postgres:${secrets.superuser}@127.0.0.1:${PORTS.bouncer}/b1`;
+}
+
+/**
+ * What keeps a configuration file from starting (Portuguese, one line each; empty when none): a
+ * placeholder left (TROQUE-…), the same password on two lines, and, for a Patroni file, a REST API
+ * or etcd section without authentication or the REST API without an allow-list.
+ */
+export function configProblems(text: string, file: string): string[] {
+  const problems: string[] = [];
+  const passwords = new Map<string, number>();
+  text.split("\n").forEach((line, index) => {
+    const code = line.replace(/^\s*[#;].*$/, "").replace(/\s#.*$/, "");
+    const placeholder = PLACEHOLDER_PATTERN.exec(code);
+    if (placeholder) {
+      problems.push(
+        `${file}:${index + 1}: ainda tem um valor de exemplo (${JSON.stringify(code.trim().slice(0, 80))}); troque por um segredo aleatório (openssl rand -base64 24) antes de iniciar.`,
+      );
+    }
+    const password = /^\s*password\s*[:=]\s*["']?([^"'\s]+)/.exec(code)?.[1];
+    if (password) {
+      const first = passwords.get(password);
+      if (first !== undefined) problems.push(`${file}:${index + 1}: a mesma senha da linha ${first}; cada usuário precisa da sua.`);
+      else passwords.set(password, index + 1);
+    }
+  });
+  if (/\.ya?ml$/.test(file) && /^restapi:/m.test(text)) {
+    let config: Record<string, Record<string, unknown> | undefined> | null;
+    try {
+      const document = parseDocument(text);
+      if (document.errors.length > 0) throw document.errors[0];
+      config = document.toJS({ maxAliasCount: 100 }) as typeof config;
+    } catch (error) {
+      return [
+        ...problems,
+        `${file}: YAML inválido (${String((error as Error).message)
+          .split("\n")[0]!
+          .slice(0, 120)}): nada foi iniciado.`,
+      ];
+    }
+    const restapi = config?.restapi;
+    const auth = restapi?.authentication as { username?: unknown; password?: unknown } | undefined;
+    if (typeof auth?.username !== "string" || typeof auth.password !== "string" || auth.password.length < 16) {
+      problems.push(`${file}: restapi.authentication (usuário e senha de 16+ caracteres) ausente: a API do Patroni aceitaria qualquer um.`);
+    }
+    if (!Array.isArray(restapi?.allowlist) || restapi.allowlist.length === 0) {
+      problems.push(`${file}: restapi.allowlist ausente: diga de quais endereços a API do Patroni aceita mudanças.`);
+    }
+    const etcd = config?.etcd3 ?? config?.etcd;
+    if (etcd && (typeof etcd.username !== "string" || typeof etcd.password !== "string")) {
+      problems.push(`${file}: etcd3.username/password ausentes: o etcd precisa de autenticação.`);
+    }
+  }
+  return problems;
+}
+
+/** Refuses (throws, Portuguese) a file configProblems finds anything in. */
+export function assertConfigReady(file: string, text = fs.readFileSync(file, "utf8")): void {
+  const problems = configProblems(text, file);
+  if (problems.length > 0) throw new Error(`Recusado, nada foi iniciado:\n${problems.join("\n")}`);
+}
 
 function owner(): { uid: number; gid: number } {
   const id = (flag: string) => Number(spawnSync("id", [flag, "postgres"], { encoding: "utf8" }).stdout.trim());
@@ -132,17 +263,25 @@ export async function stopComponent(name: string, graceMs = 20_000): Promise<voi
   fs.rmSync(path.join(RUN, `${name}.pid`), { force: true });
 }
 
-/** deploy/patroni.yml for node `index` on loopback: only the lines marked "cluster:" change. */
-export function patroniConfig(template: string, index: number): string {
+/**
+ * deploy/patroni.yml for node `index` on loopback: only the lines marked "cluster:" change, each
+ * placeholder (TROQUE-…) becoming its generated secret.
+ */
+export function patroniConfig(template: string, index: number, secrets: Secrets): string {
   const node = NODES[index]!;
   const replace: [RegExp, string][] = [
     [/^name: \S+.*$/m, `name: ${node}`],
     [/^( {2}listen: )\S+:8008.*$/m, `$1127.0.0.1:${PORTS.rest[index]}`],
     [/^( {2}connect_address: )\S+:8008.*$/m, `$1127.0.0.1:${PORTS.rest[index]}`],
+    [/^( {2}allowlist: ).*$/m, "$1[127.0.0.1/32]"],
     [/^( {2}hosts: ).*$/m, `$1127.0.0.1:${PORTS.etcd}`],
     [/^( {8}shared_buffers: ).*$/m, "$116MB"],
-    [/^( {4}- host replication replicator ).*$/m, "$1127.0.0.1/32 trust"],
-    [/^( {4}- host all all ).*$/m, "$1127.0.0.1/32 trust"],
+    [/^( {4}- host replication replicator ).*$/m, "$1127.0.0.1/32 scram-sha-256"],
+    [/^( {4}- host all all ).*$/m, "$1127.0.0.1/32 scram-sha-256"],
+    ...Object.entries(PLACEHOLDERS).map(([placeholder, name]): [RegExp, string] => [
+      new RegExp(`^(\\s+password: )${placeholder}\\b.*$`, "m"),
+      `$1"${secrets[name]}"`,
+    ]),
     [/^( {2}listen: )\S+:5432.*$/m, `$1127.0.0.1:${PORTS.pg[index]}`],
     [/^( {2}connect_address: )\S+:5432.*$/m, `$1127.0.0.1:${PORTS.pg[index]}`],
     [/^( {2}data_dir: ).*$/m, `$1${path.join(ROOT, node)}`],
@@ -174,12 +313,11 @@ export function haproxyPostgresConfig(template: string): string {
   return out.join("\n");
 }
 
-/** deploy/pgbouncer.ini on loopback: the database line, port, paths and trust (loopback) change. */
+/** deploy/pgbouncer.ini on loopback: the database line, port and paths change (SCRAM, console closed, as shipped). */
 export function pgbouncerClusterConfig(template: string): string {
   const replace: [RegExp, string][] = [
     [/^b1 = .*$/m, `b1 = host=127.0.0.1 port=${PORTS.pgPrimary} dbname=b1`],
     [/^listen_port = .*$/m, `listen_port = ${PORTS.bouncer}`],
-    [/^auth_type = .*$/m, "auth_type = trust"],
     [/^auth_file = .*$/m, `auth_file = ${path.join(ROOT, "userlist.txt")}`],
     [/^logfile = .*$/m, `logfile = ${path.join(LOGS, "pgbouncer-own.log")}`],
     [/^pidfile = .*$/m, `pidfile = ${path.join(RUN, "pgbouncer-own.pid")}`],
@@ -253,7 +391,7 @@ async function startGate(index: number, dist: string, extraEnv: Record<string, s
       PORT: String(PORTS.gate(index)),
       HOST: "127.0.0.1",
       PUBLIC_URL: HTTP_URL,
-      DATABASE_URL,
+      DATABASE_URL: databaseUrl(),
       DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX ?? "10",
       B1_DIST_DIR: dist,
       TRUST_PROXY: "true",
@@ -309,6 +447,11 @@ export async function up(instances = 3): Promise<void> {
     if (!found) throw new Error(`${what} não encontrado (apt-get install -y etcd-server patroni postgresql haproxy pgbouncer)`);
   }
   if (alive(pidOf("etcd"))) throw new Error("o cluster já está no ar (npm run cluster -- status / down)");
+  if (!fs.existsSync(path.join(SECRETS_DIR, "superuser")) && fs.existsSync(path.join(ROOT, NODES[0]))) {
+    throw new Error(
+      "data/cluster/ tem um cluster anterior sem segredos gerados (trust no loopback): rode npm run cluster -- down --purge e suba de novo.",
+    );
+  }
   const dist = release();
   fs.mkdirSync(RUN, { recursive: true });
   fs.mkdirSync(LOGS, { recursive: true });
@@ -317,6 +460,23 @@ export async function up(instances = 3): Promise<void> {
     for (const dir of [ROOT, RUN, LOGS]) fs.chownSync(dir, uid, gid);
   }
   fs.chmodSync(ROOT, 0o755);
+  const secrets = clusterSecrets();
+  /** Writes a file with secrets: 0600, owned by the user its component runs as. */
+  const writeSecretFile = (file: string, text: string) => {
+    fs.rmSync(file, { force: true });
+    fs.writeFileSync(file, text, { mode: 0o600, flag: "wx" });
+    if (isRoot()) fs.chownSync(file, owner().uid, owner().gid);
+  };
+  // Every file with secrets generated and checked before anything starts: a placeholder left refuses the whole start.
+  const template = fs.readFileSync("deploy/patroni.yml", "utf8");
+  const patroniFiles = NODES.map((node, index) => {
+    const file = path.join(ROOT, `patroni-${node}.yml`);
+    const text = patroniConfig(template, index, secrets);
+    assertConfigReady(file, text);
+    return { file, text };
+  });
+  const bouncerConfig = pgbouncerClusterConfig(fs.readFileSync("deploy/pgbouncer.ini", "utf8"));
+  assertConfigReady(path.join(ROOT, "pgbouncer.ini"), bouncerConfig);
 
   console.log("etcd…");
   startDetached(
@@ -334,13 +494,12 @@ export async function up(instances = 3): Promise<void> {
     { asPostgres: true },
   );
   await waitFor("etcd", () => httpOk(`http://127.0.0.1:${PORTS.etcd}/health`));
+  await etcdEnableAuth(secrets);
 
-  const template = fs.readFileSync("deploy/patroni.yml", "utf8");
   for (const [index, node] of NODES.entries()) {
     console.log(`Patroni ${node}…`);
-    const file = path.join(ROOT, `patroni-${node}.yml`);
-    fs.writeFileSync(file, patroniConfig(template, index));
-    if (isRoot()) fs.chownSync(file, owner().uid, owner().gid);
+    const { file, text } = patroniFiles[index]!;
+    writeSecretFile(file, text);
     startDetached(`patroni-${node}`, "/usr/bin/patroni", [file], { asPostgres: true });
     // The first node bootstraps and becomes primary; the second clones it.
     if (index === 0) await waitFor("primário pg1", () => httpOk(`http://127.0.0.1:${PORTS.rest[0]}/primary`), 90_000);
@@ -348,7 +507,13 @@ export async function up(instances = 3): Promise<void> {
   await waitFor("réplica síncrona pg2", async () => (await patroniMembers()).some((member) => member.role === "sync_standby"), 90_000);
 
   // The portal's database, on the primary.
-  const admin = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${PORTS.pg[0]}/postgres` });
+  const admin = new pg.Client({
+    host: "127.0.0.1",
+    port: PORTS.pg[0],
+    user: "postgres",
+    password: secrets.superuser,
+    database: "postgres",
+  });
   await admin.connect();
   const exists = await admin.query("select 1 from pg_database where datname = 'b1'");
   if (exists.rowCount === 0) await admin.query("create database b1");
@@ -357,9 +522,17 @@ export async function up(instances = 3): Promise<void> {
   console.log("HAProxy e PgBouncer…");
   startDetached("haproxy", findHaproxy()!, ["-db", ...haproxyFiles(instances).flatMap((file) => ["-f", file])]);
   await waitFor("HAProxy → primário", () => tcpAccepts(PORTS.pgPrimary));
-  fs.writeFileSync(path.join(ROOT, "userlist.txt"), '"postgres" ""\n');
-  fs.writeFileSync(path.join(ROOT, "pgbouncer.ini"), pgbouncerClusterConfig(fs.readFileSync("deploy/pgbouncer.ini", "utf8")));
-  if (isRoot()) for (const file of ["userlist.txt", "pgbouncer.ini"]) fs.chownSync(path.join(ROOT, file), owner().uid, owner().gid);
+  // HAProxy starts every server UP until its checks say otherwise: until it has marked the standby
+  // down, a connection could reach it (seen: the first gate's migration refused as read-only).
+  await waitFor("HAProxy só com o primário", async () => {
+    const leader = (await patroniMembers()).find((member) => member.role === "leader")?.name;
+    const states = await Promise.all(NODES.map(async (node) => [node, (await serverState("postgres_primary", node)).status] as const));
+    return leader !== undefined && states.every(([node, state]) => (node === leader ? state === "UP" : state.startsWith("DOWN")));
+  });
+  // The portal's user with its password: PgBouncer checks clients with SCRAM and logs in to PostgreSQL with it.
+  writeSecretFile(path.join(ROOT, "userlist.txt"), `"postgres" "${secrets.superuser}"\n`);
+  fs.writeFileSync(path.join(ROOT, "pgbouncer.ini"), bouncerConfig);
+  if (isRoot()) fs.chownSync(path.join(ROOT, "pgbouncer.ini"), owner().uid, owner().gid);
   startDetached("pgbouncer", findPgbouncer()!, [path.join(ROOT, "pgbouncer.ini")], { asPostgres: true });
   await waitFor("PgBouncer", () => tcpAccepts(PORTS.bouncer));
 
@@ -370,7 +543,56 @@ export async function up(instances = 3): Promise<void> {
     await startGate(index, dist);
   }
   await waitFor("HTTP pelo HAProxy", () => httpOk(`${HTTP_URL}/readyz`));
-  console.log(`no ar: ${HTTP_URL} (PostgreSQL pelo PgBouncer: ${DATABASE_URL})`);
+  console.log(`no ar: ${HTTP_URL} (PostgreSQL pelo PgBouncer: ${DATABASE_URL_SHOWN}; senhas em ${SECRETS_DIR})`);
+}
+
+/** etcd's JSON gateway (/v3/…) on the cluster's member: the answer's JSON, or throws with etcd's error. */
+export async function etcdCall(route: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
+  const response = await fetch(`http://127.0.0.1:${PORTS.etcd}/v3/${route}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { authorization: token } : {}) },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(5_000),
+  });
+  const answer = (await response.json()) as Record<string, unknown>;
+  if (!response.ok || typeof answer.error === "string")
+    throw new Error(`etcd ${route}: ${String(answer.error ?? answer.message ?? response.status)}`);
+  return answer;
+}
+
+/** An etcd token for `name` (POST /v3/auth/authenticate). */
+export async function etcdToken(name: string, password: string): Promise<string> {
+  return String((await etcdCall("auth/authenticate", { name, password })).token);
+}
+
+const b64 = (text: string) => Buffer.from(text).toString("base64");
+
+/**
+ * etcd's users and roles, then authentication on: `root` (etcd requires it; its password only in
+ * data/cluster/secrets/etcd-root) and `patroni`, whose role may read and write Patroni's keys
+ * (/service/…) and nothing else. Through the JSON gateway, so no password appears on a command
+ * line. On a member whose authentication is already on (a cluster brought up again) nothing changes.
+ */
+async function etcdEnableAuth(secrets: Secrets): Promise<void> {
+  try {
+    await etcdCall("auth/user/add", { name: "root", password: secrets["etcd-root"] });
+  } catch (error) {
+    // Already on: the users exist; check the patroni user's password still opens it.
+    if (/user name is empty|permission denied|user name already exists/.test((error as Error).message)) {
+      await etcdToken("patroni", secrets["etcd-patroni"]);
+      return;
+    }
+    throw error;
+  }
+  await etcdCall("auth/user/grant", { user: "root", role: "root" });
+  await etcdCall("auth/role/add", { name: "patroni" });
+  await etcdCall("auth/role/grant", {
+    name: "patroni",
+    perm: { permType: "READWRITE", key: b64("/service/"), range_end: b64("/service0") },
+  });
+  await etcdCall("auth/user/add", { name: "patroni", password: secrets["etcd-patroni"] });
+  await etcdCall("auth/user/grant", { user: "patroni", role: "patroni" });
+  await etcdCall("auth/enable", {});
 }
 
 function tcpAccepts(port: number): Promise<boolean> {
@@ -406,7 +628,7 @@ export async function status(): Promise<boolean> {
     line(`patroni ${node}`, alive(pidOf(`patroni-${node}`)), member ? `${member.role} ${member.state} (127.0.0.1:${PORTS.pg[index]})` : "");
   }
   line("haproxy", alive(pidOf("haproxy")), `HTTP ${HTTP_URL}, primário 127.0.0.1:${PORTS.pgPrimary}`);
-  line("pgbouncer", alive(pidOf("pgbouncer")), DATABASE_URL);
+  line("pgbouncer", alive(pidOf("pgbouncer")), DATABASE_URL_SHOWN);
   for (let index = 0; index < instanceCount(); index++) {
     const name = `gate${index + 1}`;
     const state = alive(pidOf("haproxy")) ? await serverState("gates", name).catch(() => null) : null;
@@ -444,14 +666,47 @@ export type ClusterCommand =
   | { command: "up"; instances: number }
   | { command: "down"; purge: boolean }
   | { command: "status" }
-  | { command: "roll"; loadSeconds: number };
+  | { command: "roll"; loadSeconds: number }
+  | { command: "check"; files: string[] };
+
+const USAGE =
+  "uso: npm run cluster -- up [--instances N] | down [--purge] | status | roll [--load <segundos>] | check <arquivo de configuração>…";
+
+/**
+ * `check <file>…`: each file's problems (configProblems), one line each; true when none. For the
+ * production copies of deploy/ (a systemd ExecStartPre, docs/implantacao.md): a placeholder left,
+ * two equal passwords or an unauthenticated control plane refuses the start.
+ */
+export function checkConfigFiles(files: string[], log: (line: string) => void = console.error): boolean {
+  let ok = true;
+  for (const file of files) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, "utf8");
+    } catch (error) {
+      log(`${file}: não foi possível ler (${(error as NodeJS.ErrnoException).code ?? "erro"})`);
+      ok = false;
+      continue;
+    }
+    const problems = configProblems(text, file);
+    for (const problem of problems) log(problem);
+    if (problems.length > 0) ok = false;
+  }
+  return ok;
+}
 
 /** The command line, or a Portuguese error: nothing is started for an argument that is not understood. */
 export function parseClusterArgs(argv: string[]): ClusterCommand | { error: string } {
   const [command, ...rest] = argv;
-  const allowed: Record<string, string[]> = { up: ["--instances"], down: ["--purge"], status: [], roll: ["--load"] };
-  if (command === undefined || !Object.hasOwn(allowed, command)) {
-    return { error: "uso: npm run cluster -- up [--instances N] | down [--purge] | status | roll [--load <segundos>]" };
+  const allowed: Record<string, string[]> = { up: ["--instances"], down: ["--purge"], status: [], roll: ["--load"], check: [] };
+  if (command === undefined || !Object.hasOwn(allowed, command)) return { error: USAGE };
+  if (command === "check") {
+    if (rest.length === 0 || rest.length > 50) return { error: "check: de 1 a 50 arquivos" };
+    const bad = rest.find(
+      (file) => file === "" || file.startsWith("-") || file.length > 4096 || /[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/.test(file),
+    );
+    if (bad !== undefined) return { error: `check: arquivo inválido: ${JSON.stringify(bad.slice(0, 40))}` };
+    return { command, files: rest };
   }
   const values = new Map<string, string>();
   for (let index = 0; index < rest.length; index++) {

@@ -5,11 +5,16 @@
  * hundreds of modules before its first line; bundled it starts in ~0.1 s of CPU. The bundle is kept in
  * node_modules/.cache/b1-scripts with the files it was made from and their modification times: it is
  * made again only when one of them changed (~0.7 s). Without esbuild (not installed), tsx runs it.
+ * The cache folder must be this user's and writable by nobody else (scripts/private-dir.mjs), and a
+ * bundle runs only from that folder with the SHA-256 recorded when it was made; otherwise the cache
+ * is left alone (one line says why) and tsx runs the script.
  */
 import { spawnSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { privateDir } from "./private-dir.mjs";
 
 const [script, ...args] = process.argv.slice(2);
 if (!script || !/^scripts\/[\w/-]+\.ts$/.test(script) || !fs.existsSync(script)) {
@@ -19,14 +24,27 @@ if (!script || !/^scripts\/[\w/-]+\.ts$/.test(script) || !fs.existsSync(script))
 const CACHE_DIR = path.resolve("node_modules", ".cache", "b1-scripts");
 const name = script.slice("scripts/".length, -".ts".length).replaceAll("/", "-");
 const metaFile = path.join(CACHE_DIR, `${name}.json`);
+const sha256 = (text) => crypto.createHash("sha256").update(text).digest("hex");
 const REQUIRE_BANNER = 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);';
 
-/** The cached bundle when every file it was made from is unchanged, else null. */
+/** The cache folder, checked; null (tsx runs the script) when it is not this user's alone. */
+function cacheDir() {
+  try {
+    return privateDir(CACHE_DIR);
+  } catch (error) {
+    console.error(`[run-script] ${error.message} Rodando sem o cache (tsx).`);
+    return null;
+  }
+}
+
+/** The cached bundle when every file it was made from is unchanged and it is the bundle recorded, else null. */
 function cachedBundle() {
   try {
     const meta = JSON.parse(fs.readFileSync(metaFile, "utf8"));
-    if (typeof meta?.bundle !== "string" || !fs.existsSync(meta.bundle)) return null;
+    if (typeof meta?.bundle !== "string" || typeof meta.sha256 !== "string") return null;
+    if (path.dirname(path.resolve(meta.bundle)) !== CACHE_DIR) return null;
     for (const [file, mtime] of Object.entries(meta.inputs ?? {})) if (fs.statSync(file).mtimeMs !== mtime) return null;
+    if (sha256(fs.readFileSync(meta.bundle)) !== meta.sha256) return null;
     return meta.bundle;
   } catch {
     return null;
@@ -56,12 +74,11 @@ async function freshBundle() {
     banner: { js: REQUIRE_BANNER },
     logLevel: "silent",
   });
-  fs.mkdirSync(CACHE_DIR, { recursive: true });
   const bundle = path.join(CACHE_DIR, `${name}-${process.pid}-${Date.now()}.mjs`);
-  fs.writeFileSync(bundle, result.outputFiles[0].text);
+  fs.writeFileSync(bundle, result.outputFiles[0].text, { mode: 0o600, flag: "wx" });
   const inputs = Object.fromEntries(Object.keys(result.metafile.inputs).map((file) => [file, fs.statSync(file).mtimeMs]));
   const partial = `${metaFile}.${process.pid}.tmp`;
-  fs.writeFileSync(partial, JSON.stringify({ bundle, inputs }));
+  fs.writeFileSync(partial, JSON.stringify({ bundle, sha256: sha256(result.outputFiles[0].text), inputs }), { mode: 0o600 });
   fs.renameSync(partial, metaFile);
   // Older bundles of this script go after a while (a run started a moment ago may still be loading one).
   for (const file of fs.readdirSync(CACHE_DIR)) {
@@ -72,7 +89,7 @@ async function freshBundle() {
   return bundle;
 }
 
-const bundle = cachedBundle() ?? (await freshBundle());
+const bundle = cacheDir() ? (cachedBundle() ?? (await freshBundle())) : null;
 if (!bundle) {
   const result = spawnSync(process.execPath, ["--import", "tsx", script, ...args], { stdio: "inherit" });
   process.exit(result.status ?? 1);

@@ -146,6 +146,9 @@ export async function startLbCluster(options: {
         template,
         `127.0.0.1:${lbPort}`,
         gates.map((gate) => ({ name: gate.name, address: new URL(gate.url).host })),
+        undefined,
+        // The runtime API's socket in the 0700 folder made for this run, not under a guessable name in the shared temporary folder.
+        path.join(dir, "admin.sock"),
       ),
     );
     // -db: foreground, no daemon; stopped with the test.

@@ -87,8 +87,8 @@ async function poll(text, timeout, interval, parallel = 1) {
   return seen;
 }
 
-const logDir = path.join(os.tmpdir(), `b1-stale-logs-${label}`);
-fs.mkdirSync(logDir, { recursive: true });
+// A new folder of this user's (mkdtemp: 0700, unpredictable name), not a fixed name in the shared temporary folder.
+const logDir = fs.mkdtempSync(path.join(os.tmpdir(), `b1-stale-logs-${label.replace(/[^\w-]/g, "_")}-`));
 const results = [];
 for (let run = 1; run <= starts; run++) {
   fs.rmSync(path.join(project, ".astro"), { recursive: true, force: true });

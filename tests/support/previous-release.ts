@@ -1,15 +1,18 @@
 /**
  * The previous release's build (deploy/previous-release names its commit), for the test that runs
  * that gate against the current schema: the commit's tree is exported with `git archive` into a
- * folder under the system's temporary folder, given links to this checkout's packages when its
- * package-lock.json installs the same packages (else `npm ci` there, minutes, said in the output), built once
- * and reused by every later run (the PostgreSQL passes of the same `npm test`) until the commit changes.
+ * folder of the current user's cache (~/.cache/b1-method-hub/previous-release, mode 0700, refused
+ * when owned by someone else or writable by others: scripts/private-dir.mjs), given links to this
+ * checkout's packages when its package-lock.json installs the same packages (else `npm ci` there,
+ * minutes, said in the output), built once and reused by every later run (the PostgreSQL passes of
+ * the same `npm test`) until the commit changes. What was built is recorded in it (SHA-256 of
+ * dist/gate/main.mjs and of the built tree) and checked before every reuse: a changed file refuses.
  */
 import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
+import { userCacheDir } from "../../scripts/private-dir.mjs";
 
 export const PREVIOUS_RELEASE_FILE = "deploy/previous-release";
 
@@ -91,19 +94,90 @@ export function previousReleaseDir(parent: string, commit: string, repoRoot: str
   return path.join(parent, `${commit}-${checkout}`);
 }
 
+/** What previousReleaseBuild records beside a finished build, in the 0700 cache folder. */
+export interface BuildRecord {
+  commit: string;
+  modules: PreviousBuild["modules"];
+  lockHash: string;
+  /** SHA-256 of dist/gate/main.mjs, the file the test starts. */
+  mainSha256: string;
+  /** SHA-256 of the built tree: every file under dist/ with its own SHA-256, and node_modules' entries. */
+  treeSha256: string;
+}
+
+/**
+ * The record of the build in `dir`: a file in the build's own folder (made by mkdtemp, 0700, inside
+ * the 0700 cache folder), outside what the record hashes (dist/ and node_modules), and renamed into
+ * place with the build, so a run that finds the folder always finds its record.
+ */
+export const buildRecordFile = (dir: string) => path.join(dir, ".b1-build-record.json");
+
+const sha256 = (data: string | Buffer) => crypto.createHash("sha256").update(data).digest("hex");
+
+/**
+ * The built tree as one hash: each file under dist/ (path and SHA-256; a link: its target) and each
+ * entry of node_modules (name and, for this checkout's packages, the link's target), sorted.
+ */
+export function builtTreeHash(dir: string): string {
+  const lines: string[] = [];
+  const walk = (relative: string) => {
+    for (const entry of fs.readdirSync(path.join(dir, relative), { withFileTypes: true })) {
+      const name = path.join(relative, entry.name);
+      if (entry.isDirectory()) walk(name);
+      else if (entry.isSymbolicLink()) lines.push(`link ${name} ${fs.readlinkSync(path.join(dir, name))}`);
+      else lines.push(`file ${name} ${sha256(fs.readFileSync(path.join(dir, name)))}`);
+    }
+  };
+  walk("dist");
+  const modules = path.join(dir, "node_modules");
+  for (const entry of fs.readdirSync(modules, { withFileTypes: true })) {
+    lines.push(
+      `module ${entry.name} ${entry.isSymbolicLink() ? fs.readlinkSync(path.join(modules, entry.name)) : entry.isDirectory() ? "dir" : "file"}`,
+    );
+  }
+  return sha256(lines.sort().join("\n"));
+}
+
+/** The record of the build now in `dir`. */
+export function recordBuild(dir: string, commit: string, modules: PreviousBuild["modules"], lockHash: string): BuildRecord {
+  return {
+    commit,
+    modules,
+    lockHash,
+    mainSha256: sha256(fs.readFileSync(path.join(dir, "dist", "gate", "main.mjs"))),
+    treeSha256: builtTreeHash(dir),
+  };
+}
+
+/**
+ * Throws (Portuguese) when the build in `dir` is not the one recorded: dist/gate/main.mjs or any
+ * other built file changed, or a package link points elsewhere, since it was built.
+ */
+export function verifyBuild(dir: string, record: BuildRecord): void {
+  const refuse = (what: string) => {
+    throw new Error(
+      `Versão anterior recusada: ${what} em ${dir} mudou desde o build (SHA-256 diferente do registrado em ${buildRecordFile(dir)}). Nada foi iniciado; apague a pasta e rode de novo.`,
+    );
+  };
+  if (sha256(fs.readFileSync(path.join(dir, "dist", "gate", "main.mjs"))) !== record.mainSha256) refuse("dist/gate/main.mjs");
+  if (builtTreeHash(dir) !== record.treeSha256) refuse("a árvore construída (dist/ ou node_modules)");
+}
+
 /**
  * How a finished cache folder's node_modules came, when it can be reused as is; null when it must be
- * built again: no marker or no build (a cleaner of the temporary folder took part of it), packages
- * shared with a lock file that changed since, or links to packages no longer there (a removed checkout).
+ * built again: no record or no build (part of it was removed), packages shared with a lock file
+ * that changed since, or links to packages no longer there (a removed checkout). A build whose files
+ * differ from its record is refused (verifyBuild throws): it is never started.
  */
 export function reusableBuild(dir: string, lockHash: string): PreviousBuild["modules"] | null {
-  const marker = path.join(dir, ".b1-previous-release");
-  if (!fs.existsSync(marker) || !fs.existsSync(path.join(dir, "dist", "gate", "main.mjs"))) return null;
-  const recorded = JSON.parse(fs.readFileSync(marker, "utf8")) as { modules: PreviousBuild["modules"]; lockHash: string };
-  if (recorded.modules === "installed") return "installed";
-  if (recorded.lockHash !== lockHash) return null;
+  const file = buildRecordFile(dir);
+  if (!fs.existsSync(file) || !fs.existsSync(path.join(dir, "dist", "gate", "main.mjs"))) return null;
+  const recorded = JSON.parse(fs.readFileSync(file, "utf8")) as BuildRecord;
+  if (recorded.modules === "shared" && recorded.lockHash !== lockHash) return null;
   // existsSync follows the link: false when what it points at is gone.
-  return fs.existsSync(path.join(dir, "node_modules", "astro")) ? "shared" : null;
+  if (recorded.modules === "shared" && !fs.existsSync(path.join(dir, "node_modules", "astro"))) return null;
+  verifyBuild(dir, recorded);
+  return recorded.modules;
 }
 
 /**
@@ -146,13 +220,12 @@ export interface PreviousBuild {
 export function previousReleaseBuild(prepare: (dir: string) => void, repoRoot = process.cwd()): PreviousBuild {
   const commit = previousReleaseCommit(path.join(repoRoot, PREVIOUS_RELEASE_FILE));
   requireCommit(commit);
-  const parent = path.join(os.tmpdir(), "b1-previous-release");
+  const parent = userCacheDir("previous-release");
   const dir = previousReleaseDir(parent, commit, repoRoot);
   const lockHash = installedPackagesHash(fs.readFileSync(path.join(repoRoot, "package-lock.json"), "utf8"));
   const reused = reusableBuild(dir, lockHash);
   if (reused) return { commit, dir, built: false, modules: reused };
   fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(parent, { recursive: true });
   const partial = fs.mkdtempSync(`${dir}.parcial-`);
   try {
     const archive = `${partial}.tar`;
@@ -173,13 +246,18 @@ export function previousReleaseBuild(prepare: (dir: string) => void, repoRoot = 
     prepare(partial);
     run("npm", ["run", "build"], partial, 600_000);
     const modules = sameLock ? "shared" : "installed";
-    fs.writeFileSync(path.join(partial, ".b1-previous-release"), JSON.stringify({ commit, modules, lockHash }));
+    const record = recordBuild(partial, commit, modules, lockHash);
+    fs.writeFileSync(buildRecordFile(partial), JSON.stringify(record), { mode: 0o600 });
     try {
       fs.renameSync(partial, dir);
     } catch {
-      // Another run finished first: its build is the same commit's.
+      // Another run finished first: its build is the same commit's, checked against its own record.
       fs.rmSync(partial, { recursive: true, force: true });
+      const theirs = reusableBuild(dir, lockHash);
+      if (theirs) return { commit, dir, built: false, modules: theirs };
+      throw new Error(`Versão anterior: outra execução deixou ${dir} sem registro do build; apague a pasta e rode de novo.`);
     }
+    verifyBuild(dir, record);
     return { commit, dir, built: true, modules };
   } catch (error) {
     fs.rmSync(partial, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { buildSync } from "esbuild";
+import { privateDir } from "../../scripts/private-dir.mjs";
 
 /**
  * The command-line scripts (`scripts/*.ts`) as the tests start them: the same source, transpiled by
@@ -43,10 +44,11 @@ export function scriptArgs(script: string, args: string[] = []): string[] {
     // Named by content: files running at the same time share one bundle, and an edited script gets a new one.
     const hash = crypto.createHash("sha256").update(text).digest("hex").slice(0, 16);
     file = path.join(CACHE_DIR, `${path.basename(script, ".ts")}-${hash}.mjs`);
-    if (!fs.existsSync(file)) {
-      fs.mkdirSync(CACHE_DIR, { recursive: true });
+    // This user's folder alone (0700, scripts/private-dir.mjs), and a file found there runs only with the content it is named by.
+    privateDir(CACHE_DIR);
+    if (!fs.existsSync(file) || crypto.createHash("sha256").update(fs.readFileSync(file)).digest("hex").slice(0, 16) !== hash) {
       const partial = `${file}.${process.pid}.tmp`;
-      fs.writeFileSync(partial, text);
+      fs.writeFileSync(partial, text, { mode: 0o600 });
       fs.renameSync(partial, file);
     }
     built.set(script, file);

@@ -31,6 +31,37 @@ describe("scripts/run-script.mjs", () => {
     expect(again.output).toContain("Uso:");
   });
 
+  it("never runs a bundle changed after it was made, nor one in a cache folder others can write", { timeout: 120_000 }, () => {
+    // Failed before (issue 62 item 4): the bundle named in user.json ran as found.
+    expect(run("scripts/user.ts", "list").code).toBe(0);
+    const cache = "node_modules/.cache/b1-scripts";
+    const meta = JSON.parse(fs.readFileSync(`${cache}/user.json`, "utf8")) as { bundle: string };
+    fs.writeFileSync(meta.bundle, 'console.log("CODIGO PLANTADO"); process.exit(0);');
+    const tampered = run("scripts/user.ts", "list");
+    expect(tampered.code, tampered.output).toBe(0);
+    expect(tampered.output).not.toContain("CODIGO PLANTADO");
+    // A bundle named in user.json outside the cache folder is not run either.
+    const outside = path.join(os.tmpdir(), `b1-plantado-${process.pid}.mjs`);
+    fs.writeFileSync(outside, 'console.log("CODIGO PLANTADO"); process.exit(0);');
+    const current = JSON.parse(fs.readFileSync(`${cache}/user.json`, "utf8")) as Record<string, unknown>;
+    fs.writeFileSync(`${cache}/user.json`, JSON.stringify({ ...current, bundle: outside }));
+    const moved = run("scripts/user.ts", "list");
+    fs.rmSync(outside, { force: true });
+    expect(moved.output).not.toContain("CODIGO PLANTADO");
+    expect(moved.code, moved.output).toBe(0);
+    // The folder writable by others: refused with one Portuguese line, and the command still runs (under tsx).
+    fs.chmodSync(cache, 0o777);
+    try {
+      const open = run("scripts/user.ts", "list");
+      expect(open.code, open.output).toBe(0);
+      expect(open.output).toMatch(
+        /Pasta de cache recusada: .*b1-scripts pode ser escrita por outros usuários \(modo 777\).*Rodando sem o cache/,
+      );
+    } finally {
+      fs.chmodSync(cache, 0o700);
+    }
+  });
+
   it("refuses, in Portuguese, anything but a script of the project", () => {
     for (const script of ["scripts/../package.json", "/etc/passwd", "scripts/nao-existe.ts", "scripts/user.ts\u202e", ""]) {
       const result = run(script);

@@ -7,11 +7,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { privateDir } from "../../../scripts/private-dir.mjs";
 import {
+  buildRecordFile,
   installedPackagesHash,
   PREVIOUS_RELEASE_FILE,
   previousReleaseCommit,
   previousReleaseDir,
+  recordBuild,
   requireCommit,
   reusableBuild,
 } from "../../support/previous-release";
@@ -68,9 +71,57 @@ describe("the previous release's cached build", () => {
     fs.writeFileSync(path.join(build, "dist", "gate", "main.mjs"), "");
     fs.mkdirSync(path.join(build, "node_modules"));
     fs.symlinkSync(path.join(modules, "astro"), path.join(build, "node_modules", "astro"), "dir");
-    fs.writeFileSync(path.join(build, ".b1-previous-release"), JSON.stringify({ commit: HASH, modules: "shared", lockHash }));
+    fs.writeFileSync(buildRecordFile(build), JSON.stringify(recordBuild(build, HASH, "shared", lockHash)));
     return build;
   }
+
+  /** A build linking an existing package folder, with a client asset besides the gate. */
+  function goodBuild(): string {
+    const modules = fs.mkdtempSync(path.join(dir, "modules-"));
+    fs.mkdirSync(path.join(modules, "astro"));
+    const build = fs.mkdtempSync(path.join(dir, "build-"));
+    fs.mkdirSync(path.join(build, "dist", "client"), { recursive: true });
+    fs.writeFileSync(path.join(build, "dist", "client", "app.js"), "console.log(1)");
+    fs.mkdirSync(path.join(build, "dist", "gate"), { recursive: true });
+    fs.writeFileSync(path.join(build, "dist", "gate", "main.mjs"), "export {}");
+    fs.mkdirSync(path.join(build, "node_modules"));
+    fs.symlinkSync(path.join(modules, "astro"), path.join(build, "node_modules", "astro"), "dir");
+    fs.writeFileSync(buildRecordFile(build), JSON.stringify(recordBuild(build, HASH, "shared", "abc")));
+    return build;
+  }
+
+  it("is refused, never started, when dist/gate/main.mjs changed after the build", () => {
+    // Failed before (issue 62 item 4): any folder with the marker was reused as found.
+    const build = goodBuild();
+    expect(reusableBuild(build, "abc")).toBe("shared");
+    fs.writeFileSync(path.join(build, "dist", "gate", "main.mjs"), "process.exit(0) // plantado");
+    expect(() => reusableBuild(build, "abc")).toThrow(/Versão anterior recusada: dist\/gate\/main\.mjs .* mudou desde o build/);
+  });
+
+  it.each([
+    ["another built file changed", (build: string) => fs.appendFileSync(path.join(build, "dist", "client", "app.js"), ";")],
+    ["a file added to dist/", (build: string) => fs.writeFileSync(path.join(build, "dist", "gate", "extra.mjs"), "")],
+    [
+      "a package link pointing elsewhere",
+      (build: string) => {
+        const elsewhere = fs.mkdtempSync(path.join(dir, "elsewhere-"));
+        fs.mkdirSync(path.join(elsewhere, "astro"));
+        fs.rmSync(path.join(build, "node_modules", "astro"));
+        fs.symlinkSync(path.join(elsewhere, "astro"), path.join(build, "node_modules", "astro"), "dir");
+      },
+    ],
+  ])("is refused when %s", (_label, tamper) => {
+    const build = goodBuild();
+    tamper(build);
+    expect(() => reusableBuild(build, "abc")).toThrow(/Versão anterior recusada: a árvore construída/);
+  });
+
+  it("a folder with the old marker but no record is built again, not started", () => {
+    const build = goodBuild();
+    fs.rmSync(buildRecordFile(build));
+    fs.writeFileSync(path.join(build, ".b1-previous-release"), JSON.stringify({ commit: HASH, modules: "installed", lockHash: "abc" }));
+    expect(reusableBuild(build, "abc")).toBeNull();
+  });
 
   it("is reused while the checkout whose packages it links is there and its lock file unchanged", () => {
     const modules = fs.mkdtempSync(path.join(dir, "modules-"));
@@ -92,6 +143,60 @@ describe("the previous release's cached build", () => {
     const parent = path.join(dir, "cache");
     expect(previousReleaseDir(parent, HASH, "/srv/a")).not.toBe(previousReleaseDir(parent, HASH, "/srv/b"));
     expect(previousReleaseDir(parent, HASH, "/srv/a")).toBe(previousReleaseDir(parent, HASH, "/srv/a"));
+  });
+});
+
+describe("the cache folder (scripts/private-dir.mjs)", () => {
+  const uid = process.getuid!();
+
+  it("is created owner-only (0700) and accepted again", () => {
+    const cache = path.join(dir, "own", "cache");
+    expect(privateDir(cache)).toBe(cache);
+    expect(fs.statSync(cache).mode & 0o777).toBe(0o700);
+    expect(privateDir(cache)).toBe(cache);
+  });
+
+  it("refuses a planted folder writable by others (mode 0777), with the marker and a gate inside", () => {
+    // Failed before: $TMPDIR/b1-previous-release/<commit>-<checkout> was reused whoever made it.
+    const planted = path.join(dir, "planted-0777");
+    fs.mkdirSync(path.join(planted, "dist", "gate"), { recursive: true });
+    fs.writeFileSync(path.join(planted, "dist", "gate", "main.mjs"), "// plantado");
+    fs.chmodSync(planted, 0o777);
+    expect(() => privateDir(planted)).toThrow(/Pasta de cache recusada: .* pode ser escrita por outros usuários \(modo 777\)/);
+    fs.chmodSync(planted, 0o775);
+    expect(() => privateDir(planted)).toThrow(/pode ser escrita por outros usuários \(modo 775\)/);
+  });
+
+  it("refuses a folder owned by another user", () => {
+    const planted = fs.mkdtempSync(path.join(dir, "planted-uid-"));
+    expect(() => privateDir(planted, { uid: uid + 4242 })).toThrow(/pertence a outro usuário \(uid \d+, esperado \d+\)/);
+    if (uid === 0) {
+      // As root (CI containers): really another owner.
+      fs.chownSync(planted, 4242, 4242);
+      expect(() => privateDir(planted)).toThrow(/pertence a outro usuário \(uid 4242, esperado 0\)/);
+    }
+  });
+
+  it("refuses a symbolic link to a folder, even the user's own", () => {
+    const target = fs.mkdtempSync(path.join(dir, "target-"));
+    const link = path.join(dir, "link-to-target");
+    fs.symlinkSync(target, link, "dir");
+    expect(() => privateDir(link)).toThrow(/é um link simbólico/);
+  });
+
+  it("refuses a folder inside one anyone can change (world-writable, no sticky bit)", () => {
+    const open = fs.mkdtempSync(path.join(dir, "open-"));
+    fs.chmodSync(open, 0o777);
+    expect(() => privateDir(path.join(open, "cache"))).toThrow(/qualquer usuário pode alterar/);
+    fs.chmodSync(open, 0o1777);
+    expect(privateDir(path.join(open, "cache2"))).toBe(path.join(open, "cache2"));
+  });
+
+  it("tightens its own folder that others could only read", () => {
+    const mine = fs.mkdtempSync(path.join(dir, "mine-"));
+    fs.chmodSync(mine, 0o755);
+    privateDir(mine);
+    expect(fs.statSync(mine).mode & 0o777).toBe(0o700);
   });
 });
 
@@ -123,5 +228,26 @@ describe("whether the previous release can use this checkout's packages", () => 
   it("a lock file without `packages` (lockfileVersion 1) is the same install only byte for byte", () => {
     const v1 = (version: string) => JSON.stringify({ lockfileVersion: 1, dependencies: { a: { version } } });
     expect(installedPackagesHash(v1("1.0.0"))).not.toBe(installedPackagesHash(v1("2.0.0")));
+  });
+});
+
+describe("the user's cache folder when the home folder cannot be used", () => {
+  it("falls back to b1-method-hub-<uid> in the temporary folder, checked the same way", async () => {
+    const { userCacheDir } = await import("../../../scripts/private-dir.mjs");
+    // A file where the cache's parent should be stands for an unusable home (root can write anywhere).
+    const file = path.join(dir, "not-a-folder");
+    fs.writeFileSync(file, "");
+    const previous = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = path.join(file, "cache");
+    try {
+      const fallback = path.join(os.tmpdir(), `b1-method-hub-${process.getuid!()}`);
+      expect(userCacheDir("x")).toBe(path.join(fallback, "x"));
+      expect(fs.statSync(fallback).mode & 0o777).toBe(0o700);
+      expect(fs.statSync(fallback).uid).toBe(process.getuid!());
+    } finally {
+      fs.rmSync(path.join(os.tmpdir(), `b1-method-hub-${process.getuid!()}`, "x"), { recursive: true, force: true });
+      if (previous === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = previous;
+    }
   });
 });
