@@ -231,7 +231,7 @@ export function createGate(options: GateOptions) {
       if (renewedCookie) res.setHeader("Set-Cookie", renewedCookie);
       // Search beacons (up to hundreds a second) are answered here: Astro's request pipeline cost more than the beacon.
       if (path === SEARCH_BEACON_PATH) {
-        return answerBeacon(req, res, method, principal!.userId, auth!.session.id, () => readLimitedBody(req, MAX_BODY_BYTES, tooLarge));
+        return answerBeacon(req, res, method, principal!.userId, () => readLimitedBody(req, MAX_BODY_BYTES, tooLarge));
       }
       for (const [name, value] of baseHeaderEntries) res.setHeader(name, value);
       if (context) res.setHeader("X-Request-Id", context.id);
@@ -302,11 +302,10 @@ export function createGate(options: GateOptions) {
     res: ServerResponse,
     method: string,
     userId: string,
-    sessionId: string,
     readBody: () => Promise<string | null>,
   ) {
     if (method !== "POST") return empty(res, 405, { Allow: "POST" });
-    const answer = await answerSearchBeacon(options.insights, userId, sessionId, readBody);
+    const answer = await answerSearchBeacon(options.insights, userId, readBody);
     for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
     if (answer.status === 204) return empty(res, 204, { "Cache-Control": "no-store" });
     return json(res, answer.status, answer.body);
