@@ -18,7 +18,7 @@ describe("csvCell", () => {
     for (const value of ["＝cmd|' /C calc'!A0", "＋55", "－2+3", "＠SUM(1+1)", "﹦1+1", "﹢1", "﹣1", "﹫SUM(1)"]) {
       expect(csvCell(value)).toBe(`"'${value}"`);
     }
-    expect(csvLine(["ok", "＝HYPERLINK(\"http://evil.example\")"], ";")).toBe(`ok;"'＝HYPERLINK(""http://evil.example"")"\r\n`);
+    expect(csvLine(["ok", '＝HYPERLINK("http://evil.example")'], ";")).toBe(`ok;"'＝HYPERLINK(""http://evil.example"")"\r\n`);
   });
 
   it("leaves text alone, also when a formula character comes later or the cell starts with an astral character", () => {
