@@ -37,6 +37,9 @@ import { handleScimRequest, isScimPath, type ScimEdge } from "./scim.ts";
 import type { InsightsCollector } from "../lib/server/insights/collector.ts";
 import { answerSearchBeacon, SEARCH_BEACON_PATH } from "./search-beacon.ts";
 
+/** Paths of the anonymous signals (search beacon, 'Esta página ajudou?'): their request log lines carry no account. */
+const ANONYMOUS_SIGNAL_PATHS: ReadonlySet<string> = new Set([SEARCH_BEACON_PATH, "/api/opiniao"]);
+
 /** The Astro node adapter's handler (middleware mode). */
 export type AppHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: App.Locals) => Promise<void>;
 
@@ -178,7 +181,8 @@ export function createGate(options: GateOptions) {
     // A cached session answers at once; a lookup or a renewal is waited for.
     if (auth instanceof Promise) auth = await auth;
     const principal = auth?.principal ?? null;
-    if (context && principal) context.userId = principal.userId;
+    // The anonymous signals' log lines name nobody: an account at the second of a vote or a search would undo their pseudonyms.
+    if (context && principal && !ANONYMOUS_SIGNAL_PATHS.has(path)) context.userId = principal.userId;
     const renewedCookie = auth?.session.renewed ? sessionCookieHeader(token!, auth.session.expiresAt, secureCookies) : undefined;
     // A role that requires two-factor opens nothing but the enrolment page until this session presents it.
     const mustEnrol = mustEnrolTwoFactor(auth, config.twoFactor.requiredRoles);

@@ -459,6 +459,7 @@ export const insightsQueries = pgTable(
     query: text("query").primaryKey(),
     people: integer("people").notNull(),
     lastDay: text("last_day").notNull(),
+    text: text("text"),
   },
   (table) => [index("insights_queries_last_day_idx").on(table.lastDay)],
 );

@@ -20,6 +20,7 @@ import { BEACONS_PER_MINUTE, createInsightsCollector, type InsightsCollector } f
 import { createSession, invalidateUserSessions } from "../../../src/lib/server/sessions/session";
 import { createGate } from "../../../src/server/gate";
 import { createObservedListener } from "../../../src/server/observability/listener";
+import { storedQuery } from "../../support/insights";
 import { captureLogs } from "../../support/log-capture";
 import { onPostgres } from "../../support/pg";
 import { createTestUser, openOwnTestDatabase } from "../../support/users";
@@ -112,7 +113,7 @@ describe("search beacon in the gate", () => {
     await insights.flush();
     const rows = await db.select().from(insightsSearches);
     expect(rows.map(({ query, searches, empty, opens }) => ({ query, searches, empty, opens }))).toEqual([
-      { query: "canvas", searches: 1, empty: 0, opens: 1 },
+      { query: await storedQuery(db, "canvas"), searches: 1, empty: 0, opens: 1 },
     ]);
   });
 
@@ -127,7 +128,8 @@ describe("search beacon in the gate", () => {
     expect(answers.filter((status) => status === 204)).toHaveLength(BEACONS_PER_MINUTE);
     expect(answers.filter((status) => status === 429)).toHaveLength(50 - BEACONS_PER_MINUTE);
     await insights.flush();
-    const [row] = (await db.select().from(insightsSearches)).filter((candidate) => candidate.query === "rajada");
+    const rajada = await storedQuery(db, "rajada");
+    const [row] = (await db.select().from(insightsSearches)).filter((candidate) => candidate.query === rajada);
     expect(row).toMatchObject({ searches: BEACONS_PER_MINUTE, empty: BEACONS_PER_MINUTE, opens: 0 });
     expect(adapterCalls).toBe(0);
   });
@@ -160,7 +162,7 @@ describe("search beacon in the gate", () => {
     expect(refused.status).toBe(401);
     expect((await earlier).status).toBe(204);
     await insights.flush();
-    expect((await db.select().from(insightsSearches)).map((row) => row.query)).not.toContain("depois");
+    expect((await db.select().from(insightsSearches)).map((row) => row.query)).not.toContain(await storedQuery(db, "depois"));
   });
 
   it.skipIf(!onPostgres)(
@@ -184,7 +186,8 @@ describe("search beacon in the gate", () => {
         query.mockRestore();
       }
       await insights.flush();
-      expect((await db.select().from(insightsSearches)).find((row) => row.query === "juntos")).toMatchObject({ searches: 10 });
+      const juntos = await storedQuery(db, "juntos");
+      expect((await db.select().from(insightsSearches)).find((row) => row.query === juntos)).toMatchObject({ searches: 10 });
     },
   );
 
@@ -226,9 +229,9 @@ describe("search beacon in the gate", () => {
     expect(await chunkedBeacon(cookie, ['{"consulta":"quebrada",'], true)).toBeNull();
     await insights.flush();
     const queries = (await db.select().from(insightsSearches)).map((row) => row.query);
-    expect(queries).toContain("em pedaços");
-    expect(queries).not.toContain("excesso");
-    expect(queries).not.toContain("quebrada");
+    expect(queries).toContain(await storedQuery(db, "em pedaços"));
+    expect(queries).not.toContain(await storedQuery(db, "excesso"));
+    expect(queries).not.toContain(await storedQuery(db, "quebrada"));
     expect(adapterCalls).toBe(0);
   });
 
@@ -256,9 +259,9 @@ describe("search beacon in the gate", () => {
     expect((await beacon(cookie, { consulta: "depois da parada", resultados: 1, aberto: null })).status).toBe(204);
     await insights.flush();
     const queries = (await db.select().from(insightsSearches)).map((row) => row.query);
-    expect(queries).toContain("avaliação");
-    expect(queries).toContain("depois da parada");
-    expect(queries).not.toContain("parada");
+    expect(queries).toContain(await storedQuery(db, "avaliação"));
+    expect(queries).toContain(await storedQuery(db, "depois da parada"));
+    expect(queries).not.toContain(await storedQuery(db, "parada"));
     expect(adapterCalls).toBe(0);
   });
 });

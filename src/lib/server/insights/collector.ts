@@ -425,7 +425,8 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
     } catch (error) {
       // The database is away: the deltas wait for the next flush (a commit whose answer was lost may count twice).
       mergePending(pending, batch);
-      (options.logError ?? ((e) => console.error("[insights] falha ao gravar as métricas", e)))(error);
+      // Only the error's kind: a query's message may quote the rows' values (searches not yet shown among them).
+      (options.logError ?? ((e) => console.error("[insights] falha ao gravar as métricas", describeFlushError(e))))(error);
     }
   }
 
@@ -509,3 +510,10 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
 }
 
 export { SEP as PENDING_SEPARATOR };
+
+/** An error of the flush, for the log: its name and code, never its message (which may quote search texts). */
+export function describeFlushError(error: unknown): string {
+  if (!(error instanceof Error)) return "erro desconhecido";
+  const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" ? `${error.name} (${code})` : error.name;
+}
