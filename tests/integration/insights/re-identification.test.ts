@@ -167,6 +167,8 @@ describe("re-identification from a copy of the database", () => {
     expect(rows).not.toContain(RARE);
     expect(backup.queries.map((row) => row.text).sort()).toEqual([SHOWN, null].sort());
     expect(backup.rateLimits.filter((row) => /opiniao|feedback|busca/.test(row.key))).toEqual([]);
+    // A salt's row keeps its creation day, not the second the quarter's first vote or search made it.
+    for (const key of backup.keys) expect(Number(key.createdAt) % 86_400_000).toBe(0);
   });
 
   it("the SQLite file and its WAL hold the below-threshold search nowhere, not even in freed pages", () => {

@@ -60,7 +60,9 @@ export async function insightsKey(db: Db, name: string): Promise<Buffer> {
   if (known) return known;
   await db
     .insert(insightsKeys)
-    .values({ name, secret: randomBytes(32).toString("hex") })
+    // Its creation day only: the second would say when the quarter's first vote or search was made, and by whom
+    // to anyone who matched it against the sessions' or the audit's times.
+    .values({ name, secret: randomBytes(32).toString("hex"), createdAt: Math.floor(Date.now() / 86_400_000) * 86_400_000 })
     .onConflictDoNothing();
   const [row] = await db.select({ secret: insightsKeys.secret }).from(insightsKeys).where(eq(insightsKeys.name, name));
   const key = createHmac("sha256", master()).update(`${name}\u0000`).update(Buffer.from(row!.secret, "hex")).digest();
