@@ -46,6 +46,8 @@ export default defineConfig({
       SCIM_TOKEN: process.env.E2E_SCIM_TOKEN,
       // The weekly reading reminder would mail the specs' users mid-run; it is tested on its own.
       READING_DIGEST: "false",
+      // The secret Insights' pseudonyms derive from (issue 62), as production sets it.
+      INSIGHTS_KEY: "5e".repeat(32),
       // Audit streaming to a webhook nobody answers: the Integrações tab shows a lag and the error (integrations.spec.ts).
       AUDIT_WEBHOOK_URL: "http://127.0.0.1:9/b1-auditoria",
       AUDIT_WEBHOOK_SECRET: "e2e-webhook-secret-0123456789abcdef0123",

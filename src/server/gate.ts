@@ -37,6 +37,9 @@ import { handleScimRequest, isScimPath, type ScimEdge } from "./scim.ts";
 import type { InsightsCollector } from "../lib/server/insights/collector.ts";
 import { answerSearchBeacon, SEARCH_BEACON_PATH } from "./search-beacon.ts";
 
+/** Paths of the anonymous signals (search beacon, 'Esta página ajudou?'): their request log lines carry no account. */
+const ANONYMOUS_SIGNAL_PATHS: ReadonlySet<string> = new Set([SEARCH_BEACON_PATH, "/api/opiniao"]);
+
 /** The Astro node adapter's handler (middleware mode). */
 export type AppHandler = (req: IncomingMessage, res: ServerResponse, next: () => void, locals: App.Locals) => Promise<void>;
 
@@ -178,7 +181,8 @@ export function createGate(options: GateOptions) {
     // A cached session answers at once; a lookup or a renewal is waited for.
     if (auth instanceof Promise) auth = await auth;
     const principal = auth?.principal ?? null;
-    if (context && principal) context.userId = principal.userId;
+    // The anonymous signals' log lines name nobody: an account at the second of a vote or a search would undo their pseudonyms.
+    if (context && principal && !ANONYMOUS_SIGNAL_PATHS.has(path)) context.userId = principal.userId;
     const renewedCookie = auth?.session.renewed ? sessionCookieHeader(token!, auth.session.expiresAt, secureCookies) : undefined;
     // A role that requires two-factor opens nothing but the enrolment page until this session presents it.
     const mustEnrol = mustEnrolTwoFactor(auth, config.twoFactor.requiredRoles);
@@ -231,7 +235,7 @@ export function createGate(options: GateOptions) {
       if (renewedCookie) res.setHeader("Set-Cookie", renewedCookie);
       // Search beacons (up to hundreds a second) are answered here: Astro's request pipeline cost more than the beacon.
       if (path === SEARCH_BEACON_PATH) {
-        return answerBeacon(req, res, method, principal!.userId, auth!.session.id, () => readLimitedBody(req, MAX_BODY_BYTES, tooLarge));
+        return answerBeacon(req, res, method, principal!.userId, () => readLimitedBody(req, MAX_BODY_BYTES, tooLarge));
       }
       for (const [name, value] of baseHeaderEntries) res.setHeader(name, value);
       if (context) res.setHeader("X-Request-Id", context.id);
@@ -302,11 +306,10 @@ export function createGate(options: GateOptions) {
     res: ServerResponse,
     method: string,
     userId: string,
-    sessionId: string,
     readBody: () => Promise<string | null>,
   ) {
     if (method !== "POST") return empty(res, 405, { Allow: "POST" });
-    const answer = await answerSearchBeacon(options.insights, userId, sessionId, readBody);
+    const answer = await answerSearchBeacon(options.insights, userId, readBody);
     for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
     if (answer.status === 204) return empty(res, 204, { "Cache-Control": "no-store" });
     return json(res, answer.status, answer.body);

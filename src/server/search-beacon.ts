@@ -2,7 +2,9 @@
  * The search dialog's beacon (navigator.sendBeacon, once per finished search), answered by the gate
  * itself (gate.ts) after its usual checks (session, the page rule of /api/busca, same origin, body
  * size): counted in memory and written with the instance's next flush. At most BEACONS_PER_MINUTE
- * per session and instance. 204 when counted; a refusal stores nothing.
+ * per person and instance, whatever number of sessions the person holds (issue 62: per session, one
+ * person with 10 sessions stored 300 a minute). The allowance is kept in memory only, never in
+ * `rate_limits` or any row. 204 when counted; a refusal stores nothing.
  */
 import { normaliseQuery, queryProblem, searchBeaconSchema } from "../lib/insights/query.ts";
 import { parseJsonText } from "../lib/server/http/http.ts";
@@ -22,11 +24,10 @@ export interface BeaconAnswer {
 export async function answerSearchBeacon(
   collector: InsightsCollector | undefined,
   userId: string,
-  sessionKey: string,
   readBody: () => Promise<string | null>,
 ): Promise<BeaconAnswer> {
   if (!collector?.enabled) return { status: 404, body: { error: INSIGHTS_OFF } };
-  if (!collector.allowBeacon(sessionKey)) {
+  if (!collector.allowBeacon(userId)) {
     return {
       status: 429,
       body: { error: `Buscas demais em pouco tempo (máximo de ${BEACONS_PER_MINUTE} por minuto).` },

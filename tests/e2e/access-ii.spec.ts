@@ -127,3 +127,28 @@ for (const width of [1280, 390]) {
     expect(new URL(denied!.url()).pathname).toBe("/acesso-negado");
   });
 }
+
+test("a partner whose role opens /templates but not /playbook-produtos: after hydration the card's 'Abrir' leads nowhere, with no hydration error (issue 62)", async ({
+  page,
+  context,
+  baseURL,
+  consoleErrors,
+}) => {
+  const db = e2eDb();
+  const roleName = `parceiro-templates-${Date.now()}`;
+  const created = await createCustomRole(db, { name: roleName, description: "", pagePaths: ["/templates", "/5ps"], limited: true });
+  if (!created.ok) throw new Error("perfil");
+  const partner = await createTestUser(db, [], "parceiro-templates");
+  await assignRoleByEmail(db, partner.email, roleName);
+  await context.addCookies([{ name: SESSION_COOKIE, value: partner.token, url: baseURL!, httpOnly: true, sameSite: "Lax" }]);
+
+  await page.goto("/templates");
+  const card = page.locator("li", { has: page.locator("#template-playbook-produtos") });
+  await hydrated(page.getByRole("searchbox", { name: "Buscar templates" }));
+  await expect(card).toContainText("Abrir");
+  await expect(page.locator("a[href='/playbook-produtos']")).toHaveCount(0);
+  await expect(card.getByRole("link")).toHaveCount(0);
+  // Another template's action is still a link (a file the page offers).
+  await expect(page.locator("a[href^='/arquivos/']").first()).toBeVisible();
+  expect(consoleErrors).toEqual([]);
+});

@@ -29,6 +29,7 @@ export const users = pgTable(
     resourceModifiedAt: millis("resource_modified_at"),
     resourceVersion: integer("resource_version").notNull().default(1),
     readingDigestOptOut: boolean("reading_digest_opt_out").notNull().default(false),
+    createdBySso: boolean("created_by_sso").notNull().default(false),
   },
   (table) => [
     uniqueIndex("users_email_unique").on(table.email),
@@ -292,6 +293,8 @@ export const twoFactorChallenges = pgTable(
     nextPath: text("next_path").notNull(),
     failures: integer("failures").notNull().default(0),
     expiresAt: millis("expires_at").notNull(),
+    ssoIssuer: text("sso_issuer"),
+    ssoSubject: text("sso_subject"),
   },
   (table) => [index("two_factor_challenges_expires_idx").on(table.expiresAt)],
 );
@@ -456,6 +459,7 @@ export const insightsQueries = pgTable(
     query: text("query").primaryKey(),
     people: integer("people").notNull(),
     lastDay: text("last_day").notNull(),
+    text: text("text"),
   },
   (table) => [index("insights_queries_last_day_idx").on(table.lastDay)],
 );

@@ -45,6 +45,12 @@ export const users = sqliteTable(
     resourceVersion: integer("resource_version", { mode: "number" }).notNull().default(1),
     /** Set when the person unticked the weekly required-reading reminder in their account. */
     readingDigestOptOut: integer("reading_digest_opt_out", { mode: "boolean" }).notNull().default(false),
+    /**
+     * Made by a corporate sign-in (its first one): only such an account may let the provider's `amr`/`acr`
+     * stand for the portal's second factor (OIDC_MFA_AMR/ACR). False for every other way and for accounts
+     * older than the column.
+     */
+    createdBySso: integer("created_by_sso", { mode: "boolean" }).notNull().default(false),
   },
   (table) => [
     uniqueIndex("users_email_unique").on(table.email),

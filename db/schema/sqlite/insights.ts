@@ -104,13 +104,18 @@ export const insightsSearchTotals = sqliteTable("insights_search_totals", {
   opens: integer("opens", { mode: "number" }).notNull(),
 });
 
-/** A query's k-anonymity state: shown once `people` reached 3 (then its `insights_query_people` rows are gone). */
+/**
+ * A query's k-anonymity state: shown once `people` reached 3 (then its `insights_query_people` rows are gone).
+ * `query` here and in insights_searches, insights_search_totals and insights_query_people is the keyed
+ * hash of the text (store.ts); `text` is written only once 3 people searched it (issue 62).
+ */
 export const insightsQueries = sqliteTable(
   "insights_queries",
   {
     query: text("query").primaryKey(),
     people: integer("people", { mode: "number" }).notNull(),
     lastDay: text("last_day").notNull(),
+    text: text("text"),
   },
   (table) => [index("insights_queries_last_day_idx").on(table.lastDay)],
 );
@@ -125,7 +130,11 @@ export const insightsQueryPeople = sqliteTable(
   (table) => [primaryKey({ columns: [table.query, table.person] })],
 );
 
-/** Random keys of the keyed hashes: `voto`, `consulta`, and `semana:<week>` (deleted once the week is over). */
+/**
+ * Random salts of the keyed hashes' keys (each key is HMAC(INSIGHTS_KEY, name, salt): keys.ts; useless without
+ * INSIGHTS_KEY, which is never in the database): `consulta-texto`, `voto:<quarter>`, `consulta:<quarter>` (deleted once
+ * the quarter is over) and `semana:<week>` (deleted once the week is over).
+ */
 export const insightsKeys = sqliteTable("insights_keys", {
   name: text("name").primaryKey(),
   secret: text("secret").notNull(),

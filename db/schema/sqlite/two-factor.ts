@@ -43,6 +43,12 @@ export const twoFactorChallenges = sqliteTable(
     /** Wrong codes so far; the challenge ends at the limit and the password is asked again. */
     failures: integer("failures", { mode: "number" }).notNull().default(0),
     expiresAt: integer("expires_at", { mode: "number" }).notNull(),
+    /**
+     * After a corporate sign-in: the provider identity (`iss` + `sub`) to link to the account once the code
+     * is right. Nothing is linked before: an identity that only passed the provider binds nothing.
+     */
+    ssoIssuer: text("sso_issuer"),
+    ssoSubject: text("sso_subject"),
   },
   (table) => [index("two_factor_challenges_expires_idx").on(table.expiresAt)],
 );

@@ -32,6 +32,7 @@ export const AUDIT_ACTION_LABELS = {
   sso_claims_refused: "SSO: Dados do Provedor Recusados",
   sso_identity_conflict: "SSO: E-mail de Outra Identidade",
   sso_identity_unlinked: "SSO: Vínculo Removido",
+  sso_identity_linked: "SSO: Vínculo Gravado Após o Código",
   sso_second_factor_required: "SSO: Segundo Fator Pedido",
   user_pending_purged: "Cadastro Pendente Removido",
   // Two-factor sign-in (TOTP)

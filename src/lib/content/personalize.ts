@@ -1,3 +1,4 @@
+import { CLOSED_LINK } from "./closed-link.ts";
 import { decideAccess, findRoute, isAdmin, readingNeighbour, visibleNav, type Principal, type ReadingDirection } from "../routes.ts";
 
 /**
@@ -71,15 +72,31 @@ export function renderTemplate(segments: readonly Segment[], principal: Principa
 /** `<a … href="/path…" …>…</a>` with a same-site path (the portal's own links; no nested anchors in HTML). */
 const SITE_LINK = /<a\b([^>]*?)\shref="(\/[^"#?]*)([#?][^"]*)?"([^>]*)>([\s\S]*?)<\/a>/g;
 
+/** An `<astro-island … props="…">` attribute (Astro's serialised props, quotes written as `&quot;`). */
+const ISLAND_PROPS = /(<astro-island\b[^>]*?\sprops=")([^"]*)"/g;
+/** A string prop (`[0,"…"]` in Astro's serialisation) holding a same-site path. */
+const PROP_SITE_PATH = /\[0,&quot;(\/[^&"#?]*)((?:[#?](?:(?!&quot;)[^"])*)?)&quot;\]/g;
+
+function closedFor(path: string, principal: Principal): boolean {
+  const route = findRoute(path === "/" ? "/" : path.replace(/\/$/, ""));
+  return route !== undefined && decideAccess(route, principal) !== "allow";
+}
+
 /**
  * A signed-in reader never gets a link to a page they may not open (an inline link in the text, a
- * card, a 'Veja também'): the anchor becomes plain text. Runs once per rendered variant (the gate
- * caches each access set's page), so it costs nothing per request.
+ * card, a 'Veja também', a template card's 'Abrir'): the anchor becomes plain text, and a prop of an
+ * island that holds such a path (the island would render the link when it hydrates) becomes
+ * CLOSED_LINK. Runs once per rendered variant (the gate caches each access set's page), so it costs
+ * nothing per request.
  */
 export function withoutClosedLinks(html: string, principal: Principal | null): string {
   if (!principal) return html;
-  return html.replace(SITE_LINK, (anchor, _before: string, path: string, _rest: string, _after: string, text: string) => {
-    const route = findRoute(path === "/" ? "/" : path.replace(/\/$/, ""));
-    return route && decideAccess(route, principal) !== "allow" ? `<span>${text}</span>` : anchor;
-  });
+  const anchors = html.replace(SITE_LINK, (anchor, _before: string, path: string, _rest: string, _after: string, text: string) =>
+    closedFor(path, principal) ? `<span>${text}</span>` : anchor,
+  );
+  return anchors.replace(
+    ISLAND_PROPS,
+    (_whole, start: string, props: string) =>
+      `${start}${props.replace(PROP_SITE_PATH, (value, path: string) => (closedFor(path, principal) ? `[0,&quot;${CLOSED_LINK}&quot;]` : value))}"`,
+  );
 }

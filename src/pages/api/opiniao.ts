@@ -6,7 +6,7 @@ import { getDb } from "../../lib/server/data/db";
 import { refuseUnlessAllowed } from "../../lib/server/http/guards";
 import { jsonResponse, parseJsonBody, requestMeta } from "../../lib/server/http/http";
 import { ownVote, recordVote, refuseSignal } from "../../lib/server/insights/feedback";
-import { beginAttempt } from "../../lib/server/throttle/throttle";
+import { allowFeedback } from "../../lib/server/throttle/memory-limit";
 import { feedbackLookupSchema, feedbackVoteSchema } from "../../lib/insights/feedback";
 import { reportQuery } from "../../lib/reading/report";
 
@@ -20,7 +20,7 @@ export const GET: APIRoute = async ({ locals, url }) => {
   if (!parsed.success) return jsonResponse(400, { error: parsed.error.issues[0]?.message ?? "Parâmetros inválidos." });
   const refusal = refuseSignal(locals.insights, locals.principal!, parsed.data.pagina, parsed.data.versao);
   if (refusal) return jsonResponse(refusal.status, { error: refusal.error });
-  return jsonResponse(200, { voto: await ownVote(getDb(), locals.principal!, parsed.data.pagina, parsed.data.versao) });
+  return jsonResponse(200, { voto: await ownVote(getDb(), locals.principal!, parsed.data.pagina, parsed.data.versao, config().tzDisplay) });
 };
 
 /** 'Esta página ajudou?': records or changes the vote; an optional reason and comment. */
@@ -28,10 +28,9 @@ export const POST: APIRoute = async ({ locals, request }) => {
   const refused = refuseUnlessAllowed(locals, "/leitura");
   if (refused) return refused;
   const principal = locals.principal!;
-  const attempt = await beginAttempt(getDb(), "insights-feedback", requestMeta(locals, request));
-  if (attempt.refused || (await attempt.forAccount(principal.userId, { userId: principal.userId, email: principal.email }))) {
-    return failureResponse(rateLimited());
-  }
+  // Counted in this instance's memory, never in rate_limits: a row naming the account (or its address) at the
+  // minute of a vote would link it to the vote's day and page (issue 62).
+  if (!allowFeedback(principal.userId, requestMeta(locals, request).ipAddress)) return failureResponse(rateLimited());
   const parsed = await parseJsonBody(request, feedbackVoteSchema);
   if (!parsed.ok) return parsed.response;
   const refusal = refuseSignal(locals.insights, principal, parsed.data.pagina, parsed.data.versao);

@@ -36,4 +36,35 @@ describe("links lead only to pages the reader may open", () => {
     for (const path of ["/sobre-b1", "/contato", "/templates", "/etapas-processo", "/comite-ia", "/faq"])
       expect(linksTo(home, path), path).toBe(false);
   });
+
+  it("a partner whose limited role opens /templates but not /playbook-produtos gets no link to it anywhere in /templates: not in the card's 'Abrir', not in the island's props (issue 62)", async () => {
+    const admin = personas.admin!;
+    const call = (method: string, urlPath: string, body: unknown) =>
+      fetch(server.url + urlPath, {
+        method,
+        headers: { cookie: `b1_session=${admin.token}`, origin: server.url, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const created = await call("POST", "/api/admin/roles", {
+      name: "parceiros-links",
+      description: "Parceiros com acesso limitado",
+      pages: ["/templates", "/5ps"],
+      limited: true,
+    });
+    expect(created.status).toBe(201);
+    const partner = await createTestUser(server.db, [], "parceiro-links");
+    const { assignRoleByEmail } = await import("../../../src/lib/server/admin/roles");
+    expect(await assignRoleByEmail(server.db, partner.email, "parceiros-links")).toBe(true);
+
+    const html = await page("/templates", partner);
+    expect(html).not.toContain("/playbook-produtos");
+    // The card is still listed, with its action as text that leads nowhere (as a closed link in page text).
+    expect(html).toContain('id="template-playbook-produtos"');
+    // Downloads the page offers stay (the partner opens the page that lists them).
+    expect(html).toContain("/arquivos/canvas-ideacao.pdf");
+
+    const viewer = await page("/templates", personas.visualizador!);
+    expect(linksTo(viewer, "/playbook-produtos")).toBe(true);
+    expect(viewer).toContain("&quot;link&quot;:[0,&quot;/playbook-produtos&quot;]");
+  });
 });

@@ -106,6 +106,10 @@ describe("audit log API", () => {
     await writeAuditLog(server.db, { actionType: "user_login_attempt", result: "failure", userAgent: "-2+3" });
     await writeAuditLog(server.db, { actionType: "user_login_attempt", result: "failure", userAgent: "\tcalc" });
     await writeAuditLog(server.db, { actionType: "user_login_attempt", result: "failure", userAgent: "\rcalc" });
+    // Full-width forms, which spreadsheets in East Asian locales read as the ASCII operators (issue 62).
+    for (const userAgent of ["＝cmd|' /C calc'!A0", "＋55", "－2+3", "＠SUM(1+1)"]) {
+      await writeAuditLog(server.db, { actionType: "user_login_attempt", result: "failure", userAgent });
+    }
     const csv = await (await get("/api/audit-logs/export.csv?action=user_login_attempt", who.admin!)).text();
     // Every cell that a spreadsheet would evaluate starts with a quote inside a quoted field.
     expect(csv).toContain(`"'=cmd|' /C calc'!A0"`);
@@ -116,7 +120,11 @@ describe("audit log API", () => {
     expect(csv).toContain(`"'\tcalc"`);
     expect(csv).toContain(`"'\rcalc"`);
     const cells = csv.split(/,|\r\n/).map((cell) => cell.replace(/^"/, ""));
-    expect(cells.filter((cell) => /^[=+\-@\t\r]/.test(cell))).toEqual([]);
+    expect(csv).toContain(`"'＝cmd|' /C calc'!A0"`);
+    expect(csv).toContain(`"'＋55"`);
+    expect(csv).toContain(`"'－2+3"`);
+    expect(csv).toContain(`"'＠SUM(1+1)"`);
+    expect(cells.filter((cell) => /^[=+\-@\t\r＝＋－＠]/.test(cell))).toEqual([]);
   });
 
   it("exports with ';' as separator on ?sep=; (Excel pt-BR), keeping the formula-safe cells", async () => {
@@ -128,7 +136,11 @@ describe("audit log API", () => {
     expect(csv).toContain(`;"'=cmd|' /C calc'!A0"`);
     expect(csv).toContain(`"'+55";`);
     const cells = csv.split(/;|\r\n/).map((cell) => cell.replace(/^"/, ""));
-    expect(cells.filter((cell) => /^[=+\-@\t\r]/.test(cell))).toEqual([]);
+    expect(csv).toContain(`"'＝cmd|' /C calc'!A0"`);
+    expect(csv).toContain(`"'＋55"`);
+    expect(csv).toContain(`"'－2+3"`);
+    expect(csv).toContain(`"'＠SUM(1+1)"`);
+    expect(cells.filter((cell) => /^[=+\-@\t\r＝＋－＠]/.test(cell))).toEqual([]);
     const bad = await get("/api/audit-logs/export.csv?sep=%7C", who.admin!);
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: "Separador inválido: use , ou ;" });

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insightsQueries, insightsQueryPeople, insightsSearches } from "../../../db/schema/index";
 import type { InsightsReport } from "../../../src/lib/insights/report";
+import { storedQuery } from "../../support/insights";
 import { startBuiltServer, type RunningServer } from "../../support/server";
 import { createTestUser, type TestUser } from "../../support/users";
 
@@ -60,14 +61,17 @@ describe("search beacons and k-anonymity", () => {
     expect(body.semAbertura.map((row) => row.consulta)).toEqual(["=cmd|' /c calc'!a0"]);
     // The 2-person query keeps its two hashes (not names); the shown ones keep none.
     const hashes = await server.db.select().from(insightsQueryPeople);
-    expect(hashes.map((row) => row.query).sort()).toEqual(["salário gerente", "salário gerente"]);
+    const salario = await storedQuery(server.db, "salário gerente");
+    expect(hashes.map((row) => row.query).sort()).toEqual([salario, salario]);
     expect(JSON.stringify(hashes)).not.toContain(a.id);
     const states = await server.db.select().from(insightsQueries);
-    expect(Object.fromEntries(states.map((row) => [row.query, row.people]))).toEqual({
-      "salário gerente": 2,
-      canvas: 3,
-      "=cmd|' /c calc'!a0": 3,
+    expect(Object.fromEntries(states.map((row) => [row.query, [row.people, row.text]]))).toEqual({
+      [salario]: [2, null],
+      [await storedQuery(server.db, "canvas")]: [3, "canvas"],
+      [await storedQuery(server.db, "=cmd|' /c calc'!a0")]: [3, "=cmd|' /c calc'!a0"],
     });
+    // The 2-person query is nowhere in clear: no row of any table holds its text (issue 62).
+    expect(JSON.stringify([hashes, states, await server.db.select().from(insightsSearches)])).not.toContain("salário");
 
     // The CSV of the same table: formula-safe, both separators.
     const csv = await fetch(`${server.url}/api/insights/export.csv?tabela=buscas&sep=%3B`, {

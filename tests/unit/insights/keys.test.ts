@@ -1,4 +1,7 @@
-/** Insights' keys: one per name and database, created once, the same on every read of that database. */
+/**
+ * Insights' keys: one per name and database, created once, the same on every read of that database;
+ * each derived from INSIGHTS_KEY and the salt stored there, never the stored value itself (issue 62).
+ */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,7 +9,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insightsKeys } from "../../../db/schema/index";
 import { closeDatabase, type Db } from "../../../src/lib/server/data/db";
-import { forgetInsightsKey, insightsKey, weekKeyName } from "../../../src/lib/server/insights/keys";
+import { createHmac } from "node:crypto";
+import { forgetInsightsKey, insightsKey, setInsightsMasterKey, weekKeyName } from "../../../src/lib/server/insights/keys";
 import { openOwnTestDatabase } from "../../support/users";
 
 let dir: string;
@@ -29,6 +33,12 @@ async function stored(db: Db, name: string): Promise<string | undefined> {
   return row?.secret;
 }
 
+/** The key INSIGHTS_KEY (the tests' one, vitest.config.ts) and the stored salt give. */
+async function derived(db: Db, name: string): Promise<string> {
+  const salt = Buffer.from((await stored(db, name))!, "hex");
+  return createHmac("sha256", Buffer.from(process.env.INSIGHTS_KEY!, "hex")).update(`${name}\u0000`).update(salt).digest("hex");
+}
+
 describe("insights keys", () => {
   it("gives each database its own key of a name, the one stored there, in one process", async () => {
     // The reads test's PostgreSQL pass opens two databases in one process: a cache by name alone gave
@@ -36,8 +46,10 @@ describe("insights keys", () => {
     const name = weekKeyName("2026-W48");
     const a = await insightsKey(first, name);
     const b = await insightsKey(second, name);
-    expect(a.toString("hex")).toBe(await stored(first, name));
-    expect(b.toString("hex")).toBe(await stored(second, name));
+    expect(a.toString("hex")).toBe(await derived(first, name));
+    expect(b.toString("hex")).toBe(await derived(second, name));
+    // The database holds a salt, not the key: alone, it recomputes no pseudonym.
+    expect(a.toString("hex")).not.toBe(await stored(first, name));
     expect(a.equals(b)).toBe(false);
     // Read again: the same key (cached or not).
     expect((await insightsKey(first, name)).equals(a)).toBe(true);
@@ -52,7 +64,20 @@ describe("insights keys", () => {
     forgetInsightsKey(first, name);
     const renewed = await insightsKey(first, name);
     expect(renewed.equals(a)).toBe(false);
-    expect(renewed.toString("hex")).toBe(await stored(first, name));
+    expect(renewed.toString("hex")).toBe(await derived(first, name));
     expect((await insightsKey(second, name)).equals(b)).toBe(true);
+  });
+
+  it("another INSIGHTS_KEY gives other keys from the same salts (a backup without the environment recomputes nothing)", async () => {
+    const name = weekKeyName("2026-W30");
+    const withTestKey = await insightsKey(first, name);
+    setInsightsMasterKey(Buffer.alloc(32, 7));
+    try {
+      const withOther = await insightsKey(first, name);
+      expect(withOther.equals(withTestKey)).toBe(false);
+    } finally {
+      setInsightsMasterKey(null);
+    }
+    expect((await insightsKey(first, name)).equals(withTestKey)).toBe(true);
   });
 });

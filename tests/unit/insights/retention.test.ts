@@ -47,8 +47,10 @@ describe("insights retention", () => {
       { query: "nova", people: 1, lastDay: "2026-11-20" },
     ]);
     await db.insert(insightsQueryPeople).values([
-      { query: "velha", person: "h1" },
-      { query: "nova", person: "h2" },
+      { query: "velha", person: "2026-T4:h1" },
+      { query: "nova", person: "2026-T4:h2" },
+      // Hashed under last quarter's searchers' key: gone with the quarter (issue 62).
+      { query: "nova", person: "2026-T3:h3" },
     ]);
     await db
       .insert(insightsVotes)
@@ -60,11 +62,16 @@ describe("insights retention", () => {
       { name: "semana:2026-W46", secret: "aa" },
       { name: "semana:2026-W47", secret: "bb" },
       { name: "semana:2026-W48", secret: "cc" },
-      { name: "voto", secret: "dd" },
+      { name: "voto:2026-T4", secret: "dd" },
+      { name: "voto:2026-T3", secret: "ee" },
+      { name: "consulta:2026-T4", secret: "ff" },
+      { name: "consulta:2026-T3", secret: "11" },
+      { name: "consulta-texto", secret: "22" },
     ]);
 
     const pruned = await pruneInsights(db, 10, TZ, NOW, 2);
-    expect(pruned.keys).toBe(1);
+    // The week before last, and the last quarter's vote and searcher salts.
+    expect(pruned.keys).toBe(3);
     expect((await db.select().from(insightsReads)).map((row) => row.day).sort()).toEqual([
       "2026-11-17",
       "2026-11-17",
@@ -79,8 +86,15 @@ describe("insights retention", () => {
     expect((await db.select().from(insightsComments)).map((row) => row.day).sort()).toEqual(["2026-11-17", "2026-11-18", "2026-11-27"]);
     expect((await db.select().from(insightsQueries)).map((row) => row.query)).toEqual(["nova"]);
     expect((await db.select().from(insightsQueryPeople)).map((row) => row.query)).toEqual(["nova"]);
-    expect((await db.select().from(insightsKeys)).map((row) => row.name).sort()).toEqual(["semana:2026-W47", "semana:2026-W48", "voto"]);
-    expect(pruned.rows).toBe(4 + 2 + 2 + 2 + 2 + 1 + 1);
+    expect((await db.select().from(insightsKeys)).map((row) => row.name).sort()).toEqual([
+      "consulta-texto",
+      "consulta:2026-T4",
+      "semana:2026-W47",
+      "semana:2026-W48",
+      "voto:2026-T4",
+    ]);
+    expect((await db.select().from(insightsQueryPeople)).map((row) => row.person)).toEqual(["2026-T4:h2"]);
+    expect(pruned.rows).toBe(4 + 2 + 2 + 2 + 2 + 1 + 1 + 1);
     // A second pass finds nothing more.
     expect(await pruneInsights(db, 10, TZ, NOW, 2)).toEqual({ rows: 0, keys: 0 });
   });

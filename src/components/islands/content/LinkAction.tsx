@@ -1,10 +1,23 @@
 import { Download } from "lucide-react";
 import { SoonBadge } from "../ui/SoonBadge";
 import { DOWNLOADS_URL_PREFIX } from "../../../lib/content/downloads";
+import { CLOSED_LINK } from "../../../lib/content/closed-link";
 
-/** Download/open action inside islands; an empty link logs instead. */
+/**
+ * Download/open action inside islands; an empty link logs instead. A link to a page the reader may
+ * not open reaches the island as CLOSED_LINK (the gate rewrote the prop, personalize.ts) and is
+ * rendered as the plain text the gate made of the server's anchor, so nothing leads there.
+ */
 export function LinkAction({ name, link, label = "Baixar" }: { name: string; link: string; label?: string }) {
   const base = "inline-flex items-center gap-1.5 rounded-md px-3 py-1.5 text-sm font-medium";
+  if (link === CLOSED_LINK) {
+    return (
+      <span>
+        <Download className="size-4" aria-hidden="true" />
+        {label}
+      </span>
+    );
+  }
   if (!link) {
     return (
       <button

@@ -6,6 +6,7 @@ import { useQueryState } from "../ui/use-query-state";
 import { CATEGORY_OPTIONS, filterTemplates, isAvailable } from "../../../lib/content/templates-filter";
 import { LinkAction } from "./LinkAction";
 import { DOWNLOADS_URL_PREFIX } from "../../../lib/content/downloads";
+import { CLOSED_LINK } from "../../../lib/content/closed-link";
 
 export interface TemplateCard {
   id: string;
@@ -104,7 +105,11 @@ export default function TemplatesCatalog({ templates }: { templates: TemplateCar
                   <LinkAction
                     name={template.title}
                     link={template.link}
-                    label={template.link.startsWith("/") && !template.link.startsWith(DOWNLOADS_URL_PREFIX) ? "Abrir" : "Baixar"}
+                    label={
+                      template.link === CLOSED_LINK || (template.link.startsWith("/") && !template.link.startsWith(DOWNLOADS_URL_PREFIX))
+                        ? "Abrir"
+                        : "Baixar"
+                    }
                   />
                 </div>
               </div>

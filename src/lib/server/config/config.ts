@@ -65,6 +65,12 @@ export interface Config {
   insights: boolean;
   /** Days of Insights aggregates kept (INSIGHTS_RETENTION_DAYS, default 400). */
   insightsRetentionDays: number;
+  /**
+   * INSIGHTS_KEY (32 bytes): the secret every Insights pseudonym (vote, searcher, reader) is derived
+   * from, with a random salt per key and period kept in the database (insights/keys.ts): the
+   * database alone cannot recompute a pseudonym. Null: a random key per process (a warning at start).
+   */
+  insightsKey: Buffer | null;
 }
 
 function positiveInteger(name: string, value: string | undefined): number | null {
@@ -191,6 +197,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditStream: readAuditStreamSettings(env),
     insights: !["0", "false", "off"].includes((env.INSIGHTS ?? "").trim().toLowerCase()),
     insightsRetentionDays: positiveInteger("INSIGHTS_RETENTION_DAYS", env.INSIGHTS_RETENTION_DAYS) ?? 400,
+    insightsKey: key32("INSIGHTS_KEY", env.INSIGHTS_KEY),
   };
 }
 

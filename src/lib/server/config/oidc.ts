@@ -1,6 +1,24 @@
 import { DEFAULT_SSO_BUTTON_LABEL } from "../../auth/sso-messages.ts";
 import { requireSystemRoles } from "./role-names.ts";
 
+/**
+ * `amr` values (RFC 8176) that can name a second factor or a key bound to a device: `mfa` (Entra, Okta),
+ * `mca`, `otp`, `hwk` (security key), `swk` (a key in software, e.g. a passkey), `sc` (smart card).
+ * OIDC_MFA_AMR may list only these: `pwd` or `kba` would let a password alone stand for the code.
+ */
+export const MFA_AMR_VALUES: readonly string[] = ["mfa", "mca", "otp", "hwk", "swk", "sc"];
+
+function csv(value: string | undefined): string[] {
+  return [
+    ...new Set(
+      (value ?? "")
+        .split(",")
+        .map((item) => item.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
+
 /** Corporate sign-in (OpenID Connect) settings, read from the environment by `readConfig`. */
 export interface OidcSettings {
   /** Issuer URL; its `/.well-known/openid-configuration` is discovered at the first sign-in. */
@@ -15,8 +33,13 @@ export interface OidcSettings {
   roleMap: ReadonlyMap<string, readonly string[]>;
   /** Send the browser to the provider's end-session endpoint after 'Sair'. */
   logout: boolean;
-  /** ID-token `acr` values that mean the provider checked a second factor (OIDC_MFA_ACR); `amr` is read by RFC 8176's names. */
+  /**
+   * ID-token `acr` values that mean the provider checked a second factor (OIDC_MFA_ACR); empty by
+   * default: the provider's word never replaces the portal's own code unless the operator says so.
+   */
   mfaAcrValues: readonly string[];
+  /** ID-token `amr` values (RFC 8176, among MFA_AMR_VALUES) that mean the same (OIDC_MFA_AMR); empty by default. */
+  mfaAmrValues: readonly string[];
 }
 
 /** `grupo-ti:admin,lideres:lider` → grupo-ti → [admin], lideres → [lider]; claim values keep their case, role names are lower-cased. */
@@ -51,9 +74,20 @@ export function readOidcSettings(env: NodeJS.ProcessEnv): OidcSettings | null {
     roleClaim: env.OIDC_ROLE_CLAIM?.trim() || "groups",
     roleMap,
     logout: env.OIDC_LOGOUT === "1" || env.OIDC_LOGOUT === "true",
-    mfaAcrValues: (env.OIDC_MFA_ACR ?? "")
-      .split(",")
-      .map((value) => value.trim())
-      .filter(Boolean),
+    mfaAcrValues: csv(env.OIDC_MFA_ACR),
+    mfaAmrValues: readMfaAmr(env.OIDC_MFA_AMR),
   };
+}
+
+/** OIDC_MFA_AMR: RFC 8176 names of a second factor only; anything else stops the start. */
+function readMfaAmr(value: string | undefined): string[] {
+  const values = csv(value);
+  const refused = values.filter((method) => !MFA_AMR_VALUES.includes(method));
+  if (refused.length) {
+    throw new Error(
+      `OIDC_MFA_AMR: ${refused.map((method) => JSON.stringify(method)).join(", ")} não indica(m) um segundo fator. ` +
+        `Valores aceitos: ${MFA_AMR_VALUES.join(", ")} (ou deixe vazio para sempre pedir o código do portal).`,
+    );
+  }
+  return values;
 }

@@ -115,7 +115,7 @@ export function inJsonList(column: SQL | AnyColumn, ids: readonly string[]): SQL
  * order: the source of a bulk insert or upsert (`insert(table).select(…)`), one short statement whatever the
  * number of rows. Drizzle's `values()` builds every row's SQL in JavaScript, ~20 µs a row.
  */
-export function selectJsonRows(rows: readonly (readonly (string | number)[])[], types: readonly ("text" | "integer")[]): SQL {
+export function selectJsonRows(rows: readonly (readonly (string | number | null)[])[], types: readonly ("text" | "integer")[]): SQL {
   const json = JSON.stringify(rows);
   if (onPostgres) {
     const columns = types.map((type, index) => `(value ->> ${index})::${type}`).join(", ");

@@ -26,7 +26,7 @@ import { flushInsights, type Pending, type WrittenRanks } from "./store.ts";
 export const FLUSH_INTERVAL_MS = 5_000;
 /** A page opened again by the same person within this window (a reload, back and forth) is one read. */
 export const RELOAD_WINDOW_MS = 10 * 60_000;
-/** Beacons one session may send per minute (a person finishes a few searches a minute at most). */
+/** Beacons one person may send per minute, over all their sessions (a person finishes a few searches a minute at most). */
 export const BEACONS_PER_MINUTE = 30;
 /** Role name under which every read is counted once (the per-role rows count people holding each role). */
 export const ALL_ROLES = "*";
@@ -75,8 +75,8 @@ export interface InsightsCollector {
   readonly enabled: boolean;
   /** Counts a page served (status 200) to a signed-in person, unless it is not a read. */
   countRead(method: string, headers: IncomingHttpHeaders, path: string, principal: Principal): void;
-  /** Whether this session may send another beacon now (counts it). */
-  allowBeacon(sessionId: string): boolean;
+  /** Whether this person (their account id, over all their sessions) may send another beacon now (counts it). */
+  allowBeacon(personId: string): boolean;
   /** Adds one finished search (already validated and normalised). */
   recordSearch(userId: string, report: SearchReport): void;
   /** The page's version as served (the feedback form's `data-opiniao-versao`), or undefined. */
@@ -425,7 +425,8 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
     } catch (error) {
       // The database is away: the deltas wait for the next flush (a commit whose answer was lost may count twice).
       mergePending(pending, batch);
-      (options.logError ?? ((e) => console.error("[insights] falha ao gravar as métricas", e)))(error);
+      // Only the error's kind: a query's message may quote the rows' values (searches not yet shown among them).
+      (options.logError ?? ((e) => console.error("[insights] falha ao gravar as métricas", describeFlushError(e))))(error);
     }
   }
 
@@ -452,13 +453,13 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
       if (queued === QUEUE_SIZE) countQueued();
       else if (queued === 1) queueTimer.refresh();
     },
-    allowBeacon(sessionId) {
+    allowBeacon(personId) {
       if (!enabled) return false;
       const at = now();
-      const window = beacons.get(sessionId);
+      const window = beacons.get(personId);
       if (!window || at - window.windowStart >= 60_000) {
         if (beacons.size >= 100_000) beacons.clear();
-        beacons.set(sessionId, { windowStart: at, count: 1 });
+        beacons.set(personId, { windowStart: at, count: 1 });
         return true;
       }
       if (window.count >= BEACONS_PER_MINUTE) return false;
@@ -509,3 +510,10 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
 }
 
 export { SEP as PENDING_SEPARATOR };
+
+/** An error of the flush, for the log: its name and code, never its message (which may quote search texts). */
+export function describeFlushError(error: unknown): string {
+  if (!(error instanceof Error)) return "erro desconhecido";
+  const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === "string" ? `${error.name} (${code})` : error.name;
+}

@@ -12,7 +12,7 @@ import { decideAccess, findRoute, type Principal } from "../../routes.ts";
 import type { Db } from "../data/db.ts";
 import { dayOf } from "./calendar.ts";
 import type { InsightsCollector } from "./collector.ts";
-import { insightsKey, keyedHash, VOTE_KEY } from "./keys.ts";
+import { insightsKey, keyedHash, voteKeyName } from "./keys.ts";
 
 export const UNKNOWN_PAGE = "Página não encontrada.";
 export const OLD_VERSION = "Esta página mudou desde que foi aberta: recarregue-a para responder sobre a versão atual.";
@@ -37,20 +37,25 @@ export function refuseSignal(
   return null;
 }
 
-async function voteKeyOf(db: Db, principal: Principal, page: string, version: string): Promise<string> {
-  return keyedHash(await insightsKey(db, VOTE_KEY), `${principal.userId}\u0000${page}\u0000${version}`).toString("base64url");
+/**
+ * The vote row's key: a keyed hash of person, page and version under the quarter's vote key (keys.ts),
+ * so the person finds and changes their vote within the quarter; once the quarter's salt is deleted
+ * the row still counts but names nobody (a vote in a later quarter is a new row).
+ */
+async function voteKeyOf(db: Db, principal: Principal, page: string, version: string, day: string): Promise<string> {
+  return keyedHash(await insightsKey(db, voteKeyName(day)), `${principal.userId}\u0000${page}\u0000${version}`).toString("base64url");
 }
 
-export async function ownVote(db: Db, principal: Principal, page: string, version: string): Promise<OwnVote | null> {
-  const key = await voteKeyOf(db, principal, page, version);
+export async function ownVote(db: Db, principal: Principal, page: string, version: string, timeZone: string): Promise<OwnVote | null> {
+  const key = await voteKeyOf(db, principal, page, version, dayOf(Date.now(), timeZone));
   const [row] = await db.select().from(insightsVotes).where(eq(insightsVotes.voteKey, key));
   return row ? { ajudou: row.helpful === 1, motivo: (row.reason as FeedbackReason | null) ?? null } : null;
 }
 
 /** Records (or changes) the vote and, when given, adds the comment; one transaction. */
 export async function recordVote(db: Db, principal: Principal, vote: FeedbackVote, timeZone: string): Promise<{ comentario: boolean }> {
-  const key = await voteKeyOf(db, principal, vote.pagina, vote.versao);
   const day = dayOf(Date.now(), timeZone);
+  const key = await voteKeyOf(db, principal, vote.pagina, vote.versao, day);
   const helpful = vote.ajudou ? 1 : 0;
   const reason = vote.ajudou ? null : (vote.motivo ?? null);
   const comment = vote.comentario?.trim() ?? "";

@@ -1,32 +1,71 @@
 /**
- * Random keys of Insights' keyed hashes, shared by every instance through the database: the first
- * instance to need one inserts it, the others read it. `semana:<week>` keys are deleted once their
- * week is over (retention.ts), after which nobody can test a person against that week's sketch.
+ * Keys of Insights' keyed hashes. Each is derived from INSIGHTS_KEY, a secret in the environment
+ * (like AUDIT_CHAIN_KEY), and a random salt per key name kept in the database (`insights_keys`,
+ * inserted by the first instance that needs it, read by the others): HMAC-SHA256(INSIGHTS_KEY, name,
+ * salt). The database or a backup alone cannot recompute any pseudonym; INSIGHTS_KEY alone cannot
+ * either once the salt is gone. Salts are rotated by their names: `semana:<week>` (readers' sketches)
+ * is deleted once its week is over, `voto:<quarter>` and `consulta:<quarter>` (votes, searchers) once
+ * their quarter is (retention.ts), after which nobody, with or without INSIGHTS_KEY, can link rows of
+ * that period to a person. `consulta-texto` (the hash standing for a query's text until K_ANONYMITY
+ * people searched it) names nobody and is not rotated.
  */
-import { hash, randomBytes } from "node:crypto";
+import { createHmac, hash, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { insightsKeys } from "../../../../db/schema/index.ts";
+import { config } from "../config/config.ts";
 import type { Db } from "../data/db.ts";
 
-export const VOTE_KEY = "voto";
-export const QUERY_KEY = "consulta";
+export const QUERY_TEXT_KEY = "consulta-texto";
 export const weekKeyName = (week: string) => `semana:${week}`;
+/** The calendar quarter of a day (`2026-12-06` → `2026-T4`): votes and searchers are hashed under that quarter's key. */
+export const quarterOf = (day: string) => `${day.slice(0, 4)}-T${Math.ceil(Number(day.slice(5, 7)) / 3)}`;
+export const voteKeyName = (day: string) => `voto:${quarterOf(day)}`;
+export const searcherKeyName = (day: string) => `consulta:${quarterOf(day)}`;
+
+let masterKey: Buffer | null = null;
+
+/** INSIGHTS_KEY, or (unset: development, tests) a random key of this process, with a warning once. */
+function master(): Buffer {
+  if (masterKey) return masterKey;
+  const configured = config().insightsKey;
+  if (configured) return (masterKey = configured);
+  console.warn(
+    "[insights] INSIGHTS_KEY não definida: os pseudônimos das métricas usam uma chave aleatória deste processo " +
+      "(votos não podem ser mudados depois de reiniciar, e várias instâncias contam a mesma pessoa mais de uma vez). " +
+      "Defina INSIGHTS_KEY em produção: openssl rand -hex 32",
+  );
+  return (masterKey = randomBytes(32));
+}
+
+/** Replaces the secret keys are derived from (tests; null reads INSIGHTS_KEY again) and forgets every derived key. */
+export function setInsightsMasterKey(key: Buffer | null): void {
+  masterKey = key;
+  wordsByKey = [];
+  for (const db of knownDbs) caches.delete(db);
+}
 
 /** Keys by database: a process that opens two (a test, a copy between engines) never uses one's key on the other. */
 const caches = new WeakMap<Db, Map<string, Buffer>>();
+const knownDbs = new Set<Db>();
 
-/** The key named `name`, created on first use (the same on every instance). */
+/** The key named `name`: HMAC of INSIGHTS_KEY over the name and its salt, the salt created on first use (the same on every instance). */
 export async function insightsKey(db: Db, name: string): Promise<Buffer> {
   let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map()));
+  if (!cache) {
+    caches.set(db, (cache = new Map()));
+    if (knownDbs.size > 16) knownDbs.clear();
+    knownDbs.add(db);
+  }
   const known = cache.get(name);
   if (known) return known;
   await db
     .insert(insightsKeys)
-    .values({ name, secret: randomBytes(32).toString("hex") })
+    // Its creation day only: the second would say when the quarter's first vote or search was made, and by whom
+    // to anyone who matched it against the sessions' or the audit's times.
+    .values({ name, secret: randomBytes(32).toString("hex"), createdAt: Math.floor(Date.now() / 86_400_000) * 86_400_000 })
     .onConflictDoNothing();
   const [row] = await db.select({ secret: insightsKeys.secret }).from(insightsKeys).where(eq(insightsKeys.name, name));
-  const key = Buffer.from(row!.secret, "hex");
+  const key = createHmac("sha256", master()).update(`${name}\u0000`).update(Buffer.from(row!.secret, "hex")).digest();
   if (cache.size > 64) cache.clear();
   cache.set(name, key);
   return key;

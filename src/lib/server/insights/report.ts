@@ -5,7 +5,7 @@
  * ms at 50 pages × 400 days × 100,000 people (npm run bench -- --insights). Only pages the viewer may
  * open appear; queries only once K_ANONYMITY people searched them.
  */
-import { and, desc, eq, gt, gte, inArray, lt, lte, ne, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, gte, inArray, isNotNull, lt, lte, ne, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import {
   insightsComments,
   insightsQueries,
@@ -104,15 +104,19 @@ async function searchesSince(db: Db, since: string, days: number): Promise<Searc
       ? db.select({ query: t.query, searches: t.searches, empty: t.empty, opens: t.opens }).from(t)
       : db.select(grouped).from(s).where(gte(s.day, since)).groupBy(byQuery),
     fromTotals ? db.select(grouped).from(s).where(lt(s.day, since)).groupBy(byQuery) : [],
-    db.select({ query: insightsQueries.query }).from(insightsQueries).where(gte(insightsQueries.people, K_ANONYMITY)),
+    db
+      .select({ query: insightsQueries.query, text: insightsQueries.text })
+      .from(insightsQueries)
+      .where(and(gte(insightsQueries.people, K_ANONYMITY), isNotNull(insightsQueries.text))),
   ]);
   add(first, 1);
   add(second, -1);
   const out: SearchRow[] = [];
-  for (const { query } of shown) {
+  for (const { query, text } of shown) {
     const row = sums.get(query);
     // A query searched only before the period sums to nothing (every stored day counts at least one search).
-    if (row && row.buscas > 0) out.push(row);
+    // Rows hold the query's keyed hash (store.ts): its text is the one written at the threshold.
+    if (row && row.buscas > 0) out.push({ ...row, consulta: text! });
   }
   return out;
 }

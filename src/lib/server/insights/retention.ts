@@ -3,7 +3,7 @@
  * INSIGHTS_RETENTION_DAYS are deleted in batches by the maintenance scheduler; week keys of weeks
  * that ended are deleted too, so no sketch can be tested against a person afterwards.
  */
-import { and, like, notInArray, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, like, notInArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import {
   insightsComments,
   insightsKeys,
@@ -17,7 +17,7 @@ import {
 import type { Db } from "../data/db.ts";
 import { isoWeekOf } from "../reading/digest-week.ts";
 import { dayOf, daysBefore } from "./calendar.ts";
-import { forgetInsightsKey, weekKeyName } from "./keys.ts";
+import { forgetInsightsKey, quarterOf, searcherKeyName, voteKeyName, weekKeyName } from "./keys.ts";
 
 /** Rows per delete statement: each batch is a short write, so requests interleave with a big prune. */
 export const INSIGHTS_PRUNE_BATCH = 2000;
@@ -97,6 +97,24 @@ export async function pruneInsights(
     batch,
   );
   rows += await pruneTable(db, insightsQueries, [insightsQueries.query], sql`${insightsQueries.lastDay} < ${cutoff}`, batch);
+  // The quarter's rotation: searchers hashed under an earlier quarter's key go (the people of a query are counted
+  // per quarter), and so do the salts of earlier quarters' vote and searcher keys (below): nobody, INSIGHTS_KEY
+  // in hand or not, can then link a vote or a search of that quarter to a person.
+  const today = dayOf(now, timeZone);
+  const quarter = quarterOf(today);
+  rows += await pruneTable(
+    db,
+    insightsQueryPeople,
+    [insightsQueryPeople.query, insightsQueryPeople.person],
+    sql`${insightsQueryPeople.person} not like ${`${quarter}:%`}`,
+    batch,
+  );
+  const quarterKeys = [voteKeyName(today), searcherKeyName(today)];
+  const oldQuarters = await db
+    .delete(insightsKeys)
+    .where(and(or(like(insightsKeys.name, "voto:%"), like(insightsKeys.name, "consulta:%")), notInArray(insightsKeys.name, quarterKeys)))
+    .returning({ name: insightsKeys.name });
+  for (const { name } of oldQuarters) forgetInsightsKey(db, name);
   // Week keys: this week's and last week's stay (a flush may still carry last week's readers).
   const week = isoWeekOf(now, timeZone);
   const lastWeek = isoWeekOf(now - 7 * 86_400_000, timeZone);
@@ -106,5 +124,5 @@ export async function pruneInsights(
     .where(and(like(insightsKeys.name, "semana:%"), notInArray(insightsKeys.name, keep)))
     .returning({ name: insightsKeys.name });
   for (const { name } of gone) forgetInsightsKey(db, name);
-  return { rows, keys: gone.length };
+  return { rows, keys: gone.length + oldQuarters.length };
 }

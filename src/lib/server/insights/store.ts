@@ -1,15 +1,18 @@
 /**
  * Writing Insights' sums: one transaction per flush, one batched upsert per table that adds this
  * instance's deltas (`reads = reads + excluded.reads`; sketch registers keep the larger rank), so any
- * number of instances add up exactly and no row is read first. Searchers are hashed here with the
- * `consulta` key and kept only until a query reaches K_ANONYMITY people.
+ * number of instances add up exactly and no row is read first. A query is stored under a keyed hash
+ * of its text (`consulta-texto`) in every row; its text is written (insights_queries.text) only when
+ * K_ANONYMITY people have searched it, so a search fewer people made is never stored in clear.
+ * Searchers are hashed here with the quarter's `consulta:<quarter>` key and kept only until the query
+ * reaches K_ANONYMITY people (or the quarter ends: retention.ts).
  */
-import { and, eq, lt, sql, type AnyColumn } from "drizzle-orm";
+import { and, eq, like, lt, sql, type AnyColumn } from "drizzle-orm";
 import { insightsQueries, insightsQueryPeople, insightsReaders, insightsReads, insightsSearches } from "../../../../db/schema/index.ts";
 import type { Db, Tx } from "../data/db.ts";
 import { inJsonList, onPostgres, selectJsonRows } from "../data/dialect.ts";
 import { HLL_REGISTERS, readerRegister } from "./hll.ts";
-import { insightsKey, keyedHash, QUERY_KEY, weekKeyName } from "./keys.ts";
+import { insightsKey, keyedHash, quarterOf, QUERY_TEXT_KEY, searcherKeyName, weekKeyName } from "./keys.ts";
 
 /** A query is shown only once this many different people searched it. */
 export const K_ANONYMITY = 3;
@@ -53,7 +56,13 @@ export async function flushInsights(db: Db, batch: Pending, written: WrittenRank
     const week = key.split("\u0000")[1]!;
     if (!weekKeys.has(week)) weekKeys.set(week, await insightsKey(db, weekKeyName(week)));
   }
-  const queryKey = batch.searchers.size > 0 ? await insightsKey(db, QUERY_KEY) : null;
+  const textKey = batch.searches.size > 0 || batch.searchers.size > 0 ? await insightsKey(db, QUERY_TEXT_KEY) : null;
+  /** Quarter → the searchers' key of that quarter (a batch spans two only at a quarter's first flush). */
+  const searcherKeys = new Map<string, Buffer>();
+  for (const key of batch.searchers.keys()) {
+    const day = key.split("\u0000")[1]!;
+    if (!searcherKeys.has(quarterOf(day))) searcherKeys.set(quarterOf(day), await insightsKey(db, searcherKeyName(day)));
+  }
   // A sketch this instance has not written yet (since it started): its stored ranks are read first, once per
   // page and week, so its first flush sends only the updates that raise a register, like every later one.
   for (const key of new Set([...batch.readers.keys(), ...batch.sketches.keys()])) {
@@ -100,14 +109,21 @@ export async function flushInsights(db: Db, batch: Pending, written: WrittenRank
     }
   }
   const searches: [string, string, number, number, number][] = [];
+  /** The query's text → its keyed hash, the only form stored until K_ANONYMITY people searched it. */
+  const hashes = new Map<string, string>();
+  const hashOf = (query: string) => {
+    let hashed = hashes.get(query);
+    if (hashed === undefined) hashes.set(query, (hashed = queryHash(textKey!, query)));
+    return hashed;
+  };
   for (const [key, sums] of batch.searches) {
     const [query, day] = key.split("\u0000") as [string, string];
-    searches.push([query, day, sums.searches, sums.empty, sums.opens]);
+    searches.push([hashOf(query), day, sums.searches, sums.empty, sums.opens]);
   }
   const searchers: Searcher[] = [];
   for (const [key, people] of batch.searchers) {
     const [query, day] = key.split("\u0000") as [string, string];
-    for (const userId of people) searchers.push({ query, day, userId });
+    for (const userId of people) searchers.push({ query, hash: hashOf(query), day, userId });
   }
 
   await db.transaction(async (tx) => {
@@ -135,7 +151,7 @@ export async function flushInsights(db: Db, batch: Pending, written: WrittenRank
           target: [insightsSearches.query, insightsSearches.day],
           set: { searches: added(insightsSearches.searches), empty: added(insightsSearches.empty), opens: added(insightsSearches.opens) },
         });
-    if (searchers.length > 0) await countSearchers(tx, searchers, queryKey!);
+    if (searchers.length > 0) await countSearchers(tx, searchers, searcherKeys);
   });
   // Committed: remember what was written (another instance may hold larger ranks; max keeps them).
   for (const [page, week, register, rank] of registers.values()) {
@@ -149,27 +165,40 @@ export async function flushInsights(db: Db, batch: Pending, written: WrittenRank
   }
 }
 
-/**
- * k-anonymity: a query's people are counted by keyed hash until K_ANONYMITY; then the hashes are
- * deleted and only `people = K_ANONYMITY` remains. Two instances counting at once may each miss the
- * other's uncommitted hash: the query then shows at the next search, never too early.
- */
+/** The stored form of a query's text in every row: `#` and its keyed hash (43 base64url characters). */
+export function queryHash(textKey: Buffer, query: string): string {
+  return `#${keyedHash(textKey, query).toString("base64url")}`;
+}
+
 /** Someone who searched a query on a day, as counted in memory (the id is hashed only if the query still needs counting). */
 interface Searcher {
   query: string;
+  /** queryHash of `query`: what the rows hold. */
+  hash: string;
   day: string;
   userId: string;
 }
 
-async function countSearchers(tx: Tx, searchers: readonly Searcher[], queryKey: Buffer): Promise<void> {
+/**
+ * k-anonymity: a query's people are counted by keyed hash (under the quarter's key, prefixed with
+ * the quarter, so people of two quarters are never added up) until K_ANONYMITY; then the hashes are
+ * deleted, only `people = K_ANONYMITY` remains, and the query's text is written. Two instances
+ * counting at once may each miss the other's uncommitted hash: the query then shows at the next
+ * search, never too early.
+ */
+async function countSearchers(tx: Tx, searchers: readonly Searcher[], searcherKeys: ReadonlyMap<string, Buffer>): Promise<void> {
   const lastDay = new Map<string, string>();
-  for (const { query, day } of searchers) if ((lastDay.get(query) ?? "") < day) lastDay.set(query, day);
+  const textOf = new Map<string, string>();
+  for (const { hash, query, day } of searchers) {
+    textOf.set(hash, query);
+    if ((lastDay.get(hash) ?? "") < day) lastDay.set(hash, day);
+  }
   await tx
     .insert(insightsQueries)
     .select(
       selectJsonRows(
-        [...lastDay].map(([query, day]) => [query, 0, day]),
-        ["text", "integer", "text"],
+        [...lastDay].map(([hash, day]) => [hash, 0, day, null]),
+        ["text", "integer", "text", "text"],
       ),
     )
     .onConflictDoUpdate({
@@ -184,10 +213,11 @@ async function countSearchers(tx: Tx, searchers: readonly Searcher[], queryKey: 
   // Hashed only for the queries still below K_ANONYMITY: a query past it (most of a busy day's searches) needs
   // no one counted, and hashing its searchers anyway was most of a flush's time on the serving thread.
   const fresh = new Map<string, { query: string; person: string }>();
-  for (const { query, userId } of searchers) {
-    if (!below.has(query)) continue;
-    const person = keyedHash(queryKey, `${userId}\u0000${query}`).toString("base64url").slice(0, 22);
-    fresh.set(`${query}\u0000${person}`, { query, person });
+  for (const { hash, query, userId, day } of searchers) {
+    if (!below.has(hash)) continue;
+    const quarter = quarterOf(day);
+    const person = `${quarter}:${keyedHash(searcherKeys.get(quarter)!, `${userId}\u0000${query}`).toString("base64url").slice(0, 22)}`;
+    fresh.set(`${hash}\u0000${person}`, { query: hash, person });
   }
   if (fresh.size > 0)
     await tx
@@ -199,17 +229,22 @@ async function countSearchers(tx: Tx, searchers: readonly Searcher[], queryKey: 
         ),
       )
       .onConflictDoNothing();
-  for (const query of below) {
+  for (const hash of below) {
+    const quarter = quarterOf(lastDay.get(hash)!);
     const [row] = await tx
       .select({ people: sql<number>`count(*)`.mapWith(Number) })
       .from(insightsQueryPeople)
-      .where(eq(insightsQueryPeople.query, query));
+      .where(and(eq(insightsQueryPeople.query, hash), like(insightsQueryPeople.person, `${quarter}:%`)));
     const people = Math.min(row?.people ?? 0, K_ANONYMITY);
     // Never lowered: another instance may have reached the threshold (and deleted the hashes) meanwhile.
     await tx
       .update(insightsQueries)
-      .set({ people: sql`case when ${insightsQueries.people} > ${people} then ${insightsQueries.people} else ${people} end` })
-      .where(eq(insightsQueries.query, query));
-    if (people >= K_ANONYMITY) await tx.delete(insightsQueryPeople).where(eq(insightsQueryPeople.query, query));
+      .set({
+        people: sql`case when ${insightsQueries.people} > ${people} then ${insightsQueries.people} else ${people} end`,
+        // The text, only now that K_ANONYMITY people searched it.
+        ...(people >= K_ANONYMITY ? { text: textOf.get(hash)! } : {}),
+      })
+      .where(eq(insightsQueries.query, hash));
+    if (people >= K_ANONYMITY) await tx.delete(insightsQueryPeople).where(eq(insightsQueryPeople.query, hash));
   }
 }

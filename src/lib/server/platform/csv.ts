@@ -4,11 +4,22 @@
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /**
+ * Whether a spreadsheet may run the cell as a formula: its first character is one of FORMULA_START,
+ * or a compatibility form of one (full-width `＝ ＋ － ＠`, small `﹦ ﹢ ﹣ ﹫`), which spreadsheets in
+ * East Asian locales read as the ASCII operator: the first character's NFKC form is checked too.
+ */
+function startsFormula(value: string): boolean {
+  if (FORMULA_START.test(value)) return true;
+  const first = value.codePointAt(0);
+  return first !== undefined && first > 0x7f && FORMULA_START.test(String.fromCodePoint(first).normalize("NFKC"));
+}
+
+/**
  * One RFC 4180 field. A value a spreadsheet would run as a formula is prefixed with a single
  * quote and always quoted, so Excel, LibreOffice and Sheets show it as text.
  */
 export function csvCell(value: string): string {
-  const safe = FORMULA_START.test(value) ? `'${value}` : value;
+  const safe = startsFormula(value) ? `'${value}` : value;
   return safe !== value || /[",\n\r;]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

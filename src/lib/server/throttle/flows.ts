@@ -146,11 +146,6 @@ export const FLOWS = {
    * confirmations in a loop is refused long before it fills the audit log.
    */
   /** 'Esta página ajudou?': a person answers a few pages a day; refusals are not audited (nothing to protect but the table's size). */
-  "insights-feedback": {
-    actionType: null,
-    perClient: [{ name: "insights-feedback:ip", scope: "network", limit: { max: 600, windowMs: 15 * MINUTE }, counts: "attempts" }],
-    perAccount: [{ name: "insights-feedback:account", scope: "account", limit: { max: 60, windowMs: 15 * MINUTE }, counts: "attempts" }],
-  },
   "reading-confirm": {
     actionType: "reading_confirmed",
     perClient: [{ name: "reading:ip", scope: "network", limit: { max: 600, windowMs: 15 * MINUTE }, counts: "attempts" }],

@@ -15,7 +15,7 @@ export interface Limit {
 }
 
 /** Scales limits for tests/operations: `RATE_LIMIT_MULTIPLIER` (attempts) and `RATE_LIMIT_WINDOW_MS` (window). */
-function effective(limit: Limit): Limit {
+export function effective(limit: Limit): Limit {
   const multiplier = Number(process.env.RATE_LIMIT_MULTIPLIER ?? 1) || 1;
   const windowMs = Number(process.env.RATE_LIMIT_WINDOW_MS ?? 0) || limit.windowMs;
   return { max: Math.max(1, Math.round(limit.max * multiplier)), windowMs };

@@ -1,5 +1,6 @@
-import { and, eq, isNull } from "drizzle-orm";
-import { users } from "../../../../../db/schema/index.ts";
+import { and, eq, inArray, isNull, or } from "drizzle-orm";
+import { pages, rolePermissions, roles, userRoles, users } from "../../../../../db/schema/index.ts";
+import { ROUTES } from "../../../routes.ts";
 import { isAllowedEmail } from "../allowed-email.ts";
 import { writeAuditLog, type RequestMeta } from "../../audit/audit.ts";
 import type { Db, Tx } from "../../data/db.ts";
@@ -36,7 +37,11 @@ type Refused = { conflict: User; error: "linked_to_other_identity" | "email_held
  * audit rows (roles as in roles.ts): nothing of the sign-in stays if a row cannot be written. Under
  * the `accounts` lock, so parallel callbacks, a sign-up of the same address and the pending purge
  * each see the others' result. An account with a second factor gets a challenge instead of a
- * session unless the provider asserted MFA (claims.ts): the provider's word alone is not the code.
+ * session, unless the provider asserted MFA in a claim the operator configured (claims.ts) and the
+ * account was made by corporate sign-in and holds no admin or security role (providerMfaTrusted).
+ * While the challenge is pending, an identity not yet linked to the account changes nothing of it
+ * (no link, e-mail, name or roles): the challenge carries the link, written with the session once
+ * the code is right (linkAfterSecondFactor).
  */
 export async function openSsoAccount(
   db: Db,
@@ -74,34 +79,114 @@ export async function openSsoAccount(
       });
       return { ok: false, code: "deactivated" } as const;
     }
-    if (identity.fullName && identity.fullName !== user.fullName) found.changes.fullName = identity.fullName;
-    if (Object.keys(found.changes).length) {
-      user = (await tx.update(users).set(found.changes).where(eq(users.id, user.id)).returning())[0]!;
-    }
-    const roles = await applyMappedRoles(tx, user, mapRoleClaim(identity.roleClaim, settings.roleMap), settings, meta);
-    if (!identity.mfaAsserted && options.twoFactorKey && (await readTwoFactorStatus(tx, user.id)).enrolled) {
-      const challenge = await startTwoFactorChallenge(tx, user.id, options.nextPath);
+    const wanted = mapRoleClaim(identity.roleClaim, settings.roleMap);
+    const needsCode = options.twoFactorKey !== null && (await readTwoFactorStatus(tx, user.id)).enrolled;
+    const mfaTrusted = needsCode && identity.mfaAsserted && (await providerMfaTrusted(tx, user, wanted));
+    if (needsCode && !mfaTrusted) {
+      // Not linked yet: the identity has only passed the provider, so nothing of the account changes before the code.
+      const pendingLink = found.changes.oidcSubject !== undefined;
+      let held = await heldRoleNames(tx, user.id);
+      if (!pendingLink) {
+        user = await applyChanges(tx, user, found.changes, identity);
+        held = await applyMappedRoles(tx, user, wanted, settings, meta);
+      }
+      const challenge = await startTwoFactorChallenge(
+        tx,
+        user.id,
+        options.nextPath,
+        Date.now(),
+        pendingLink ? { issuer: identity.issuer, subject: identity.subject } : null,
+      );
       await writeAuditLog(tx, {
         userId: user.id,
         actionType: "sso_second_factor_required",
         result: "success",
-        details: { email, roles, issuer: identity.issuer, subject: identity.subject, ...found.details },
+        details: {
+          email,
+          roles: held,
+          issuer: identity.issuer,
+          subject: identity.subject,
+          mfa_claim: identity.mfaAsserted ? "not_trusted" : "not_asserted",
+          ...found.details,
+          ...(pendingLink ? { linked: false, link: "after_second_factor" } : {}),
+        },
         ...meta,
       });
       return { ok: true, userId: user.id, email, twoFactorChallenge: challenge.token } as const;
     }
+    user = await applyChanges(tx, user, found.changes, identity);
+    const roles = await applyMappedRoles(tx, user, wanted, settings, meta);
     const newDevice = await newDeviceOf(tx, user.id, meta.userAgent);
     const session = await createAuditedSession(tx, user.id, { ...meta, authMethod: "sso" }, [
       {
         userId: user.id,
         actionType: "sso_login_success",
         result: "success",
-        details: { email, roles, issuer: identity.issuer, subject: identity.subject, ...found.details },
+        details: {
+          email,
+          roles,
+          issuer: identity.issuer,
+          subject: identity.subject,
+          ...(mfaTrusted ? { mfa_claim: "trusted" } : {}),
+          ...found.details,
+        },
         ...meta,
       },
     ]);
     return { ok: true, userId: user.id, email, session, newDevice } as const;
   });
+}
+
+/** The account's row after the identity's changes (a new name from the provider among them). */
+async function applyChanges(tx: Tx, user: User, changes: Opened["changes"], identity: SsoIdentity): Promise<User> {
+  const all = { ...changes };
+  if (identity.fullName && identity.fullName !== user.fullName) all.fullName = identity.fullName;
+  if (Object.keys(all).length === 0) return user;
+  return (await tx.update(users).set(all).where(eq(users.id, user.id)).returning())[0]!;
+}
+
+/** System roles whose holders never let the provider's claim stand for the portal's code. */
+const PRIVILEGED_ROLES: readonly string[] = ["admin", "security"];
+
+/** Pages only privileged roles open (the audit log): a custom role granted one is privileged too. */
+const PRIVILEGED_PAGES = ROUTES.filter(
+  (route) => route.access.kind === "roles" && route.access.roles.every((role) => PRIVILEGED_ROLES.includes(role)),
+).map((route) => route.path);
+
+async function heldRoleNames(tx: Tx, userId: string): Promise<string[]> {
+  const rows = await tx
+    .select({ name: roles.name })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(eq(userRoles.userId, userId));
+  return [...new Set(rows.map((row) => row.name))].sort();
+}
+
+/**
+ * May the provider's MFA claim stand for the portal's code on this account? Only if corporate
+ * sign-in made it (never the command line's emergency admin, a sign-up or the directory), and it
+ * holds no admin or security role, from any source, nor a custom role opening a page only those
+ * open, and the provider's groups are not about to give it one.
+ */
+async function providerMfaTrusted(tx: Tx, user: User, wanted: readonly string[]): Promise<boolean> {
+  if (!user.createdBySso) return false;
+  if (wanted.some((name) => PRIVILEGED_ROLES.includes(name))) return false;
+  const privilegedPage = PRIVILEGED_PAGES.length
+    ? inArray(
+        roles.id,
+        tx
+          .select({ id: rolePermissions.roleId })
+          .from(rolePermissions)
+          .innerJoin(pages, eq(pages.id, rolePermissions.pageId))
+          .where(and(inArray(pages.path, PRIVILEGED_PAGES), eq(rolePermissions.canAccess, true))),
+      )
+    : undefined;
+  const held = await tx
+    .select({ userId: userRoles.userId })
+    .from(userRoles)
+    .innerJoin(roles, eq(roles.id, userRoles.roleId))
+    .where(and(eq(userRoles.userId, user.id), or(inArray(roles.name, [...PRIVILEGED_ROLES]), privilegedPage)));
+  return held.length === 0;
 }
 
 /**
@@ -164,6 +249,7 @@ async function findAccount(tx: Tx, identity: SsoIdentity, now: number): Promise<
       emailConfirmedAt: now,
       oidcIssuer: issuer,
       oidcSubject: subject,
+      createdBySso: true,
     })
     .returning();
   return { user: created[0]!, changes: {}, details: { created: true } };

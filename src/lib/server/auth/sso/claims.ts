@@ -16,7 +16,11 @@ export interface SsoIdentity {
   fullName: string;
   /** The raw role claim, mapped through `OIDC_ROLE_MAP` later. */
   roleClaim: unknown;
-  /** The provider says it checked a second factor (providerAssertsMfa): the portal's own is not asked again. */
+  /**
+   * The provider says, in a claim the operator configured, that it checked a second factor
+   * (providerAssertsMfa); the portal's own is then not asked again of an account made by corporate
+   * sign-in that holds no admin or security role (account.ts).
+   */
   mfaAsserted: boolean;
 }
 
@@ -33,17 +37,17 @@ export function fullNameFromClaims(claims: Record<string, unknown>): string {
 }
 
 /**
- * `amr` values (RFC 8176) that name a second factor or a key bound to a device: `mfa` (Entra, Okta),
- * `mca`, `otp`, `hwk` (security key), `swk` (a key in software, e.g. a passkey), `sc` (smart card).
- * `pwd` or `kba` alone do not count.
+ * The ID token's `amr` names a method OIDC_MFA_AMR lists, or its `acr` is one OIDC_MFA_ACR lists.
+ * Both lists are empty by default, so with no setting the provider's claim counts for nothing.
+ * Whether it may stand for the portal's own code is decided per account (account.ts).
  */
-export const MFA_AMR_VALUES: readonly string[] = ["mfa", "mca", "otp", "hwk", "swk", "sc"];
-
-/** The ID token's `amr` names a second factor, or its `acr` is one OIDC_MFA_ACR lists. */
-export function providerAssertsMfa(claims: Record<string, unknown>, mfaAcrValues: readonly string[]): boolean {
+export function providerAssertsMfa(
+  claims: Record<string, unknown>,
+  settings: Pick<OidcSettings, "mfaAcrValues" | "mfaAmrValues">,
+): boolean {
   const amr = Array.isArray(claims.amr) ? claims.amr : [];
-  if (amr.some((method) => typeof method === "string" && MFA_AMR_VALUES.includes(method))) return true;
-  return typeof claims.acr === "string" && mfaAcrValues.includes(claims.acr);
+  if (amr.some((method) => typeof method === "string" && settings.mfaAmrValues.includes(method))) return true;
+  return typeof claims.acr === "string" && settings.mfaAcrValues.includes(claims.acr);
 }
 
 /** A refused value for the audit row: anything outside printable ASCII spelled `\u{…}`, so no bidi or control character reaches the log viewer. */
@@ -58,7 +62,7 @@ export function spellOut(value: string): string {
 export async function readSsoClaims(
   db: Db,
   claims: VerifiedClaims,
-  settings: Pick<OidcSettings, "roleClaim" | "mfaAcrValues">,
+  settings: Pick<OidcSettings, "roleClaim" | "mfaAcrValues" | "mfaAmrValues">,
   meta: RequestMeta,
 ): Promise<ReadClaimsResult> {
   const who = { issuer: claims.iss, subject: claims.sub };
@@ -85,7 +89,7 @@ export async function readSsoClaims(
     email: normalizeEmail(email),
     fullName: name,
     roleClaim: claims[settings.roleClaim],
-    mfaAsserted: providerAssertsMfa(claims, settings.mfaAcrValues),
+    mfaAsserted: providerAssertsMfa(claims, settings),
   };
   return { ok: true, identity };
 }

@@ -10,6 +10,7 @@ import { sha256 } from "../../platform/hashing.ts";
 import { createAuditedSession, type SignInSession } from "../../sessions/session.ts";
 import { newDeviceOf, noticeNewDevice } from "../security-notices.ts";
 import type { Attempt } from "../../throttle/throttle.ts";
+import { linkAfterSecondFactor } from "../sso/link.ts";
 import { acceptTotpCode, consumeRecoveryCode } from "./code.ts";
 import { readTwoFactorStatus, WRONG_CODE_MESSAGE } from "./enrolment.ts";
 
@@ -30,16 +31,28 @@ export async function needsSecondFactor(db: Db, key: Buffer | null, userId: stri
   return key !== null && (await readTwoFactorStatus(db, userId)).enrolled;
 }
 
+/**
+ * A challenge for `userId`; `ssoLink`: after a corporate sign-in whose identity is not linked to the
+ * account yet, the identity to link once the code is right (sso/link.ts), not before.
+ */
 export async function startTwoFactorChallenge(
   db: Db,
   userId: string,
   nextPath: string,
   now = Date.now(),
+  ssoLink: { issuer: string; subject: string } | null = null,
 ): Promise<{ token: string; expiresAt: number }> {
   const token = encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(20)));
   const expiresAt = now + CHALLENGE_TTL_MS;
   await db.delete(twoFactorChallenges).where(lt(twoFactorChallenges.expiresAt, now));
-  await db.insert(twoFactorChallenges).values({ tokenHash: hashChallenge(token), userId, nextPath, expiresAt });
+  await db.insert(twoFactorChallenges).values({
+    tokenHash: hashChallenge(token),
+    userId,
+    nextPath,
+    expiresAt,
+    ssoIssuer: ssoLink?.issuer ?? null,
+    ssoSubject: ssoLink?.subject ?? null,
+  });
   return { token, expiresAt };
 }
 
@@ -63,6 +76,8 @@ async function findChallenge(db: Db, token: string, now: number) {
       tokenHash: twoFactorChallenges.tokenHash,
       userId: twoFactorChallenges.userId,
       nextPath: twoFactorChallenges.nextPath,
+      ssoIssuer: twoFactorChallenges.ssoIssuer,
+      ssoSubject: twoFactorChallenges.ssoSubject,
       email: users.email,
     })
     .from(twoFactorChallenges)
@@ -155,6 +170,9 @@ export async function completeTwoFactorSignIn(
       .returning({ tokenHash: twoFactorChallenges.tokenHash });
     // A parallel request with another right code already turned this challenge into a session.
     if (!used) return null;
+    if (challenge.ssoIssuer !== null && challenge.ssoSubject !== null) {
+      await linkAfterSecondFactor(tx, challenge.userId, { issuer: challenge.ssoIssuer, subject: challenge.ssoSubject }, method, meta);
+    }
     return createAuditedSession(tx, challenge.userId, { ...meta, authMethod: "two_factor" }, rows, now);
   });
   if (!session) return authFailure(401, "challenge_expired", CHALLENGE_EXPIRED_MESSAGE);
