@@ -58,17 +58,22 @@ test("an admin limits a role, restricts a page and restores its default with the
   await dialog.getByRole("radio", { name: /Padrão/ }).focus();
   await page.keyboard.press("ArrowDown");
   await expect(dialog.getByRole("radio", { name: "Só os perfis escolhidos" })).toBeChecked();
-  // No role chosen: refused, and said so in the dialog.
-  await dialog.getByRole("button", { name: "Salvar" }).focus();
-  await page.keyboard.press("Enter");
-  await expect(dialog.getByText("Nenhum perfil poderia abrir esta página").first()).toBeVisible();
+  // The admin role is always in: ticked, fixed, and the dialog says why (no admin locks the admins out).
+  const adminBox = dialog.getByRole("checkbox", { name: /^Administrador/ });
+  await expect(adminBox).toBeChecked();
+  await expect(adminBox).toBeDisabled();
+  await expect(adminBox).toHaveAccessibleDescription(/sempre pode abrir todas as páginas/);
   await dialog.getByRole("checkbox", { name: /^Líder/ }).focus();
   await page.keyboard.press("Space");
   expect(await seriousViolations(page)).toEqual([]);
   await dialog.getByRole("button", { name: "Salvar" }).focus();
   await page.keyboard.press("Enter");
   await expect(dialog).toHaveCount(0);
-  await expect(sementezz).toContainText("Restrita: Líder");
+  await expect(sementezz).toContainText("Restrita: Administrador, Líder");
+  expect(await seriousViolations(page)).toEqual([]);
+  // The admin who saved it still opens the page.
+  expect(new URL((await page.request.get("/sementezz", { maxRedirects: 0 })).url()).pathname).toBe("/sementezz");
+  expect((await page.request.get("/sementezz", { maxRedirects: 0 })).status()).toBe(200);
 
   await sementezz.getByRole("button", { name: "Alterar quem pode abrir Sementezz" }).focus();
   await page.keyboard.press("Enter");
