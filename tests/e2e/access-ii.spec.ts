@@ -10,12 +10,8 @@ import { hydrated } from "./islands";
 async function seriousViolations(page: Page): Promise<string[]> {
   // A toast sliding in is measured at its final colours, not half-faded.
   await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
-  // The toast layer is left out: its error toast over an open dialog is flagged (colour-contrast), an existing component reported apart.
-  const results = await new AxeBuilder({ page })
-    .setLegacyMode(true)
-    .exclude("[data-sonner-toaster]")
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
+  // The toast layer is measured too (issue 64: its colours now pass; see toasts.spec.ts).
+  const results = await new AxeBuilder({ page }).setLegacyMode(true).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes[0]?.target}`);
 }
 
