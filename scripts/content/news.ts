@@ -91,6 +91,8 @@ export function contentNews(root: string, pages: readonly ContentPageEntry[], re
         const changes = pageFiles.map((file) =>
           fileChange(file, fileAt(root, `${commit}^`, file), fileAt(root, commit, file), file === own),
         );
+        // Only quoting or layout changed (the values read the same): nothing to tell readers.
+        if (changes.every((change) => change.same)) continue;
         item.resumo = describeChanges(changes) ?? DEFAULT_NEWS_SUMMARY;
         const links = changes.flatMap((change) => change.links);
         if (links.length) item.secoes = links.slice(0, 10);

@@ -8,6 +8,8 @@ import { manifestGeneration, readContentManifest, type ContentPageEntry } from "
 
 export const SYSTEM_ROLES = ["admin", "lider", "visualizador", "security"] as const;
 export type SystemRole = (typeof SYSTEM_ROLES)[number];
+/** The role that always keeps every page (decideAccess), so that no restriction can lock the admins out. */
+export const ADMIN_ROLE = "admin" satisfies SystemRole;
 
 /** Who may open a route. */
 export type Access =
@@ -223,6 +225,8 @@ export function decideAccess(route: RouteRule, principal: Principal | null): Dec
   const { access } = route;
   if (access.kind === "public") return "allow";
   if (!principal) return "sign-in";
+  // The admin role opens every page: no restriction set in the panel (nor a content page's `access`) can lock the admins out.
+  if (principal.roles.includes(ADMIN_ROLE)) return "allow";
   // A restriction set in the admin panel replaces the route table's rule (most permissive of the person's roles wins).
   if (principal.overridden?.has(route.path)) return principal.audiencePaths?.has(route.path) ? "allow" : "deny";
   if (access.kind === "signed-in") {

@@ -4,8 +4,13 @@ import { text } from "./common";
 import { readingSchema } from "./reading";
 
 /** Who may open a content page: any signed-in person, or holders of the listed system roles. */
+const ACCESS_CHOICES = `use "signed-in" ou uma lista de perfis do sistema`;
 export const contentAccessSchema = z.union([z.literal("signed-in"), z.array(z.enum(SYSTEM_ROLES)).min(1, "liste ao menos um perfil")], {
-  error: `use "signed-in" ou uma lista de perfis do sistema (${SYSTEM_ROLES.join(", ")})`,
+  // A page without `access` is told the field is missing (it has no default: who may open a page is always written down).
+  error: (issue) =>
+    issue.input === undefined
+      ? `falta o campo obrigatório \`access\` (${ACCESS_CHOICES}: ${SYSTEM_ROLES.join(", ")})`
+      : `${ACCESS_CHOICES} (${SYSTEM_ROLES.join(", ")})`,
 });
 
 /** Frontmatter of a page written by editors (content/paginas/<slug>.mdx). */

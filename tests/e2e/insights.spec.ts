@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { eq } from "drizzle-orm";
-import { insightsComments, insightsReads } from "../../db/schema/index";
+import { insightsComments, insightsReads, insightsVotes } from "../../db/schema/index";
 import { dayOf, daysBefore } from "../../src/lib/server/insights/calendar";
 import { e2eDb, expect, test } from "./fixtures";
 
@@ -116,6 +116,78 @@ test("an admin's chart and table agree, the filters stay in the address, and a t
   expect(csv.find((line) => line.startsWith(day))).toMatch(new RegExp(`^${day};1[5-9]\\d\\d$`));
 });
 
+test("every Insights table sorts by any column ('Não ajudou' included) with aria-sort; charts name their axes; the readers columns name their weeks", async ({
+  page,
+  loginAs,
+}) => {
+  const today = dayOf(Date.now(), "America/Sao_Paulo");
+  const day = daysBefore(today, 1);
+  const stamp = Date.now();
+  // /contato confuses most: 3 'Não', then /faq 2, /glossario 1.
+  const votes = [
+    ...Array.from({ length: 3 }, (_, index) => ({ page: "/contato", helpful: 0, index })),
+    ...Array.from({ length: 2 }, (_, index) => ({ page: "/faq", helpful: 0, index })),
+    { page: "/glossario", helpful: 0, index: 0 },
+  ];
+  await e2eDb()
+    .insert(insightsVotes)
+    .values(
+      votes.map((vote) => ({
+        voteKey: `sort-${stamp}-${vote.page}-${vote.index}`,
+        page: vote.page,
+        version: "1",
+        helpful: vote.helpful,
+        reason: null,
+        day,
+      })),
+    )
+    .onConflictDoNothing();
+  await loginAs(["admin"]);
+  await page.goto("/insights?periodo=7");
+  const table = page.getByRole("table", { name: /Leituras por página/ });
+  await expect(table).toBeVisible();
+  await expect(table.getByRole("columnheader", { name: /Leitores distintos: semana passada \(\d{4}-W\d{2}\)/ })).toBeVisible();
+  await expect(table.getByRole("columnheader", { name: /Leitores distintos: esta semana \(\d{4}-W\d{2}, até hoje\)/ })).toBeVisible();
+
+  const column = (name: string) => table.getByRole("columnheader", { name });
+  const notHelpful = column("Não ajudou");
+  await expect(notHelpful).not.toHaveAttribute("aria-sort", /.+/);
+  await notHelpful.getByRole("button").focus();
+  await page.keyboard.press("Enter");
+  await expect(notHelpful).toHaveAttribute("aria-sort", "descending");
+  const index = await table
+    .getByRole("columnheader")
+    .evaluateAll((cells) => cells.findIndex((cell) => cell.textContent?.trim() === "Não ajudou"));
+  const values = async () =>
+    (await table.locator(`tbody tr td:nth-child(${index + 1})`).allTextContents()).map((text) => Number(text.replace(/\./g, "")));
+  const descending = await values();
+  expect(descending).toEqual([...descending].sort((a, b) => b - a));
+  expect(await table.locator("tbody tr").first().locator("td").first().textContent()).toBe("Contato");
+  await page.keyboard.press("Enter");
+  await expect(notHelpful).toHaveAttribute("aria-sort", "ascending");
+  const ascending = await values();
+  expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
+  // A text column sorts A→Z first, and only one column says it is sorted.
+  await column("Página").getByRole("button").click();
+  await expect(column("Página")).toHaveAttribute("aria-sort", "ascending");
+  await expect(notHelpful).not.toHaveAttribute("aria-sort", /.+/);
+  const titles = await table.locator("tbody tr td:first-child").allTextContents();
+  expect(titles).toEqual([...titles].sort((a, b) => a.localeCompare(b, "pt-BR", { numeric: true })));
+  // Every other table has sortable headers too.
+  for (const caption of ["Leituras por dia", "Leitores distintos por semana", "Leituras por perfil", "Páginas sem leitura em 30 dias"]) {
+    const other = page.getByRole("table", { name: new RegExp(`^${caption}`) });
+    const buttons = other.getByRole("columnheader").getByRole("button");
+    expect(await buttons.count()).toBe(await other.getByRole("columnheader").count());
+  }
+  // Charts: axis titles with units.
+  await expect(page.locator('[data-grafico="Leituras por dia"]')).toHaveAttribute("data-eixo-y", "Leituras (páginas abertas)");
+  await expect(page.locator('[data-grafico="Leituras por dia"]')).toHaveAttribute("data-eixo-x", "Dia (mês-dia)");
+  await expect(page.locator('[data-grafico="Leitores distintos por semana"]')).toHaveAttribute(
+    "data-eixo-y",
+    "Pessoas diferentes (estimativa)",
+  );
+});
+
 for (const scheme of ["light", "dark"] as const) {
   test(`the Insights page passes axe (${scheme})`, async ({ browser, baseURL }) => {
     const context = await browser.newContext({ baseURL, colorScheme: scheme, locale: "pt-BR" });
@@ -125,7 +197,9 @@ for (const scheme of ["light", "dark"] as const) {
     await context.addCookies([{ name: SESSION_COOKIE, value: admin.token, url: baseURL!, httpOnly: true, sameSite: "Lax" }]);
     const page = await context.newPage();
     await page.goto("/insights");
-    await expect(page.getByRole("table", { name: "Leituras por página" })).toBeVisible();
+    await expect(page.getByRole("table", { name: /^Leituras por página/ })).toBeVisible();
+    // The charts are drawn in the page's scheme (a light grid on a dark page outweighed the data).
+    await expect(page.locator("[data-grafico]").first()).toHaveAttribute("data-tema", scheme === "dark" ? "escuro" : "claro");
     const axe = new AxeBuilder({ page });
     const results = await (
       scheme === "light" ? axe.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]) : axe.withRules(["color-contrast"])

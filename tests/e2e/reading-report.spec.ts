@@ -143,6 +143,44 @@ for (const scheme of ["light", "dark"] as const) {
   });
 }
 
+test("on a 390 px phone the report fits its width, with a person's pending list open (light and dark axe: 0 serious)", async ({
+  browser,
+}) => {
+  for (const scheme of ["light", "dark"] as const) {
+    const page = await pageAs(browser, who.admin!, scheme);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto("/leitura/relatorio");
+    await expect(page.getByRole("table", { name: "Resumo por página (versão atual)" })).toBeVisible();
+    const overflow = () =>
+      page.evaluate(() => ({
+        width: document.documentElement.scrollWidth,
+        // What sticks out, for the message when it fails.
+        wide: [...document.querySelectorAll("body *")]
+          .filter((element) => {
+            if (element.getBoundingClientRect().right <= 390.5) return false;
+            // Inside a box that scrolls sideways (a wide table) is fine: the page itself does not.
+            for (let up = element.parentElement; up && up !== document.body; up = up.parentElement) {
+              if (["auto", "scroll", "hidden"].includes(getComputedStyle(up).overflowX)) return false;
+            }
+            return true;
+          })
+          .slice(0, 5)
+          .map((element) => `${element.tagName.toLowerCase()}.${[...element.classList].join(".")}`),
+      }));
+    expect(await overflow()).toEqual({ width: 390, wide: [] });
+    const person = page.getByRole("button", { name: /Ver páginas pendentes/ }).first();
+    if (await person.count()) {
+      await person.click();
+      await expect(page.getByRole("dialog").first()).toBeVisible();
+      expect((await overflow()).width).toBeLessThanOrEqual(390);
+    }
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+    if (scheme === "light") await page.screenshot({ path: test.info().outputPath("leitura-relatorio-390.png"), fullPage: true });
+    await page.context().close();
+  }
+});
+
 test("a líder sees the report; a visualizador is refused", async ({ browser }) => {
   const lider = await pageAs(browser, who.lider!);
   await lider.goto("/leitura/relatorio");

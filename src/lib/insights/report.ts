@@ -32,8 +32,10 @@ export interface PageRow {
   pagina: string;
   titulo: string;
   leituras: number;
-  /** Distinct readers in the last complete week (estimate). */
+  /** Distinct readers in the last complete ISO week, `semanaCompleta` (estimate). */
   leitoresSemana: number;
+  /** Distinct readers in the current ISO week so far, `semanaAtual` (estimate). */
+  leitoresSemanaAtual: number;
   sim: number;
   nao: number;
 }
@@ -61,7 +63,10 @@ export interface InsightsReport {
   filtro: { periodo: string; perfil: string; pagina: string | null };
   desde: string;
   ate: string;
+  /** The last complete ISO week (e.g. 2026-W49). */
   semanaCompleta: string;
+  /** The current ISO week, counted so far. */
+  semanaAtual: string;
   paginas: PageRow[];
   serie: { dia: string; leituras: number }[];
   leitores: { semana: string; leitores: number }[];

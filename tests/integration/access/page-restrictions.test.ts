@@ -26,10 +26,14 @@ const LIMITED_ROLE = "parceiros";
 /** The limited role's checked pages: two content pages and one restricted page. */
 const LIMITED_PAGES = ["/5ps", "/glossario", "/comite-ia"];
 
-/** The issue's model: restrictions replace the default; all-limited persons open only their pages; most permissive wins. */
+/**
+ * The issues' model: restrictions replace the default; all-limited persons open only their pages; most
+ * permissive wins; the admin role opens every page, whatever a restriction says (issue 64: no lock-out).
+ */
 function expected(route: RouteRule, persona: Persona, restrictions: ReadonlyMap<string, readonly string[]>): "allow" | "deny" {
   const held: readonly string[] = PERSONAS[persona];
   if (route.access.kind === "public") return "allow";
+  if (held.includes("admin")) return "allow";
   const restricted = restrictions.get(route.path);
   if (restricted) return held.some((role) => restricted.includes(role)) ? "allow" : "deny";
   const limited = held.length > 0 && held.every((role) => role === LIMITED_ROLE);
@@ -142,12 +146,14 @@ describe("access II: limited roles and restrictions from the panel", () => {
     await checkDownloads(new Map());
   }, 60_000);
 
-  it("after restricting /faq to lider + parceiros and /comite-ia to admin, the next request follows; restoring brings the default back", async () => {
-    for (const [target, roles] of [
+  it("after restricting /faq to lider + parceiros, /comite-ia to admin, /templates and /audit-logs without admin, the next request follows (admin keeps every page); restoring brings the default back", async () => {
+    const targets = [
       ["/faq", ["lider", LIMITED_ROLE]],
       ["/comite-ia", ["admin"]],
       ["/templates", ["visualizador"]],
-    ] as const) {
+      ["/audit-logs", ["security"]],
+    ] as const;
+    for (const [target, roles] of targets) {
       const response = await call("PUT", "/api/admin/page-access", people.admin.token, {
         path: target,
         roles,
@@ -159,14 +165,22 @@ describe("access II: limited roles and restrictions from the panel", () => {
       ["/faq", ["lider", LIMITED_ROLE]],
       ["/comite-ia", ["admin"]],
       ["/templates", ["visualizador"]],
+      ["/audit-logs", ["security"]],
     ]);
     await checkEveryPage(restrictions);
+    // The saved audience names the admin role even when the admin left it out.
+    const listed = (await (await call("GET", "/api/admin/page-access", people.admin.token)).json()) as {
+      pages: { path: string; roles: string[] | null }[];
+    };
+    expect(listed.pages.find((page) => page.path === "/templates")!.roles).toEqual(["admin", "visualizador"]);
+    expect(listed.pages.find((page) => page.path === "/audit-logs")!.roles).toEqual(["admin", "security"]);
+    expect((await call("GET", "/api/audit-logs", people.admin.token)).status).toBe(200);
     await checkDownloads(restrictions);
     const matrix = (await (await call("GET", "/api/admin/access-matrix", people.admin.token)).json()) as AccessMatrix;
     const faq = matrix.rows.find((row) => row.path === "/faq")!;
     expect(faq.decisions).toMatchObject({ "perfil:visualizador": "deny", "perfil:lider": "allow", [`perfil:${LIMITED_ROLE}`]: "allow" });
 
-    for (const target of ["/faq", "/comite-ia", "/templates"]) {
+    for (const [target] of targets) {
       const restored = await call("PUT", "/api/admin/page-access", people.admin.token, {
         path: target,
         roles: null,

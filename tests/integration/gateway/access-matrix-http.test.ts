@@ -52,11 +52,22 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 describe("the access matrix equals the gate's HTTP answers", () => {
-  it("lists every page of the route table and a column per role", () => {
-    expect(matrix.rows.map((row) => row.path)).toEqual(ROUTES.map((route) => route.path));
+  it("lists every page of the route table, content first, and a column per role named as the panel names it", () => {
+    expect([...matrix.rows.map((row) => row.path)].sort()).toEqual(ROUTES.map((route) => route.path).sort());
+    // Content (the methodology's reading order, in its order) before the restricted, admin, account and public pages.
+    const content = ROUTES.filter((route) => route.reading).map((route) => route.path);
+    expect(matrix.rows.slice(0, content.length).map((row) => row.path)).toEqual(content);
     expect(matrix.columns.map((column) => column.key)).toEqual(
       expect.arrayContaining(["visitante", "sem-perfil", ...ROLE_PERSONAS.map((role) => `perfil:${role}`), "perfil:convidado-comite"]),
     );
+    const labels = Object.fromEntries(matrix.columns.map((column) => [column.key, column.label]));
+    expect(labels).toMatchObject({
+      "perfil:admin": "Administrador",
+      "perfil:lider": "Líder",
+      "perfil:visualizador": "Visualizador",
+      "perfil:security": "Segurança",
+      "perfil:convidado-comite": "convidado-comite",
+    });
   });
 
   const columnOf: Record<Persona, string> = {

@@ -95,6 +95,65 @@ describe("SCIM: Microsoft Entra ID's request sequence", () => {
     expect(renamed.body).toMatchObject({ userName: "sandy.nia@b1.example.com" });
   });
 
+  it("takes the manager as Entra sends it, a bare id string, together with the other changes of the same PATCH", async () => {
+    // Entra sends single-valued attributes as bare values: Microsoft's "Known issues and resolutions with SCIM 2.0
+    // protocol compliance of the Microsoft Entra user provisioning service", "Requests made to add a single-value
+    // string attribute":
+    //   { "schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+    //     "Operations": [{ "op": "Add", "path": "nickName", "value": "Babs" }] }
+    // and the enterprise `manager` (a complex attribute, RFC 7643 §4.3) the same way, its id as the value:
+    //   { "op": "Add", "path": "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:manager", "value": "2819c223-…" }
+    const manager = "2819c223-7f76-453a-919d-413861904646";
+    const response = await scim(server, "PATCH", `/Users/${userId}`, {
+      schemas: [PATCH],
+      Operations: [
+        { op: "Add", path: `${ENTERPRISE}:department`, value: "Engenharia" },
+        { op: "Add", path: `${ENTERPRISE}:manager`, value: manager },
+      ],
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ [ENTERPRISE]: { department: "Engenharia", manager: { value: manager } } });
+    expect((await scim(server, "GET", `/Users/${userId}`)).body).toMatchObject({
+      [ENTERPRISE]: { department: "Engenharia", manager: { value: manager } },
+    });
+    // The same bare id in the "Requests to replace multiple attributes" shape (a path-less value keyed by paths),
+    // and the RFC's own shape (an object with `value`), with Replace.
+    const other = "e9e30dba-f08f-4109-8486-d5c6a331660a";
+    const pathless = await scim(server, "PATCH", `/Users/${userId}`, {
+      schemas: [PATCH],
+      Operations: [{ op: "replace", value: { displayName: "Sandy Nia", [`${ENTERPRISE}:manager`]: other } }],
+    });
+    expect(pathless.status).toBe(200);
+    expect(pathless.body).toMatchObject({ [ENTERPRISE]: { manager: { value: other } } });
+    const rfc = await scim(server, "PATCH", `/Users/${userId}`, {
+      schemas: [PATCH],
+      Operations: [{ op: "Replace", path: `${ENTERPRISE}:manager`, value: { value: manager } }],
+    });
+    expect(rfc.body).toMatchObject({ [ENTERPRISE]: { manager: { value: manager } } });
+    // Other wrong shapes stay refused (400 invalidValue), and the PATCH being atomic nothing of it is applied.
+    for (const wrong of [42, true, [manager], "", "x".repeat(257), "ger\u202eente", { value: 7 }, { chefe: manager }]) {
+      const refused = await scim(server, "PATCH", `/Users/${userId}`, {
+        schemas: [PATCH],
+        Operations: [
+          { op: "Add", path: `${ENTERPRISE}:department`, value: "Não aplicado" },
+          { op: "Add", path: `${ENTERPRISE}:manager`, value: wrong },
+        ],
+      });
+      expect({ wrong, status: refused.status }).toEqual({ wrong, status: 400 });
+      expect(refused.body).toMatchObject({ schemas: [ERROR], status: "400" });
+    }
+    expect((await scim(server, "GET", `/Users/${userId}`)).body).toMatchObject({
+      [ENTERPRISE]: { department: "Engenharia", manager: { value: manager } },
+    });
+    // Removing it (a value-less Remove) leaves the department.
+    const removed = await scim(server, "PATCH", `/Users/${userId}`, {
+      schemas: [PATCH],
+      Operations: [{ op: "Remove", path: `${ENTERPRISE}:manager` }],
+    });
+    expect(removed.status).toBe(200);
+    expect(removed.body![ENTERPRISE]).toEqual({ employeeNumber: "701984", department: "Engenharia" });
+  });
+
   it("an empty PATCH changes nothing", async () => {
     const before = (await scim(server, "GET", `/Users/${userId}`)).body;
     const response = await scim(server, "PATCH", `/Users/${userId}`, { schemas: [PATCH], Operations: [] });
@@ -195,6 +254,19 @@ describe("SCIM: Microsoft Entra ID's request sequence", () => {
 
     expect((await scim(server, "DELETE", `/Groups/${groupId}`)).status).toBe(204);
     expect((await scim(server, "GET", `/Groups/${groupId}`)).status).toBe(404);
+  });
+
+  it("name, displayName and emails cannot be left unassigned (README): a Remove answers 200 and they come from the account", async () => {
+    const kept = await scim(server, "PATCH", `/Users/${userId}`, {
+      schemas: [PATCH],
+      Operations: ["name", "displayName", "emails"].map((path) => ({ op: "Remove", path })),
+    });
+    expect(kept.status).toBe(200);
+    expect(kept.body).toMatchObject({
+      name: { formatted: expect.any(String) },
+      displayName: expect.any(String),
+      emails: [{ value: kept.body!.userName, type: "work", primary: true }],
+    });
   });
 
   it("deletes the user: 204, gone, its audit rows kept with the directory as the actor", async () => {

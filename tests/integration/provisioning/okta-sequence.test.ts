@@ -10,6 +10,7 @@ import { scim, SCIM_TOKEN } from "../../support/scim";
 const USER = "urn:ietf:params:scim:schemas:core:2.0:User";
 const GROUP = "urn:ietf:params:scim:schemas:core:2.0:Group";
 const PATCH = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+const ENTERPRISE = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
 
 describe("SCIM: Okta's request sequence", () => {
   let server: RunningServer;
@@ -102,6 +103,42 @@ describe("SCIM: Okta's request sequence", () => {
       Operations: [{ op: "replace", value: { active: true } }],
     });
     expect(on.body!.active).toBe(true);
+  });
+
+  it("a path-less replace carrying the enterprise department and manager (as an object) with the deactivation: all of it applied", async () => {
+    // Okta's "SCIM 2.0" reference, "Update a specific User (PATCH)": its PATCH bodies are path-less replaces,
+    //   { "schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"],
+    //     "Operations": [{ "op": "replace", "value": { "active": false } }] }
+    // with the profile attributes an admin maps (here the enterprise extension, manager as RFC 7643's `{ "value": … }`).
+    const response = await scim(server, "PATCH", `/Users/${userId}`, {
+      schemas: [PATCH],
+      Operations: [
+        {
+          op: "replace",
+          value: { active: false, [ENTERPRISE]: { department: "Operações", manager: { value: "00u1ckjz6GlpRTUFk0h8" } } },
+        },
+      ],
+    });
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      active: false,
+      [ENTERPRISE]: { department: "Operações", manager: { value: "00u1ckjz6GlpRTUFk0h8" } },
+    });
+    // The manager as a bare id in the extension object (Entra's habit) is taken too; a number is not.
+    const bare = await scim(server, "PATCH", `/Users/${userId}`, {
+      schemas: [PATCH],
+      Operations: [{ op: "replace", value: { active: true, [ENTERPRISE]: { manager: "00u1ckjz6GlpRTUFk0h9" } } }],
+    });
+    expect(bare.body).toMatchObject({
+      active: true,
+      [ENTERPRISE]: { department: "Operações", manager: { value: "00u1ckjz6GlpRTUFk0h9" } },
+    });
+    const refused = await scim(server, "PATCH", `/Users/${userId}`, {
+      schemas: [PATCH],
+      Operations: [{ op: "replace", value: { active: false, [ENTERPRISE]: { manager: 7 } } }],
+    });
+    expect(refused.status).toBe(400);
+    expect((await scim(server, "GET", `/Users/${userId}`)).body).toMatchObject({ active: true });
   });
 
   it("pushes a group, renames it with a path-less replace, adds, replaces and removes members", async () => {

@@ -52,6 +52,17 @@ describe("content:check", () => {
   });
 });
 
+describe("content:check, a page without `access`", () => {
+  it("says the required field is missing, at the frontmatter", () => {
+    const problems = checkCopy((root) => {
+      fs.writeFileSync(path.join(root, "content/paginas/sem-acesso.mdx"), "---\ntitle: Sem acesso\ndescription: x\n---\nTexto.\n");
+    });
+    expect(problems.filter((line) => line.startsWith("content/paginas/sem-acesso.mdx"))).toEqual([
+      'content/paginas/sem-acesso.mdx:2: campo "access": falta o campo obrigatório `access` (use "signed-in" ou uma lista de perfis do sistema: admin, lider, visualizador, security)',
+    ]);
+  });
+});
+
 describe("content:check, downloads", () => {
   it("lists the files offered with the pages that show them, and every action still without a link or file", () => {
     const { downloads, missing } = checkContent(process.cwd());

@@ -98,6 +98,23 @@ describe("content changes from git", () => {
       '- { id: "a", question: "Primeira?", answer: "mudou" }\n- { id: "c", question: "Terceira?", answer: "z" }\n',
       "faq 2",
     );
+    // A YAML file that is an object, not a list (fast-track.yaml): named entries by name, other texts quoted.
+    commit(
+      "content/fast-track.yaml",
+      'banner: Transforme ideias em produtos funcionando em 2 dias.\ntwoDays:\n  highlights:\n    - { title: "Validação rápida", text: "Em horas." }\n  day1:\n    - Imersão no problema\n',
+      "fast track",
+    );
+    commit(
+      "content/fast-track.yaml",
+      'banner: Transforme ideias em produtos funcionando em 48 horas, com o cliente.\ntwoDays:\n  highlights:\n    - { title: "Validação rápida", text: "Em minutos." }\n    - { title: "Escala", text: "Segue." }\n  day1:\n    - Imersão no problema\n    - Testes com usuários\n',
+      "fast track 2",
+    );
+    // Only the quoting: the same texts once read, so nothing for readers.
+    commit(
+      "content/fast-track.yaml",
+      'banner: "Transforme ideias em produtos funcionando em 48 horas, com o cliente."\ntwoDays:\n  highlights:\n    - { title: Validação rápida, text: Em minutos. }\n    - { title: Escala, text: Segue. }\n  day1:\n    - Imersão no problema\n    - Testes com usuários\n',
+      "fast track quotes",
+    );
     // Only the frontmatter: no section changed, the neutral line stays.
     commit(
       "content/paginas/politica.mdx",
@@ -123,6 +140,16 @@ describe("content changes from git", () => {
     const { items } = contentNews(root, pages as never, []);
     expect(items.map(({ pagina, resumo, secoes }) => ({ pagina, resumo, secoes }))).toEqual([
       { pagina: "/politica", resumo: "Conteúdo atualizado", secoes: undefined },
+      {
+        pagina: "/ai-first-fast-track",
+        resumo: "Novo: Escala, “Testes com usuários”. Alterado: “Transforme ideias em produtos funcionando em 48…”, Validação rápida.",
+        secoes: undefined,
+      },
+      {
+        pagina: "/ai-first-fast-track",
+        resumo: "Novo: “Transforme ideias em produtos funcionando em 2…”, Validação rápida, “Imersão no problema”.",
+        secoes: undefined,
+      },
       { pagina: "/faq", resumo: "Novo: Terceira?. Alterado: Primeira?. Removido: Segunda?.", secoes: undefined },
       { pagina: "/faq", resumo: "Novo: Primeira?, Segunda?.", secoes: undefined },
       {

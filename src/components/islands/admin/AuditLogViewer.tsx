@@ -184,7 +184,13 @@ export default function AuditLogViewer() {
           </a>
         </div>
       </form>
-      <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-700">
+      {/* A row wider than a phone (a long detail) scrolls sideways: the keyboard reaches the scroll through the region (axe: scrollable-region-focusable). */}
+      <div
+        role="region"
+        aria-label="Registros de auditoria"
+        tabIndex={0}
+        className="relative overflow-x-auto rounded-lg border border-slate-200 focus-visible:outline-2 focus-visible:outline-brand-600 dark:border-slate-700"
+      >
         <table className="w-full text-left text-sm">
           <thead className="bg-slate-50 dark:bg-slate-800">
             <tr>

@@ -75,6 +75,7 @@ export function CheckItem({
   onChange,
   title,
   subtitle,
+  describedBy,
 }: {
   id: string;
   checked: boolean;
@@ -82,6 +83,8 @@ export function CheckItem({
   onChange: (checked: boolean) => void;
   title: string;
   subtitle?: string;
+  /** Id of a text that explains the choice (e.g. why it cannot be changed). */
+  describedBy?: string;
 }) {
   return (
     <div className="flex items-start gap-2 rounded-md p-2 hover:bg-slate-50 dark:hover:bg-slate-800">
@@ -89,6 +92,7 @@ export function CheckItem({
         id={id}
         checked={checked}
         disabled={disabled}
+        aria-describedby={describedBy}
         onCheckedChange={(value) => onChange(value === true)}
         className="mt-0.5 flex size-5 shrink-0 items-center justify-center rounded border border-slate-400 data-[state=checked]:border-brand-600 data-[state=checked]:bg-brand-600 disabled:opacity-50"
       >

@@ -6,6 +6,9 @@ import { CheckItem, DialogActions, FieldError, FormDialog, useFocusFirstInvalid 
 import { audienceText } from "../../../lib/admin/labels";
 import type { RoleRow } from "./types";
 
+/** The role that always opens every page (ADMIN_ROLE in routes.ts, which reads the build's manifest, stays out of islands). */
+const ADMIN_ROLE = "admin";
+
 /** 'Quem pode abrir esta página': the default, or a chosen set of roles (a chunk of its own). */
 export default function PageAccessDialog({
   page,
@@ -19,7 +22,8 @@ export default function PageAccessDialog({
   onSaved: () => void;
 }) {
   const [mode, setMode] = useState<"padrao" | "perfis">(page.roles === null ? "padrao" : "perfis");
-  const [chosen, setChosen] = useState<string[]>(page.roles ?? page.defaultRoles ?? []);
+  // The admin role is always in the chosen set (the server adds it too): no one locks the admins out.
+  const [chosen, setChosen] = useState<string[]>(() => [...new Set([ADMIN_ROLE, ...(page.roles ?? page.defaultRoles ?? [])])]);
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
   const form = useRef<HTMLFormElement>(null);
@@ -67,17 +71,34 @@ export default function PageAccessDialog({
                 Perfis que podem abrir
               </p>
               <div className="grid grid-cols-1 gap-1 rounded-md border border-slate-200 p-1 sm:grid-cols-2 dark:border-slate-700">
-                {roles.map((role) => (
-                  <CheckItem
-                    key={role.id}
-                    id={`page-access-role-${role.id}`}
-                    checked={chosen.includes(role.name)}
-                    onChange={(on) => toggle(role.name, on)}
-                    title={roleLabel(role.name)}
-                    subtitle={role.accessLimited ? "Acesso limitado" : role.isSystem ? "Sistema" : "Customizado"}
-                  />
-                ))}
+                {roles.map((role) =>
+                  role.name === ADMIN_ROLE ? (
+                    <CheckItem
+                      key={role.id}
+                      id={`page-access-role-${role.id}`}
+                      checked
+                      disabled
+                      onChange={() => undefined}
+                      title={roleLabel(role.name)}
+                      subtitle="Sempre pode abrir"
+                      describedBy="page-access-admin-note"
+                    />
+                  ) : (
+                    <CheckItem
+                      key={role.id}
+                      id={`page-access-role-${role.id}`}
+                      checked={chosen.includes(role.name)}
+                      onChange={(on) => toggle(role.name, on)}
+                      title={roleLabel(role.name)}
+                      subtitle={role.accessLimited ? "Acesso limitado" : role.isSystem ? "Sistema" : "Customizado"}
+                    />
+                  ),
+                )}
               </div>
+              <p id="page-access-admin-note" className="mt-1 text-xs text-slate-600 dark:text-slate-300">
+                O perfil Administrador sempre pode abrir todas as páginas, para que ninguém perca o acesso ao Painel. Ele não pode ser
+                desmarcado.
+              </p>
               <FieldError id="page-access-roles-erro" message={errors.roles} />
             </div>
           )}

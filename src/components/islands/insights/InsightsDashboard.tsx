@@ -5,8 +5,8 @@
  * has its CSV (`,` or `;`). Over 200 lines because every section reads the same report and filter.
  */
 import { useCallback, useEffect, useState, type ReactNode } from "react";
-import { Download } from "lucide-react";
-import { COMMENT_STATUSES, PERIODS, ROLE_FILTERS, reasonLabel, roleFilterLabel } from "../../../lib/insights/labels";
+import { ArrowDown, ArrowUp, ArrowUpDown, Download } from "lucide-react";
+import { COMMENT_STATUSES, PERIODS, ROLE_FILTERS, reasonLabel, roleFilterLabel, statusLabel } from "../../../lib/insights/labels";
 import type { InsightsReport, InsightsTable } from "../../../lib/insights/report";
 import { sendJson } from "../../../lib/api-client";
 import { ghostButton, inputClass } from "../admin/styles";
@@ -35,26 +35,74 @@ function queryOf(filters: Filters, extra: Record<string, string> = {}): string {
 const cell = "px-3 py-2";
 const numberCell = "px-3 py-2 tabular-nums text-right";
 
-function Table(props: { id: InsightsTable; caption: string; header: string[]; rows: ReactNode[][]; filters: Filters; empty: string }) {
+/** A cell: shown as it is, or shown one way and sorted by another (a percentage, a status menu). */
+type Cell = string | number | { show: ReactNode; sort: string | number };
+
+const sortKey = (value: Cell) => (typeof value === "object" ? value.sort : value);
+const shown = (value: Cell): ReactNode =>
+  typeof value === "object" ? value.show : typeof value === "number" ? value.toLocaleString("pt-BR") : value;
+
+interface Sorting {
+  column: number;
+  direction: "ascending" | "descending";
+}
+
+/** Rows in the order asked: numbers by value, texts in Portuguese order; ties keep the report's order. */
+function sortedRows(rows: Cell[][], sorting: Sorting | null): { row: Cell[]; index: number }[] {
+  const indexed = rows.map((row, index) => ({ row, index }));
+  if (!sorting) return indexed;
+  const sign = sorting.direction === "ascending" ? 1 : -1;
+  return indexed.sort((a, b) => {
+    const [x, y] = [sortKey(a.row[sorting.column]!), sortKey(b.row[sorting.column]!)];
+    const order = typeof x === "number" && typeof y === "number" ? x - y : String(x).localeCompare(String(y), "pt-BR", { numeric: true });
+    return sign * order;
+  });
+}
+
+function Table(props: { id: InsightsTable; caption: string; header: string[]; rows: Cell[][]; filters: Filters; empty: string }) {
   const csv = (sep: string) => `/api/insights/export.csv?${queryOf(props.filters, { tabela: props.id, sep })}`;
+  const [sorting, setSorting] = useState<Sorting | null>(null);
+  // Every column sorts: numbers start with the largest (which page confuses most), texts from A.
+  const sortBy = (column: number) =>
+    setSorting((current) => {
+      if (current?.column === column) return { column, direction: current.direction === "ascending" ? "descending" : "ascending" };
+      const numeric = props.rows.some((row) => typeof sortKey(row[column]!) === "number");
+      return { column, direction: numeric ? "descending" : "ascending" };
+    });
   return (
     <div className="mb-8">
       {/* A table wider than a phone scrolls sideways: the keyboard reaches the scroll through the region (axe: scrollable-region-focusable). */}
       <div
-        className="overflow-x-auto rounded-lg border border-slate-200 focus-visible:outline-2 focus-visible:outline-emerald-700 dark:border-slate-700"
+        className="relative overflow-x-auto rounded-lg border border-slate-200 focus-visible:outline-2 focus-visible:outline-emerald-700 dark:border-slate-700"
         role="region"
         aria-label={props.caption}
         tabIndex={0}
       >
         <table className="w-full text-left text-sm" data-tabela={props.id}>
-          <caption className="px-3 py-2 text-left font-semibold">{props.caption}</caption>
+          <caption className="px-3 py-2 text-left font-semibold">
+            {props.caption}
+            <span className="block text-xs font-normal text-slate-600 dark:text-slate-300">
+              Clique no título de uma coluna para ordenar por ela.
+            </span>
+          </caption>
           <thead className="bg-slate-50 dark:bg-slate-800">
             <tr>
-              {props.header.map((title) => (
-                <th key={title} scope="col" className={cell}>
-                  {title}
-                </th>
-              ))}
+              {props.header.map((title, column) => {
+                const direction = sorting?.column === column ? sorting.direction : undefined;
+                const Arrow = direction === "ascending" ? ArrowUp : direction === "descending" ? ArrowDown : ArrowUpDown;
+                return (
+                  <th key={title} scope="col" className="px-1 py-1" aria-sort={direction}>
+                    <button
+                      type="button"
+                      onClick={() => sortBy(column)}
+                      className="inline-flex items-center gap-1 rounded px-2 py-1 text-left font-semibold hover:bg-slate-200 focus-visible:outline-2 focus-visible:outline-emerald-700 dark:hover:bg-slate-700"
+                    >
+                      {title}
+                      <Arrow className="size-3.5 shrink-0" aria-hidden="true" />
+                    </button>
+                  </th>
+                );
+              })}
             </tr>
           </thead>
           <tbody>
@@ -65,11 +113,11 @@ function Table(props: { id: InsightsTable; caption: string; header: string[]; ro
                 </td>
               </tr>
             ) : (
-              props.rows.map((row, index) => (
+              sortedRows(props.rows, sorting).map(({ row, index }) => (
                 <tr key={index} className="border-t border-slate-200 dark:border-slate-700">
                   {row.map((value, column) => (
-                    <td key={column} className={typeof value === "number" ? numberCell : cell}>
-                      {typeof value === "number" ? value.toLocaleString("pt-BR") : value}
+                    <td key={column} className={typeof sortKey(value) === "number" ? numberCell : cell}>
+                      {shown(value)}
                     </td>
                   ))}
                 </tr>
@@ -194,22 +242,35 @@ export default function InsightsDashboard() {
       {report && (
         <>
           <p className="mb-6 text-sm text-slate-700 dark:text-slate-200">
-            De {report.desde} a {report.ate} · leitores distintos da semana completa {report.semanaCompleta} (estimativa) · buscas aparecem
-            só depois de 3 pessoas diferentes.
+            De {report.desde} a {report.ate} · leitores distintos são pessoas diferentes numa semana (segunda a domingo, estimativa): a
+            semana passada ({report.semanaCompleta}) inteira e esta ({report.semanaAtual}) até hoje · buscas aparecem só depois de 3 pessoas
+            diferentes.
           </p>
           <h2 className="mb-3 text-2xl font-semibold">Páginas</h2>
           <Table
             id="paginas"
             caption="Leituras por página"
-            header={["Página", "Leituras", "Leitores distintos na semana", "Ajudou", "Não ajudou", "Taxa de 'ajudou'"]}
-            rows={report.paginas.map((page) => [
-              page.titulo,
-              page.leituras,
-              page.leitoresSemana,
-              page.sim,
-              page.nao,
-              page.sim + page.nao ? `${Math.round((100 * page.sim) / (page.sim + page.nao))}%` : "—",
-            ])}
+            header={[
+              "Página",
+              "Leituras",
+              `Leitores distintos: semana passada (${report.semanaCompleta})`,
+              `Leitores distintos: esta semana (${report.semanaAtual}, até hoje)`,
+              "Ajudou",
+              "Não ajudou",
+              "Taxa de 'ajudou'",
+            ]}
+            rows={report.paginas.map((page) => {
+              const rate = page.sim + page.nao ? Math.round((100 * page.sim) / (page.sim + page.nao)) : -1;
+              return [
+                page.titulo,
+                page.leituras,
+                page.leitoresSemana,
+                page.leitoresSemanaAtual,
+                page.sim,
+                page.nao,
+                { show: rate < 0 ? "—" : `${rate}%`, sort: rate },
+              ];
+            })}
             filters={filters}
             empty="Nenhuma página."
           />
@@ -219,9 +280,11 @@ export default function InsightsDashboard() {
               labels={report.serie.map((row) => row.dia)}
               values={report.serie.map((row) => row.leituras)}
               seriesLabel="Leituras por dia"
+              xTitle="Dia (mês-dia)"
+              yTitle="Leituras (páginas abertas)"
             />
             <figcaption className="text-sm text-slate-600 dark:text-slate-300">
-              Leituras por dia; os mesmos números estão na tabela abaixo.
+              Leituras por dia (eixo horizontal: dia; vertical: leituras); os mesmos números estão na tabela abaixo.
             </figcaption>
           </figure>
           <div id="tabela-serie">
@@ -239,9 +302,12 @@ export default function InsightsDashboard() {
               labels={report.leitores.map((row) => row.semana)}
               values={report.leitores.map((row) => row.leitores)}
               seriesLabel="Leitores distintos por semana"
+              xTitle="Semana (ano-semana ISO)"
+              yTitle="Pessoas diferentes (estimativa)"
             />
             <figcaption className="text-sm text-slate-600 dark:text-slate-300">
-              Leitores distintos por semana (estimativa); mesmos números na tabela.
+              Leitores distintos por semana (eixo horizontal: semana ISO; vertical: pessoas diferentes, estimativa); mesmos números na
+              tabela.
             </figcaption>
           </figure>
           <Table
@@ -273,7 +339,7 @@ export default function InsightsDashboard() {
               reasonLabel(row.motivo),
               row.comentario,
               row.contato ? `${row.contato.nome} (${row.contato.email})` : "Anônimo",
-              <CommentStatus key={row.id} id={row.id} status={row.status} />,
+              { show: <CommentStatus key={row.id} id={row.id} status={row.status} />, sort: statusLabel(row.status) },
             ])}
             filters={filters}
             empty="Nenhum comentário no período."

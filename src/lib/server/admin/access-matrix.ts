@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { pages, rolePermissions, roles, userRoles, users } from "../../../../db/schema/index.ts";
-import { decideAccess, ROUTES, type Principal, type RouteRule } from "../../routes.ts";
+import { decideAccess, pageGroup, ROUTES, type Principal, type RouteRule } from "../../routes.ts";
+import { roleLabel } from "../../admin/role-labels.ts";
 import type { AccessColumn, AccessMatrix, UserAccess } from "../../admin/access-matrix.ts";
 import type { Db } from "../data/db.ts";
 import { readRestrictions } from "./roles.ts";
@@ -57,6 +58,16 @@ function viaFor(route: RouteRule, held: RoleGrant[], overridden: ReadonlySet<str
   return held.filter((role) => decideAccess(route, principalHolding([role], overridden)) === "allow").map((role) => role.name);
 }
 
+/**
+ * The matrix's row order: what people read first (the content pages, in reading order), then the pages
+ * restricted to roles, the administration, and last the account and public pages (sign-in, errors…).
+ */
+function rowRank(route: RouteRule): number {
+  if (route.reading) return 0;
+  const group = pageGroup(route);
+  return group === "restritas" ? 1 : group === "administracao" ? 2 : 3;
+}
+
 /** Pages × roles with the effective access, decided by the gate's own rule (decideAccess); a user's pages come from userAccess. */
 export async function buildAccessMatrix(db: Db): Promise<AccessMatrix> {
   const { grants, overridden } = await readRoleGrants(db);
@@ -64,17 +75,19 @@ export async function buildAccessMatrix(db: Db): Promise<AccessMatrix> {
   const columns: AccessColumn[] = [
     { key: VISITOR_COLUMN, label: "Visitante (sem login)" },
     { key: NO_ROLE_COLUMN, label: "Conectado sem perfil" },
-    ...roleList.map((role) => ({ key: `perfil:${role.name}`, label: role.name })),
+    ...roleList.map((role) => ({ key: `perfil:${role.name}`, label: roleLabel(role.name) })),
   ];
-  const rows = ROUTES.map((route) => ({
-    path: route.path,
-    name: route.name,
-    decisions: {
-      [VISITOR_COLUMN]: decideAccess(route, null),
-      [NO_ROLE_COLUMN]: decideAccess(route, principalHolding([], overridden)),
-      ...Object.fromEntries(roleList.map((role) => [`perfil:${role.name}`, decideAccess(route, principalHolding([role], overridden))])),
-    },
-  }));
+  const rows = [...ROUTES]
+    .sort((a, b) => rowRank(a) - rowRank(b))
+    .map((route) => ({
+      path: route.path,
+      name: route.name,
+      decisions: {
+        [VISITOR_COLUMN]: decideAccess(route, null),
+        [NO_ROLE_COLUMN]: decideAccess(route, principalHolding([], overridden)),
+        ...Object.fromEntries(roleList.map((role) => [`perfil:${role.name}`, decideAccess(route, principalHolding([role], overridden))])),
+      },
+    }));
   return { columns, rows };
 }
 

@@ -6,16 +6,14 @@
  * The gate sees the change at its next request on every instance: the tables sit behind the change
  * counter that empties the session cache (see sessions/cache.ts).
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, ne } from "drizzle-orm";
 import { pageAudience, pages, roles } from "../../../../db/schema/index.ts";
-import { findRoute, pageGroup, restrictablePages, type RouteRule } from "../../routes.ts";
+import { ADMIN_ROLE, findRoute, pageGroup, restrictablePages, type RouteRule } from "../../routes.ts";
 import type { PageAccessEntry } from "../../admin/types.ts";
 import { writeAuditLog } from "../audit/audit.ts";
 import type { Db, Tx } from "../data/db.ts";
 import { refuse, type Actor, type AdminResult } from "./result.ts";
 
-export const NO_ROLE_LEFT_MESSAGE = "Nenhum perfil poderia abrir esta página";
-export const ADMIN_PANEL_MESSAGE = "O perfil admin não pode perder o acesso ao Painel Administrativo";
 export const CONCURRENT_CHANGE_MESSAGE =
   "Outra pessoa alterou o acesso a esta página enquanto você editava. Recarregue a página para ver a versão atual e tente de novo.";
 export const UNKNOWN_PAGE_MESSAGE = "Página não encontrada ou sem regra de acesso ajustável";
@@ -71,8 +69,8 @@ function describe(route: RouteRule, chosen: string[] | null) {
 
 /**
  * Sets (`roles`) or restores (`roles: null`) the audience of `path`, if the page is still at
- * `version`. Refused (4xx, nothing changed, audited): an unknown page or role, an empty set, the admin
- * panel without admin, a version another admin has moved on from.
+ * `version`. The admin role is added to every chosen set (an empty set means admins only). Refused (4xx,
+ * nothing changed, audited): an unknown page or role, a version another admin has moved on from.
  */
 export async function setPageAccess(
   db: Db,
@@ -90,9 +88,8 @@ export async function setPageAccess(
     return refuse(status, error, field);
   };
   if (!route || pageGroup(route) === null) return refusal(404, UNKNOWN_PAGE_MESSAGE, "path");
-  const wanted = input.roles === null ? null : [...new Set(input.roles)].sort();
-  if (wanted && wanted.length === 0) return refusal(400, NO_ROLE_LEFT_MESSAGE, "roles");
-  if (wanted && route.path === "/admin-panel" && !wanted.includes("admin")) return refusal(400, ADMIN_PANEL_MESSAGE, "roles");
+  // The admin role is always part of a chosen audience (the dialog shows it ticked and fixed): no one locks the admins out.
+  const wanted = input.roles === null ? null : [...new Set([ADMIN_ROLE, ...input.roles])].sort();
   const outcome = await db.transaction(async (tx) => {
     const known = wanted?.length ? await tx.select({ id: roles.id, name: roles.name }).from(roles).where(inArray(roles.name, wanted)) : [];
     const unknown = wanted?.filter((name) => !known.some((role) => role.name === name)) ?? [];
@@ -129,12 +126,16 @@ export async function setPageAccess(
   return { ok: true, value: { version: outcome.version! } };
 }
 
-/** Pages a role is the only audience of (a role that cannot be deleted while they are restricted to it). */
+/**
+ * Pages a role is the only audience of, besides the admin role that every chosen audience holds (a role
+ * that cannot be deleted while they are restricted to it: the page would silently become admins-only).
+ */
 export async function pagesOnlyOpenTo(tx: Tx, roleId: number): Promise<string[]> {
   const overrides = await tx
     .select({ path: pages.path, roleId: pageAudience.roleId })
     .from(pageAudience)
-    .innerJoin(pages, and(eq(pages.id, pageAudience.pageId), eq(pages.audienceOverride, true)));
+    .innerJoin(pages, and(eq(pages.id, pageAudience.pageId), eq(pages.audienceOverride, true)))
+    .innerJoin(roles, and(eq(roles.id, pageAudience.roleId), ne(roles.name, ADMIN_ROLE)));
   const byPath = new Map<string, number[]>();
   for (const row of overrides) byPath.set(row.path, [...(byPath.get(row.path) ?? []), row.roleId]);
   return [...byPath].filter(([, ids]) => ids.length === 1 && ids[0] === roleId).map(([path]) => path);

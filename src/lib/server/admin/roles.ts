@@ -247,7 +247,7 @@ export async function deleteRoleAsAdmin(db: Db, roleId: number, actor: Actor): P
     if (onlyAudience.length) {
       return refuse(
         409,
-        `Este perfil é o único que pode abrir ${onlyAudience.join(", ")}: mude quem pode abrir essas páginas antes de excluí-lo`,
+        `Além do Administrador, este perfil é o único que pode abrir ${onlyAudience.join(", ")}: mude quem pode abrir essas páginas antes de excluí-lo`,
       );
     }
     const holders = await tx

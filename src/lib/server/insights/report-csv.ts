@@ -12,8 +12,24 @@ export function tableRows(report: InsightsReport, table: InsightsTable): (string
   switch (table) {
     case "paginas":
       return [
-        ["Página", "Título", "Leituras", `Leitores distintos (${report.semanaCompleta})`, "Ajudou: sim", "Ajudou: não"],
-        ...report.paginas.map((row) => [row.pagina, row.titulo, row.leituras, row.leitoresSemana, row.sim, row.nao]),
+        [
+          "Página",
+          "Título",
+          "Leituras",
+          `Leitores distintos (${report.semanaCompleta})`,
+          `Leitores distintos (${report.semanaAtual}, até hoje)`,
+          "Ajudou: sim",
+          "Ajudou: não",
+        ],
+        ...report.paginas.map((row) => [
+          row.pagina,
+          row.titulo,
+          row.leituras,
+          row.leitoresSemana,
+          row.leitoresSemanaAtual,
+          row.sim,
+          row.nao,
+        ]),
       ];
     case "serie":
       return [["Dia", "Leituras"], ...report.serie.map((row) => [row.dia, row.leituras])];

@@ -122,7 +122,7 @@ async function searchesSince(db: Db, since: string, days: number): Promise<Searc
 }
 
 /** The estimated distinct readers of each page in `week`. */
-async function readersLastWeek(db: Db, week: string, paths: string[]): Promise<Map<string, number>> {
+async function readersOfWeek(db: Db, week: string, paths: string[]): Promise<Map<string, number>> {
   const rows = await db
     .select({ page: insightsReaderWeeks.page, filled: insightsReaderWeeks.filled, harmonic: insightsReaderWeeks.harmonic })
     .from(insightsReaderWeeks)
@@ -224,6 +224,7 @@ export async function insightsReport(
   const today = dayOf(now, timeZone);
   const since = daysBefore(today, Number(filter.periodo) - 1);
   const lastWeek = isoWeekOf(now - 7 * 86_400_000, timeZone);
+  const thisWeek = isoWeekOf(now, timeZone);
   const sinceWeek = isoWeekOf(Date.parse(`${since}T12:00:00Z`), "UTC");
   const role = filter.perfil;
   if (paths.length === 0) paths.push("");
@@ -231,7 +232,7 @@ export async function insightsReport(
   const cut = cutPeriod(since, today);
 
   // Independent reads at once (PostgreSQL: one round trip's wait instead of a dozen; SQLite answers each at once anyway).
-  const [reads, readersOf, votes, comments, lastOf, searches] = await Promise.all([
+  const [reads, readersOf, readersNowOf, votes, comments, lastOf, searches] = await Promise.all([
     readsOver(
       db,
       cut,
@@ -239,7 +240,8 @@ export async function insightsReport(
       and(eq(insightsReads.role, role), inArray(insightsReads.page, paths))!,
       and(eq(insightsReadsWeekly.role, role), inArray(insightsReadsWeekly.page, paths))!,
     ),
-    readersLastWeek(db, lastWeek, paths),
+    readersOfWeek(db, lastWeek, paths),
+    readersOfWeek(db, thisWeek, paths),
     votesOver(db, cut, paths),
     commentsSince(db, since, paths),
     lastReads(db, paths, daysBefore(today, 29)),
@@ -282,12 +284,14 @@ export async function insightsReport(
       desde: since,
       ate: today,
       semanaCompleta: lastWeek,
+      semanaAtual: thisWeek,
       paginas: pages
         .map((page) => ({
           pagina: page.path,
           titulo: page.name,
           leituras: reads.get(page.path) ?? 0,
           leitoresSemana: readersOf.get(page.path) ?? 0,
+          leitoresSemanaAtual: readersNowOf.get(page.path) ?? 0,
           sim: votes.yes.get(page.path) ?? 0,
           nao: votes.no.get(page.path) ?? 0,
         }))

@@ -9,10 +9,10 @@
  * the unchanged `id`); value paths such as `emails[type eq "work"].value`, added when nothing
  * matches; `members` removals by value list; the enterprise extension by attribute
  * (`urn:…:enterprise:2.0:User:department`) or whole (its URN as the path, or a path-less value keyed
- * by it). An empty `Operations` list changes nothing.
+ * by it); Entra's `manager` as a bare id string. An empty `Operations` list changes nothing.
  */
 import { filter as compileFilter, parse as parseFilter, type Filter } from "scim2-parse-filter";
-import { isPlainObject, PATCH_SCHEMA, scimError, type ScimAnswer, type ScimErrorType } from "./protocol.ts";
+import { ENTERPRISE_USER_SCHEMA, isPlainObject, PATCH_SCHEMA, scimError, type ScimAnswer, type ScimErrorType } from "./protocol.ts";
 import {
   checkValue,
   find,
@@ -154,6 +154,16 @@ function checked(attribute: AttributeDef, value: unknown, label: string): unknow
   return result.value;
 }
 
+/**
+ * Entra sends the enterprise `manager` (a complex attribute, RFC 7643 §4.3) as the manager's bare id:
+ * `{ "op": "Add", "path": "urn:…:enterprise:2.0:User:manager", "value": "2819c223-…" }`. A non-empty
+ * text there is read as `{ "value": … }`; every other shape goes on to the schema's check (refused).
+ */
+function bareReference(target: Target, value: unknown): unknown {
+  const isManager = target.extension?.id === ENTERPRISE_USER_SCHEMA && target.attribute.name === "manager";
+  return isManager && typeof value === "string" && value.trim() !== "" ? { value } : value;
+}
+
 /** Two values of a multi-valued attribute are the same when their `value`s are (members, e-mails), else when equal as JSON. */
 function identityOf(item: unknown): string {
   return isPlainObject(item) && item.value !== undefined ? `v:${JSON.stringify(item.value)}` : `j:${JSON.stringify(item)}`;
@@ -213,7 +223,7 @@ function applyStep(document: Record<string, unknown>, step: Step, work: Work): v
       holder[name] = container;
       return;
     }
-    const value = checked(attribute, step.value, label);
+    const value = checked(attribute, bareReference(target, step.value), label);
     if (value === undefined) delete holder[name];
     // A complex value replaces the sub-attributes it names and leaves the others (RFC 7644 §3.5.2.3).
     else holder[name] = attribute.type === "complex" ? merge(holder[name], value) : value;
