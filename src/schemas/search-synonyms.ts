@@ -19,9 +19,9 @@ export const searchSynonymSchema = z
     /** Stable id (kebab-case). */
     id: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "id em kebab-case (ex.: assistente-conversacional)"),
     /** What people type: synonyms, acronyms, other languages, common names. */
-    termos: z.array(term).min(1, "liste ao menos um termo"),
+    termos: z.array(term).min(1, "liste ao menos um termo").max(30, "no máximo 30 termos por entrada"),
     /** The words the pages use for it (each searched as a phrase: all its words on the page). */
-    nas_paginas: z.array(term).min(1, "liste ao menos uma expressão que as páginas usam"),
+    nas_paginas: z.array(term).min(1, "liste ao menos uma expressão que as páginas usam").max(10, "no máximo 10 expressões por entrada"),
     position: filePosition,
   })
   .strict();

@@ -187,4 +187,42 @@ describe("search follows runtime access", () => {
       expect(terms.pages).toBe(pages.length);
     }
   }, 60_000);
+
+  it("the merged terms files hold under attack: no session, other methods, odd spellings, a 10 MB body, 50 at once", async () => {
+    const committeeOnly = normalizeForSearch(wordOnlyOn("/comite-ia"));
+    for (const name of ["termos.json", "vocabulario.json"]) expect((await fetch(`${server.url}/pagefind/${name}`)).status).toBe(401);
+    const reader = await createTestUser(server.db, ["visualizador"]);
+    const cookie = `b1_session=${reader.token}`;
+    const spellings = [
+      "/pagefind/grupos/comite-ia/vocabulario.json",
+      "/pagefind/grupos/comite-ia/termos.json",
+      "/pagefind/grupos/__proto__/termos.json",
+      "/pagefind/grupos/constructor/vocabulario.json",
+      "/pagefind/grupos/%2e%2e/vocabulario.json",
+      "/pagefind/grupos/comite-ia%2Fvocabulario.json",
+      "/pagefind//vocabulario.json",
+      "/pagefind/vocabulario.json%00",
+      "/PAGEFIND/grupos/comite-ia/vocabulario.json",
+    ];
+    for (const address of spellings) {
+      const response = await fetch(server.url + address, { headers: { cookie } });
+      expect(response.status, address).toBeLessThan(500);
+      expect((await response.text()).toLowerCase(), address).not.toContain(committeeOnly);
+    }
+    const posted = await fetch(`${server.url}/pagefind/vocabulario.json`, {
+      method: "POST",
+      headers: { cookie, origin: server.url, "content-type": "application/json" },
+      body: "x".repeat(10 * 1024 * 1024),
+    }).catch(() => null);
+    if (posted) expect(posted.status === 200 || posted.status >= 500).toBe(false);
+    const bodies = await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        const response = await fetch(`${server.url}/pagefind/vocabulario.json`, { headers: { cookie: `b1_session=${partner.token}` } });
+        expect(response.status).toBe(200);
+        return response.text();
+      }),
+    );
+    expect(new Set(bodies).size).toBe(1);
+    expect(bodies[0]!.toLowerCase()).not.toContain(committeeOnly);
+  }, 60_000);
 });

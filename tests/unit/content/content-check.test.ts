@@ -109,7 +109,11 @@ describe("content:check, a quote left open", () => {
   it("checks the search synonyms: a repeated term, punctuation and an unknown field, at their lines", () => {
     const problems = checkCopy((root) => {
       const file = path.join(root, "content/busca/sinonimos.yaml");
-      fs.appendFileSync(file, '\n- id: repetido\n  termos: [CHATGPT, "IA?"]\n  nas_paginas: [assistente conversacional]\n  peso: 2\n');
+      fs.appendFileSync(
+        file,
+        '\n- id: repetido\n  termos: [CHATGPT, "IA?"]\n  nas_paginas: [assistente conversacional]\n  peso: 2\n' +
+          "- id: prototipo\n  __proto__: { polluted: true }\n  termos: [abc]\n  nas_paginas: [def]\n",
+      );
     });
     const lines = fs.readFileSync("content/busca/sinonimos.yaml", "utf8").split("\n").length;
     expect(problems).toEqual(
@@ -121,8 +125,10 @@ describe("content:check, a quote left open", () => {
         ),
         expect.stringMatching(/^content\/busca\/sinonimos\.yaml:\d+: .*use só letras, números, espaços e hífens/),
         expect.stringMatching(/^content\/busca\/sinonimos\.yaml:\d+: .*peso/),
+        expect.stringMatching(/^content\/busca\/sinonimos\.yaml:\d+: .*__proto__/),
       ]),
     );
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it("words the YAML library's errors in Portuguese", () => {

@@ -41,7 +41,7 @@ const GROUP_FILE = /^\/grupos\/([^/]+)(\/.+)$/;
 const MERGED_FILES = new Set([`/${TERMS_FILE}`, `/${VOCABULARY_FILE}`]);
 
 /** Distinct merged files kept (one per access plan and file; beyond it the cache starts over). */
-const MERGED_CACHE_LIMIT = 1000;
+const MERGED_CACHE_LIMIT = 200;
 
 /** `termos.json` / `vocabulario.json` of several bundles as one: page counts added, synonym entries and words joined. */
 export function mergeTermsFiles(files: readonly TermsFile[]): TermsFile {
