@@ -190,6 +190,8 @@ export function createGate(options: GateOptions) {
     if (isSearchPath(path)) {
       if (!principal) return json(res, 401, { error: "Não autenticado" });
       if (mustEnrol) return json(res, 403, { error: TWO_FACTOR_REQUIRED_MESSAGE, code: "two_factor_required" });
+      // Search files are read, never written: a POST answered the file with 200.
+      if (method !== "GET" && method !== "HEAD") return empty(res, 405, { Allow: "GET, HEAD" });
       const file = options.search?.lookup(principal, path.slice("/pagefind".length));
       if (!file) return json(res, 404, { error: "Não encontrado" });
       return sendSearchFile(req, res, file);

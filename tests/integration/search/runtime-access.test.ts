@@ -214,7 +214,13 @@ describe("search follows runtime access", () => {
       headers: { cookie, origin: server.url, "content-type": "application/json" },
       body: "x".repeat(10 * 1024 * 1024),
     }).catch(() => null);
-    if (posted) expect(posted.status === 200 || posted.status >= 500).toBe(false);
+    // Search files are read-only: a POST is 405 (it answered 200 with the file), whatever its size.
+    if (posted) expect(posted.status).toBe(405);
+    for (const method of ["PUT", "DELETE", "PATCH"]) {
+      const response = await fetch(`${server.url}/pagefind/termos.json`, { method, headers: { cookie, origin: server.url } });
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("GET, HEAD");
+    }
     const bodies = await Promise.all(
       Array.from({ length: 50 }, async () => {
         const response = await fetch(`${server.url}/pagefind/vocabulario.json`, { headers: { cookie: `b1_session=${partner.token}` } });
