@@ -14,7 +14,7 @@ import { config } from "../lib/server/config/config.ts";
 import { closeDatabase, engineOfDb, getMigratedDb, MIGRATIONS_DIR, PG_MIGRATIONS_DIR } from "../lib/server/data/db.ts";
 import { logger } from "../lib/server/platform/logger.ts";
 import { seedDatabase } from "../lib/server/data/seed.ts";
-import { removePidFile, writePidFile } from "../lib/server/platform/server-pid.ts";
+import { pidFileOf, removePidFile, writePidFile } from "../lib/server/platform/server-pid.ts";
 import { loadAssets, loadPages } from "../lib/server/content/static-files.ts";
 import { loadSearchBundles } from "../lib/server/content/search-files.ts";
 import { loadDownloads } from "../lib/server/content/download-files.ts";
@@ -175,7 +175,7 @@ server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
 
 server.listen(cfg.port, cfg.host, () => {
   // The pid file guards the SQLite file against db:restore; PostgreSQL has no file of ours to guard.
-  if (engine === "sqlite") writePidFile(cfg.databasePath);
+  if (engine === "sqlite") keepPidFile();
   const { address, port } = server.address() as AddressInfo;
   // The address people open is PUBLIC_URL's; where the socket listens is added when a browser could not use it.
   const listening = `${address.includes(":") ? `[${address}]` : address}:${port}`;
@@ -183,6 +183,29 @@ server.listen(cfg.port, cfg.host, () => {
   console.log(`B1 Method Hub no ar em ${cfg.publicUrl}${reachable ? "" : ` (escutando em ${listening})`}`);
   console.log(`Banco de dados: ${engine === "sqlite" ? cfg.databasePath : `PostgreSQL (${new URL(cfg.databaseUrl).host})`}`);
 });
+
+/** How often a pid file that could not be written (a full disk) is tried again. */
+const PID_FILE_RETRY_MS = 5_000;
+/**
+ * Writes the pid file; on a full disk (or a folder that refuses) the portal still serves: one line says
+ * so, and the write is tried again every PID_FILE_RETRY_MS until it succeeds (the space came back).
+ */
+function keepPidFile(): void {
+  const refused = writePidFile(cfg.databasePath);
+  if (refused === null) return;
+  console.error(
+    `Aviso: o arquivo de pid ${pidFileOf(cfg.databasePath)} não foi gravado (${refused === "ENOSPC" ? "disco cheio" : refused}); ` +
+      `o portal segue servindo, mas o db:restore não saberá que ele está no ar até o arquivo ser gravado ` +
+      `(nova tentativa a cada ${PID_FILE_RETRY_MS / 1000} s)`,
+  );
+  const retry = setInterval(() => {
+    if (stopping) return clearInterval(retry);
+    if (writePidFile(cfg.databasePath) !== null) return;
+    clearInterval(retry);
+    console.log(`Arquivo de pid ${pidFileOf(cfg.databasePath)} gravado`);
+  }, PID_FILE_RETRY_MS);
+  retry.unref();
+}
 
 const metricsServer = metricsPort === null ? undefined : startMetricsServer(metrics.registry, metricsPort, logger());
 

@@ -425,7 +425,7 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
     } catch (error) {
       // The database is away: the deltas wait for the next flush (a commit whose answer was lost may count twice).
       mergePending(pending, batch);
-      (options.logError ?? ((e) => console.error("[insights] falha ao gravar as métricas", e)))(error);
+      (options.logError ?? logFlushError)(error);
     }
   }
 
@@ -509,3 +509,14 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
 }
 
 export { SEP as PENDING_SEPARATOR };
+
+/**
+ * A refused write the database explained (a full disk: SQLITE_FULL; PostgreSQL's codes) is one line, not
+ * a stack repeated at every flush; anything else keeps its stack (a bug to find).
+ */
+function logFlushError(error: unknown): void {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return console.error("[insights] falha ao gravar as métricas", error);
+  const reason = code === "SQLITE_FULL" || code === "53100" ? "disco cheio" : (error as Error).message;
+  console.error(`[insights] falha ao gravar as métricas (${reason}, ${code}); as contagens esperam a próxima gravação`);
+}

@@ -85,7 +85,6 @@ export async function startAuditStream(
   if (settings.webhook) senders.push(createWebhookSender(settings.webhook));
   if (settings.syslog) senders.push(createSyslogSender(settings.syslog));
   const destinations = configuredDestinations(settings);
-  for (const sender of senders) await ensureDestination(db, sender.name);
 
   const instance = `${os.hostname()}:${process.pid}`;
   const owner = `${instance}:${randomUUID().slice(0, 8)}`;
@@ -112,8 +111,15 @@ export async function startAuditStream(
     let pending: { from: number; rows: StreamedRow[]; prevHash: string } | null = null;
     // The last row this loop delivered, as the next batch chains onto it (saves reading its hash again).
     let delivered: { id: number; hash: string } | undefined;
+    // The destination's row is created by the loop, not before it starts: a database that refuses the
+    // write (a full disk, a read-only replica) delays delivery, never the portal's start.
+    let ensured = false;
     while (!stopped) {
       try {
+        if (!ensured) {
+          await ensureDestination(db, sender.name);
+          ensured = true;
+        }
         const row = await claimLease(db, sender.name, owner, leaseMs);
         if (!row) {
           // Another instance delivers: look again before its lease could have run out unrenewed.
