@@ -1,6 +1,6 @@
 /**
  * SIGTERM with clients on kept-alive connections (issue 63): 8 clients, each a Node keep-alive agent
- * as a directory's or a browser's connection pool, keep sending (some back to back, some pausing
+ * as a directory's or a browser's connection pool (two of them a directory creating people by SCIM), keep sending (some back to back, some pausing
  * longer than the server's idle grace) through the signal until the server stops listening. Every
  * request that reaches the process gets a complete answer; none is reset or cut. A refused
  * connection (the listener closed) reached nothing and is where each client stops. 10 trials, with
@@ -11,6 +11,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { findHaproxy, startLbCluster } from "../../../scripts/bench/cluster";
 import { freshDatabaseUrl, onPostgres } from "../../support/pg";
+import { SCIM_TOKEN } from "../../support/scim";
 import { startBuiltServer } from "../../support/server";
 
 const CLIENTS = 8;
@@ -24,6 +25,12 @@ interface ClientRun {
   /** Requests that reached the server and got no complete answer: error code and whether the socket was reused. */
   failures: string[];
 }
+
+type Kind = "agent" | "fetch" | "scim";
+/** Each client's kind: Node agents and fetch (undici) reading a page, and two directories syncing (SCIM creates). */
+const KINDS: readonly Kind[] = ["agent", "fetch", "scim", "scim", "agent", "fetch", "agent", "fetch"];
+const SCIM_USER = "urn:ietf:params:scim:schemas:core:2.0:User";
+let created = 0;
 
 /** One request through Node's fetch (undici, its global keep-alive pool): null when answered 200 in full. */
 async function viaFetch(url: string): Promise<string | null> {
@@ -48,7 +55,7 @@ async function viaFetch(url: string): Promise<string | null> {
  * (through the balancer, where nothing may be refused), until `done()`, a refusal then being a failure.
  */
 async function client(
-  kind: "agent" | "fetch",
+  kind: Kind,
   url: string,
   path: string,
   pauseMs: number,
@@ -64,15 +71,36 @@ async function client(
         kind === "fetch"
           ? await viaFetch(`${url}${path}`)
           : await new Promise<string | null>((resolve) => {
-              const request = http.get(`${url}${path}`, { agent }, (response) => {
-                let bytes = 0;
-                response.on("data", (chunk: Buffer) => (bytes += chunk.length));
-                response.on("end", () => {
-                  const complete = response.complete && bytes === Number(response.headers["content-length"] ?? bytes);
-                  resolve(complete && response.statusCode === 200 ? null : `resposta incompleta (${response.statusCode}, ${bytes} bytes)`);
-                });
-                response.on("error", (error: NodeJS.ErrnoException) => resolve(`${error.code ?? error.message} no corpo`));
-              });
+              // A directory's sync: a new person each time (a write, not idempotent), on its kept-alive connection.
+              const scimBody =
+                kind === "scim"
+                  ? JSON.stringify({ schemas: [SCIM_USER], userName: `sinc-${process.pid}-${Date.now()}-${++created}@b1.example.com` })
+                  : undefined;
+              const request = http.request(
+                kind === "scim" ? `${url}/scim/v2/Users` : `${url}${path}`,
+                {
+                  agent,
+                  method: kind === "scim" ? "POST" : "GET",
+                  headers:
+                    kind === "scim"
+                      ? { authorization: `Bearer ${SCIM_TOKEN}`, "content-type": "application/scim+json", accept: "application/scim+json" }
+                      : {},
+                },
+                (response) => {
+                  let bytes = 0;
+                  response.on("data", (chunk: Buffer) => (bytes += chunk.length));
+                  response.on("end", () => {
+                    const complete = response.complete && bytes === Number(response.headers["content-length"] ?? bytes);
+                    resolve(
+                      complete && response.statusCode === (kind === "scim" ? 201 : 200)
+                        ? null
+                        : `resposta incompleta (${response.statusCode}, ${bytes} bytes)`,
+                    );
+                  });
+                  response.on("error", (error: NodeJS.ErrnoException) => resolve(`${error.code ?? error.message} no corpo`));
+                },
+              );
+              request.end(scimBody);
               request.setTimeout(15_000, () => request.destroy(new Error("sem resposta em 15 s")));
               request.on("error", (error: NodeJS.ErrnoException) => {
                 if (error.code === "ECONNREFUSED") return resolve("recusada");
@@ -100,12 +128,10 @@ function summary(failures: readonly string[]): string {
 }
 
 async function trial(drainMs: number) {
-  const server = await startBuiltServer({ SHUTDOWN_DRAIN_MS: String(drainMs) });
+  const server = await startBuiltServer({ SHUTDOWN_DRAIN_MS: String(drainMs), SCIM_TOKEN, RATE_LIMIT_MULTIPLIER: "1000000" });
   try {
     let signalled = false;
-    const runs = PAUSES_MS.slice(0, CLIENTS).map((pause, index) =>
-      client((index % 2 ? "fetch" : "agent") as "agent" | "fetch", server.url, "/auth", pause, () => signalled),
-    );
+    const runs = PAUSES_MS.slice(0, CLIENTS).map((pause, index) => client(KINDS[index]!, server.url, "/auth", pause, () => signalled));
     await delay(1_500);
     process.kill(server.pid, "SIGTERM");
     signalled = true;
@@ -143,14 +169,14 @@ describe.skipIf(!onPostgres || !findHaproxy())("SIGTERM to one of two instances 
     const databaseUrl = (await freshDatabaseUrl())!;
     for (let index = 0; index < TRIALS; index++) {
       const drainMs = index % 2 === 0 ? 0 : 2000;
-      const cluster = await startLbCluster({ databaseUrl, instances: 2, env: { SHUTDOWN_DRAIN_MS: String(drainMs) } });
+      const cluster = await startLbCluster({ databaseUrl, instances: 2, env: { SHUTDOWN_DRAIN_MS: String(drainMs), SCIM_TOKEN } });
       try {
         let signalled = false;
         let finished = false;
         // Through the balancer nothing is refused: the clients stop once the instance has exited.
         const runs = PAUSES_MS.slice(0, CLIENTS).map((pause, index) =>
           client(
-            index % 2 ? "fetch" : "agent",
+            KINDS[index]!,
             cluster.url,
             "/auth",
             pause,
