@@ -14,6 +14,7 @@ import { config } from "../lib/server/config/config.ts";
 import { closeDatabase, engineOfDb, getMigratedDb, MIGRATIONS_DIR, PG_MIGRATIONS_DIR } from "../lib/server/data/db.ts";
 import { logger } from "../lib/server/platform/logger.ts";
 import { seedDatabase } from "../lib/server/data/seed.ts";
+import { freeReserve, keepReserve, reserveFileOf } from "../lib/server/platform/disk-reserve.ts";
 import { pidFileOf, removePidFile, writePidFile } from "../lib/server/platform/server-pid.ts";
 import { loadAssets, loadPages } from "../lib/server/content/static-files.ts";
 import { loadSearchBundles } from "../lib/server/content/search-files.ts";
@@ -59,8 +60,28 @@ if (!observability.ok) {
 const { shutdownDrainMs, metricsToken, metricsPort, readinessMinFreeBytes } = observability.settings;
 // Every instance migrates and seeds at start; both are idempotent and, on PostgreSQL, serialised
 // (the migrator's lock, the seed's advisory lock).
-const db = await getMigratedDb();
+const onSqlite = !/^postgres(ql)?:/i.test(cfg.databaseUrl);
+let db: Awaited<ReturnType<typeof getMigratedDb>>;
+try {
+  db = await getMigratedDb();
+} catch (error) {
+  // A full disk (SQLite cannot create its shared-memory index): the reserve makes room, and the database opens.
+  if (!onSqlite || !freeReserve(cfg.databasePath)) throw error;
+  console.error(
+    `Aviso: o banco não abriu (${(error as { code?: string }).code ?? String(error)}; disco cheio?); ` +
+      `a reserva de espaço ${reserveFileOf(cfg.databasePath)} foi liberada para abri-lo; libere espaço no disco`,
+  );
+  db = await getMigratedDb();
+}
 const engine = engineOfDb(db);
+if (engine === "sqlite") {
+  const refused = keepReserve(cfg.databasePath);
+  if (refused !== null)
+    console.error(
+      `Aviso: a reserva de espaço ${reserveFileOf(cfg.databasePath)} não foi gravada (${refused === "ENOSPC" ? "disco cheio" : refused}); ` +
+        `um reinício com o disco cheio pode não abrir o banco`,
+    );
+}
 await seedDatabase(db);
 
 const { handler } = (await import(pathToFileURL(path.join(dist, "server", "entry.mjs")).href)) as { handler: AppHandler };
