@@ -40,10 +40,12 @@ interface ConnectionState {
  * starts only once the previous answer is done, as HTTP/1.1 answers them anyway.
  *
  * On shutdown, `http.Server#close` would destroy every idle keep-alive connection at once, racing
- * a request already on its way (the client sees a reset). Instead, from `answerWithClose()` on,
- * every answer says `Connection: close`, so a busy client's connection ends right after an answer;
- * once listening stops, only connections idle for IDLE_CLOSE_GRACE_MS are closed — idle meaning no
- * byte of a next request has arrived (a request half-sent at the signal is answered, not cut).
+ * a request already on its way (the client sees a reset). Instead, from `answerWithClose()` on (the
+ * signal, through SHUTDOWN_DRAIN_MS), every answer says `Connection: close`, so a busy client's
+ * connection ends right after an answer; `stop()` then lets answers keep their connections until
+ * the listener has closed (see below), and says `Connection: close` again after it. Once listening
+ * stops, only connections idle for IDLE_CLOSE_GRACE_MS are closed, with a FIN and nothing partial
+ * (closeIdle) — idle meaning no byte of a next request has arrived (a request half-sent is answered).
  *
  * Closing the listening socket resets the connections the kernel accepted and Node did not yet take
  * (a burst arriving as SIGTERM does, or a process busy for a moment): listening stops only after a

@@ -232,7 +232,8 @@ const metricsServer = metricsPort === null ? undefined : startMetricsServer(metr
 
 /**
  * Graceful stop: /readyz turns 503 first (the balancer drains the instance during SHUTDOWN_DRAIN_MS)
- * and every answer from then on closes its connection; then no new connections; in-flight requests
+ * and every answer during the drain closes its connection; then no new connections (connections.ts:
+ * answers keep their connections until the listener closed on a quiet accept queue); in-flight requests
  * (an export included) finish within SHUTDOWN_TIMEOUT_MS, idle keep-alive connections close after a
  * short grace (see connections.ts), then the database closes.
  */
