@@ -27,6 +27,8 @@ interface ConnectionState {
   idleSince: number;
   /** `socket.bytesRead` when the connection last fell idle: more since means a request is arriving. */
   bytesAtIdle: number;
+  /** Our FIN was sent (closeIdle). */
+  ending: boolean;
 }
 
 /**
@@ -38,10 +40,12 @@ interface ConnectionState {
  * starts only once the previous answer is done, as HTTP/1.1 answers them anyway.
  *
  * On shutdown, `http.Server#close` would destroy every idle keep-alive connection at once, racing
- * a request already on its way (the client sees a reset). Instead, from `answerWithClose()` on,
- * every answer says `Connection: close`, so a busy client's connection ends right after an answer;
- * once listening stops, only connections idle for IDLE_CLOSE_GRACE_MS are closed — idle meaning no
- * byte of a next request has arrived (a request half-sent at the signal is answered, not cut).
+ * a request already on its way (the client sees a reset). Instead, from `answerWithClose()` on (the
+ * signal, through SHUTDOWN_DRAIN_MS), every answer says `Connection: close`, so a busy client's
+ * connection ends right after an answer; `stop()` then lets answers keep their connections until
+ * the listener has closed (see below), and says `Connection: close` again after it. Once listening
+ * stops, only connections idle for IDLE_CLOSE_GRACE_MS are closed, with a FIN and nothing partial
+ * (closeIdle) — idle meaning no byte of a next request has arrived (a request half-sent is answered).
  *
  * Closing the listening socket resets the connections the kernel accepted and Node did not yet take
  * (a burst arriving as SIGTERM does, or a process busy for a moment): listening stops only after a
@@ -54,6 +58,20 @@ export function createConnectionKeeper(listener: RequestListener) {
   let closingSince = 0;
   /** Connections accepted so far: the listener closes once a quiet spell adds none. */
   let accepted = 0;
+
+  /**
+   * Closes an idle connection the way a client can retry from: a FIN between two answers (nothing partial
+   * was sent), the reading side left open so a request already on its way is read, not answered by the
+   * kernel with a reset; the client sees the connection end before any answer (Node's agents and undici
+   * report it on a reused connection, which is safe to retry) and the socket goes once the client closes,
+   * or after IDLE_CLOSE_GRACE_MS.
+   */
+  function closeIdle(socket: Socket, state: ConnectionState) {
+    if (state.ending) return;
+    state.ending = true;
+    socket.end();
+    setTimeout(() => socket.destroy(), IDLE_CLOSE_GRACE_MS).unref();
+  }
 
   /** One function for every response (`this`), its connection's state kept on it: no closure per request. */
   function onAnswered(this: ServerResponse & { [STATE]?: ConnectionState }) {
@@ -78,7 +96,7 @@ export function createConnectionKeeper(listener: RequestListener) {
 
   function keep(socket: Socket) {
     accepted++;
-    states.set(socket, { waiting: [], current: null, idleSince: Date.now(), bytesAtIdle: 0 });
+    states.set(socket, { waiting: [], current: null, idleSince: Date.now(), bytesAtIdle: 0, ending: false });
     socket.once("close", () => states.delete(socket));
   }
 
@@ -108,6 +126,9 @@ export function createConnectionKeeper(listener: RequestListener) {
     listener(req: IncomingMessage, res: ServerResponse): void {
       const state = states.get(req.socket);
       if (!state) return listener(req, res);
+      // A request that arrived after our FIN is not run: its client sees the connection end unanswered
+      // and may send it again elsewhere, so nothing it asks may happen here.
+      if (state.ending) return;
       if (state.current) state.waiting.push({ req, res });
       else start(state, req, res);
     },
@@ -125,8 +146,13 @@ export function createConnectionKeeper(listener: RequestListener) {
      * has ended: each closes after its answer, or once idle for IDLE_CLOSE_GRACE_MS since the signal.
      */
     async stop(server: Server): Promise<void> {
-      answerWithClose();
+      // Until the listener is closed, answers keep their connections: a `Connection: close` would send
+      // the client straight back to the listener with a new connection, and closing the listener resets
+      // whatever the kernel queued meanwhile. With no client reconnecting, the accept queue falls quiet,
+      // and the listener closes with nothing in it; a client connecting afterwards is refused (reached nothing).
+      closing = false;
       await acceptQueueEmptied();
+      answerWithClose();
       const sweep = setInterval(() => {
         const now = Date.now();
         for (const [socket, state] of states) {
@@ -139,7 +165,7 @@ export function createConnectionKeeper(listener: RequestListener) {
             !arriving &&
             now - Math.max(state.idleSince, closingSince) >= IDLE_CLOSE_GRACE_MS
           )
-            socket.destroy();
+            closeIdle(socket, state);
         }
       }, SWEEP_INTERVAL_MS);
       // net.Server's close stops listening only; http.Server's would also destroy idle connections now.

@@ -14,7 +14,8 @@ import { config } from "../lib/server/config/config.ts";
 import { closeDatabase, engineOfDb, getMigratedDb, MIGRATIONS_DIR, PG_MIGRATIONS_DIR } from "../lib/server/data/db.ts";
 import { logger } from "../lib/server/platform/logger.ts";
 import { seedDatabase } from "../lib/server/data/seed.ts";
-import { removePidFile, writePidFile } from "../lib/server/platform/server-pid.ts";
+import { freeReserve, keepReserve, reserveFileOf } from "../lib/server/platform/disk-reserve.ts";
+import { pidFileOf, removePidFile, writePidFile } from "../lib/server/platform/server-pid.ts";
 import { loadAssets, loadPages } from "../lib/server/content/static-files.ts";
 import { loadSearchBundles } from "../lib/server/content/search-files.ts";
 import { loadDownloads } from "../lib/server/content/download-files.ts";
@@ -59,8 +60,28 @@ if (!observability.ok) {
 const { shutdownDrainMs, metricsToken, metricsPort, readinessMinFreeBytes } = observability.settings;
 // Every instance migrates and seeds at start; both are idempotent and, on PostgreSQL, serialised
 // (the migrator's lock, the seed's advisory lock).
-const db = await getMigratedDb();
+const onSqlite = !/^postgres(ql)?:/i.test(cfg.databaseUrl);
+let db: Awaited<ReturnType<typeof getMigratedDb>>;
+try {
+  db = await getMigratedDb();
+} catch (error) {
+  // A full disk (SQLite cannot create its shared-memory index): the reserve makes room, and the database opens.
+  if (!onSqlite || !freeReserve(cfg.databasePath)) throw error;
+  console.error(
+    `Aviso: o banco não abriu (${(error as { code?: string }).code ?? String(error)}; disco cheio?); ` +
+      `a reserva de espaço ${reserveFileOf(cfg.databasePath)} foi liberada para abri-lo; libere espaço no disco`,
+  );
+  db = await getMigratedDb();
+}
 const engine = engineOfDb(db);
+if (engine === "sqlite") {
+  const refused = keepReserve(cfg.databasePath);
+  if (refused !== null)
+    console.error(
+      `Aviso: a reserva de espaço ${reserveFileOf(cfg.databasePath)} não foi gravada (${refused === "ENOSPC" ? "disco cheio" : refused}); ` +
+        `um reinício com o disco cheio pode não abrir o banco`,
+    );
+}
 await seedDatabase(db);
 
 const { handler } = (await import(pathToFileURL(path.join(dist, "server", "entry.mjs")).href)) as { handler: AppHandler };
@@ -175,7 +196,7 @@ server.on("clientError", (error: NodeJS.ErrnoException, socket) => {
 
 server.listen(cfg.port, cfg.host, () => {
   // The pid file guards the SQLite file against db:restore; PostgreSQL has no file of ours to guard.
-  if (engine === "sqlite") writePidFile(cfg.databasePath);
+  if (engine === "sqlite") keepPidFile();
   const { address, port } = server.address() as AddressInfo;
   // The address people open is PUBLIC_URL's; where the socket listens is added when a browser could not use it.
   const listening = `${address.includes(":") ? `[${address}]` : address}:${port}`;
@@ -184,11 +205,35 @@ server.listen(cfg.port, cfg.host, () => {
   console.log(`Banco de dados: ${engine === "sqlite" ? cfg.databasePath : `PostgreSQL (${new URL(cfg.databaseUrl).host})`}`);
 });
 
+/** How often a pid file that could not be written (a full disk) is tried again. */
+const PID_FILE_RETRY_MS = 5_000;
+/**
+ * Writes the pid file; on a full disk (or a folder that refuses) the portal still serves: one line says
+ * so, and the write is tried again every PID_FILE_RETRY_MS until it succeeds (the space came back).
+ */
+function keepPidFile(): void {
+  const refused = writePidFile(cfg.databasePath);
+  if (refused === null) return;
+  console.error(
+    `Aviso: o arquivo de pid ${pidFileOf(cfg.databasePath)} não foi gravado (${refused === "ENOSPC" ? "disco cheio" : refused}); ` +
+      `o portal segue servindo, mas o db:restore não saberá que ele está no ar até o arquivo ser gravado ` +
+      `(nova tentativa a cada ${PID_FILE_RETRY_MS / 1000} s)`,
+  );
+  const retry = setInterval(() => {
+    if (stopping) return clearInterval(retry);
+    if (writePidFile(cfg.databasePath) !== null) return;
+    clearInterval(retry);
+    console.log(`Arquivo de pid ${pidFileOf(cfg.databasePath)} gravado`);
+  }, PID_FILE_RETRY_MS);
+  retry.unref();
+}
+
 const metricsServer = metricsPort === null ? undefined : startMetricsServer(metrics.registry, metricsPort, logger());
 
 /**
  * Graceful stop: /readyz turns 503 first (the balancer drains the instance during SHUTDOWN_DRAIN_MS)
- * and every answer from then on closes its connection; then no new connections; in-flight requests
+ * and every answer during the drain closes its connection; then no new connections (connections.ts:
+ * answers keep their connections until the listener closed on a quiet accept queue); in-flight requests
  * (an export included) finish within SHUTDOWN_TIMEOUT_MS, idle keep-alive connections close after a
  * short grace (see connections.ts), then the database closes.
  */

@@ -102,10 +102,9 @@ function readSyslog(env: NodeJS.ProcessEnv): AuditSyslogSettings | null {
 
 export function readAuditStreamSettings(env: NodeJS.ProcessEnv): AuditStreamSettings {
   const webhook = readWebhook(env);
-  const leaseMs = integerIn("AUDIT_STREAM_LEASE_MS", env.AUDIT_STREAM_LEASE_MS, 15_000, 1000, 600_000);
-  // A request must end before the lease would run out unrenewed, or two instances could send at once.
-  if (webhook && webhook.timeoutMs >= leaseMs)
-    throw new Error(`AUDIT_WEBHOOK_TIMEOUT_MS (${webhook.timeoutMs}) deve ser menor que AUDIT_STREAM_LEASE_MS (${leaseMs})`);
+  // The holder renews the lease during a send and cuts the send if it cannot (deliverer.ts): a request may
+  // take longer than the lease, and two instances still never send at once.
+  const leaseMs = integerIn("AUDIT_STREAM_LEASE_MS", env.AUDIT_STREAM_LEASE_MS, 6_000, 1000, 600_000);
   return {
     webhook,
     syslog: readSyslog(env),

@@ -425,8 +425,7 @@ export function createInsightsCollector(options: CollectorOptions): InsightsColl
     } catch (error) {
       // The database is away: the deltas wait for the next flush (a commit whose answer was lost may count twice).
       mergePending(pending, batch);
-      // Only the error's kind: a query's message may quote the rows' values (searches not yet shown among them).
-      (options.logError ?? ((e) => console.error("[insights] falha ao gravar as métricas", describeFlushError(e))))(error);
+      (options.logError ?? logFlushError)(error);
     }
   }
 
@@ -516,4 +515,14 @@ export function describeFlushError(error: unknown): string {
   if (!(error instanceof Error)) return "erro desconhecido";
   const code = (error as { code?: unknown }).code ?? (error.cause as { code?: unknown } | undefined)?.code;
   return typeof code === "string" ? `${error.name} (${code})` : error.name;
+}
+
+/**
+ * A refused write is one line, not a stack repeated at every flush: a full disk says so (SQLITE_FULL,
+ * PostgreSQL's 53100); never the driver's message, which may quote search texts not yet shown.
+ */
+function logFlushError(error: unknown): void {
+  const code = (error as { code?: unknown } | null)?.code;
+  const full = code === "SQLITE_FULL" || code === "53100" ? "disco cheio; " : "";
+  console.error(`[insights] falha ao gravar as métricas (${full}${describeFlushError(error)}); as contagens esperam a próxima gravação`);
 }

@@ -8,11 +8,32 @@ export function pidFileOf(databasePath: string): string {
   return `${databasePath}.pid`;
 }
 
-export function writePidFile(databasePath: string): void {
-  fs.writeFileSync(pidFileOf(databasePath), String(process.pid));
+/**
+ * Writes the pid file; a refusal (a full disk: ENOSPC, a read-only folder) is returned as the reason,
+ * never thrown — a portal that cannot write its pid file still serves (main.ts says so and tries again).
+ */
+export function writePidFile(databasePath: string): string | null {
+  try {
+    fs.writeFileSync(pidFileOf(databasePath), String(process.pid));
+    return null;
+  } catch (error) {
+    // A half-written file (the disk filled mid-write) would name no process: better none.
+    try {
+      fs.rmSync(pidFileOf(databasePath), { force: true });
+    } catch {
+      // Nothing written, or a folder we cannot change: either way no file names us.
+    }
+    return (error as NodeJS.ErrnoException).code ?? String(error);
+  }
 }
 
 export function removePidFile(databasePath: string): void {
+  // Only our own: a file we could not write may be another process's, or a crashed one's.
+  try {
+    if (fs.readFileSync(pidFileOf(databasePath), "utf8").trim() !== String(process.pid)) return;
+  } catch {
+    return;
+  }
   fs.rmSync(pidFileOf(databasePath), { force: true });
 }
 

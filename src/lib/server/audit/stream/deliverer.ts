@@ -32,11 +32,20 @@ import {
  */
 const BACKOFF_MAX_MS = 10_000;
 /**
- * How often an instance that does not hold a destination's lease tries to take it: a third of the lease.
- * So a dead holder's destination moves within the lease plus this (4/3 of AUDIT_STREAM_LEASE_MS).
+ * How often an instance that does not hold a destination's lease tries to take it, and how often the
+ * holder renews it while a send is in flight: a sixth of the lease. So a dead holder's destination
+ * moves within 7/6 of AUDIT_STREAM_LEASE_MS (7 s with the default 6 s).
  */
 export function leaseLookMs(leaseMs: number): number {
-  return Math.max(100, Math.floor(leaseMs / 3));
+  return Math.max(100, Math.floor(leaseMs / 6));
+}
+
+/**
+ * A send is cut this long before the lease it holds would run out unrenewed (the renewals during it
+ * failed): the lease's end is counted from when its last renewal was asked, on this instance's clock.
+ */
+export function leaseMarginMs(leaseMs: number): number {
+  return Math.min(1000, Math.floor(leaseMs / 4));
 }
 
 /** A destination more than this far behind is a warning in /readyz. */
@@ -85,7 +94,6 @@ export async function startAuditStream(
   if (settings.webhook) senders.push(createWebhookSender(settings.webhook));
   if (settings.syslog) senders.push(createSyslogSender(settings.syslog));
   const destinations = configuredDestinations(settings);
-  for (const sender of senders) await ensureDestination(db, sender.name);
 
   const instance = `${os.hostname()}:${process.pid}`;
   const owner = `${instance}:${randomUUID().slice(0, 8)}`;
@@ -112,9 +120,55 @@ export async function startAuditStream(
     let pending: { from: number; rows: StreamedRow[]; prevHash: string } | null = null;
     // The last row this loop delivered, as the next batch chains onto it (saves reading its hash again).
     let delivered: { id: number; hash: string } | undefined;
+    // The destination's row is created by the loop, not before it starts: a database that refuses the
+    // write (a full disk, a read-only replica) delays delivery, never the portal's start.
+    let ensured = false;
+    /** When the lease this loop holds runs out unless renewed (this instance's clock, counted from the asking). */
+    let heldUntil = 0;
+    /**
+     * Sends while renewing the lease every leaseStep; the send is cut (`held` aborts) once the lease
+     * could run out within leaseMarginMs, or another instance holds it: two instances never send at once,
+     * whatever the receiver's pace (a send may be longer than the lease).
+     */
+    async function sendHoldingLease(events: Parameters<Sender["send"]>[0]): Promise<void> {
+      const held = new AbortController();
+      let cutTimer: NodeJS.Timeout | undefined;
+      const armCut = () => {
+        clearTimeout(cutTimer);
+        cutTimer = setTimeout(() => held.abort(), Math.max(0, heldUntil - leaseMarginMs(leaseMs) - Date.now()));
+      };
+      armCut();
+      let renewing = false;
+      const renewal = setInterval(() => {
+        if (renewing || held.signal.aborted) return;
+        renewing = true;
+        const asked = Date.now();
+        claimLease(db, sender.name, owner, leaseMs)
+          .then((renewed) => {
+            if (!renewed) return held.abort();
+            heldUntil = asked + leaseMs;
+            if (!held.signal.aborted) armCut();
+          })
+          // The database is away: the cut comes when the lease could run out.
+          .catch(() => undefined)
+          .finally(() => (renewing = false));
+      }, leaseStep);
+      try {
+        await sender.send(events, held.signal);
+      } finally {
+        clearInterval(renewal);
+        clearTimeout(cutTimer);
+      }
+    }
     while (!stopped) {
       try {
+        if (!ensured) {
+          await ensureDestination(db, sender.name);
+          ensured = true;
+        }
+        const asked = Date.now();
         const row = await claimLease(db, sender.name, owner, leaseMs);
+        if (row) heldUntil = asked + leaseMs;
         if (!row) {
           // Another instance delivers: look again before its lease could have run out unrenewed.
           pending = null;
@@ -145,7 +199,7 @@ export async function startAuditStream(
         }
         const last = pending.rows.at(-1)!.id;
         try {
-          await sender.send(toEvents(pending.rows, pending.prevHash, instance));
+          await sendHoldingLease(toEvents(pending.rows, pending.prevHash, instance));
         } catch (error) {
           const failure = error instanceof DeliveryError ? error : new DeliveryError(String(error), "retry");
           if (failure.kind === "stop") {

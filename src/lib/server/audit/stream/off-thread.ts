@@ -51,12 +51,28 @@ export async function startAuditStreamOffThread(db: Db, job: AuditStreamJob, log
 
   let stopping = false;
   let current: Worker;
+  /** Whether `current` has ended (a start that failed): stop() then has no thread to wait for. */
+  let currentExited = false;
   let restartTimer: NodeJS.Timeout | undefined;
+
+  /** Starts the thread again after RESTART_AFTER_MS, and again after each failed start. */
+  function restartLater(): void {
+    restartTimer = setTimeout(function restart() {
+      restartTimer = undefined;
+      if (stopping) return;
+      spawn().catch((error: unknown) => {
+        logger.warn({ err: error }, "envio da auditoria: a thread de envio não recomeçou");
+        if (!stopping) restartTimer = setTimeout(restart, RESTART_AFTER_MS);
+      });
+    }, RESTART_AFTER_MS);
+  }
 
   /** Spawns the worker; resolves once its loops run, rejects when it could not start them. */
   function spawn(): Promise<void> {
     const worker = new Worker(workerFile(), { workerData: job, name: "audit-stream" });
     current = worker;
+    currentExited = false;
+    worker.once("exit", () => worker === current && (currentExited = true));
     return new Promise((resolve, reject) => {
       let started = false;
       worker.on("message", (message: AuditStreamWorkerMessage) => {
@@ -76,14 +92,7 @@ export async function startAuditStreamOffThread(db: Db, job: AuditStreamJob, log
         if (stopping || worker !== current) return;
         // Nothing is lost: the cursor did not move past what the receiver took.
         logger.warn({ code }, "envio da auditoria: a thread de envio parou; recomeçando do cursor");
-        restartTimer = setTimeout(function restart() {
-          restartTimer = undefined;
-          if (stopping) return;
-          spawn().catch((error: unknown) => {
-            logger.warn({ err: error }, "envio da auditoria: a thread de envio não recomeçou");
-            if (!stopping) restartTimer = setTimeout(restart, RESTART_AFTER_MS);
-          });
-        }, RESTART_AFTER_MS);
+        restartLater();
       });
     });
   }
@@ -92,7 +101,11 @@ export async function startAuditStreamOffThread(db: Db, job: AuditStreamJob, log
   // the threads it starts: libuv's pool, shared by the whole process (file reads, Argon2), is started here
   // first, by this thread, so it never inherits the delivery thread's.
   await fs.promises.access(workerFile());
-  await spawn();
+  // A thread that cannot start now (its database refuses) is tried again: the portal starts without it.
+  await spawn().catch((error: unknown) => {
+    logger.warn({ err: error }, "envio da auditoria: a thread de envio não começou; nova tentativa em 1 s");
+    restartLater();
+  });
   return {
     destinations,
     states: cachedStates(db, destinations),
@@ -100,6 +113,7 @@ export async function startAuditStreamOffThread(db: Db, job: AuditStreamJob, log
       stopping = true;
       clearTimeout(restartTimer);
       const worker = current;
+      if (currentExited) return;
       // The loops end and give their leases up; then the thread goes.
       await new Promise<void>((resolve) => {
         worker.on("message", (message: AuditStreamWorkerMessage) => message.type === "stopped" && resolve());

@@ -23,10 +23,14 @@ export class DeliveryError extends Error {
   }
 }
 
+/** Why a send was cut: its instance could not renew the destination's lease in time (another may take it). */
+export const LEASE_LOST = "Envio interrompido: o arrendamento do destino não pôde ser renovado a tempo";
+
 export interface Sender {
   name: "webhook" | "syslog";
   batchSize: number;
-  send(events: readonly AuditEvent[]): Promise<void>;
+  /** `held` aborts once the destination's lease can no longer be counted on (deliverer.ts): the send ends then. */
+  send(events: readonly AuditEvent[], held?: AbortSignal): Promise<void>;
   close(): void;
 }
 
@@ -103,14 +107,15 @@ export function createWebhookSender(settings: AuditWebhookSettings): Sender {
   return {
     name: "webhook",
     batchSize: settings.batchSize,
-    async send(events) {
+    async send(events, held) {
       const first = events[0]!.id;
       const last = events.at(-1)!.id;
       // The message id names the batch's chain ids: a retry of the same rows carries the same id.
       const id = `${first}-${last}`;
       const now = new Date();
       const body = JSON.stringify({ type: "b1.audit.batch", timestamp: now.toISOString(), data: { events } });
-      const signal = AbortSignal.timeout(settings.timeoutMs);
+      const timeout = AbortSignal.timeout(settings.timeoutMs);
+      const signal = held ? AbortSignal.any([timeout, held]) : timeout;
       let answer: WebhookAnswer;
       try {
         answer = await post(
@@ -128,7 +133,7 @@ export function createWebhookSender(settings: AuditWebhookSettings): Sender {
         );
       } catch (error) {
         throw new DeliveryError(
-          signal.aborted ? `Sem resposta em ${settings.timeoutMs} ms` : `Falha de conexão: ${causeOf(error)}`,
+          held?.aborted ? LEASE_LOST : timeout.aborted ? `Sem resposta em ${settings.timeoutMs} ms` : `Falha de conexão: ${causeOf(error)}`,
           "retry",
         );
       }
@@ -163,6 +168,8 @@ const SYSLOG_CONNECT_TIMEOUT_MS = 10_000;
 export function createSyslogSender(settings: AuditSyslogSettings): Sender {
   let socket: net.Socket | null = null;
   let broken: string | null = null;
+  /** The connection being made, if any (a lost lease destroys it). */
+  let connecting: net.Socket | null = null;
   const hostname = os.hostname();
   const procId = String(process.pid);
 
@@ -176,9 +183,12 @@ export function createSyslogSender(settings: AuditSyslogSettings): Sender {
             ...(settings.ca ? { ca: settings.ca } : {}),
           })
         : net.connect(options);
+      connecting = fresh;
+      fresh.once("close", () => connecting === fresh && (connecting = null));
       const timer = setTimeout(() => fresh.destroy(new Error("tempo esgotado ao conectar")), SYSLOG_CONNECT_TIMEOUT_MS);
       fresh.once(settings.tls ? "secureConnect" : "connect", () => {
         clearTimeout(timer);
+        connecting = null;
         broken = null;
         fresh.setKeepAlive(true, 10_000);
         fresh.on("error", (error) => (broken = error.message));
@@ -202,32 +212,48 @@ export function createSyslogSender(settings: AuditSyslogSettings): Sender {
   return {
     name: "syslog",
     batchSize: settings.batchSize,
-    async send(events) {
+    async send(events, held) {
+      // A lease that could not be renewed ends the send where it is (a connection being made or a write waiting).
+      const cut = () => {
+        broken = LEASE_LOST;
+        socket?.destroy();
+        connecting?.destroy(new Error(LEASE_LOST));
+      };
+      if (held?.aborted) throw new DeliveryError(LEASE_LOST, "retry");
+      held?.addEventListener("abort", cut, { once: true });
       try {
-        if (!socket || broken !== null || socket.destroyed) {
-          drop();
-          socket = await connect();
-        }
-      } catch (error) {
-        drop();
-        throw new DeliveryError(`Falha ao conectar ao coletor syslog: ${(error as Error).message}`, "retry");
-      }
-      const current = socket;
-      const frames = Buffer.concat(events.map((event) => octetCounted(syslogMessage(event, hostname, procId))));
-      try {
-        await new Promise<void>((resolve, reject) => current.write(frames, (error) => (error ? reject(error) : resolve())));
-        await new Promise((resolve) => setTimeout(resolve, SYSLOG_CONFIRM_MS));
-      } catch (error) {
-        broken = (error as Error).message;
-      }
-      if (broken !== null || current.destroyed) {
-        const reason = broken ?? "conexão fechada";
-        drop();
-        throw new DeliveryError(`Conexão com o coletor syslog caiu: ${reason}`, "retry");
+        return await sendFrames(events);
+      } finally {
+        held?.removeEventListener("abort", cut);
       }
     },
     close() {
       drop();
     },
   };
+
+  async function sendFrames(events: readonly AuditEvent[]): Promise<void> {
+    try {
+      if (!socket || broken !== null || socket.destroyed) {
+        drop();
+        socket = await connect();
+      }
+    } catch (error) {
+      drop();
+      throw new DeliveryError(`Falha ao conectar ao coletor syslog: ${(error as Error).message}`, "retry");
+    }
+    const current = socket;
+    const frames = Buffer.concat(events.map((event) => octetCounted(syslogMessage(event, hostname, procId))));
+    try {
+      await new Promise<void>((resolve, reject) => current.write(frames, (error) => (error ? reject(error) : resolve())));
+      await new Promise((resolve) => setTimeout(resolve, SYSLOG_CONFIRM_MS));
+    } catch (error) {
+      broken ??= (error as Error).message;
+    }
+    if (broken !== null || current.destroyed) {
+      const reason = broken ?? "conexão fechada";
+      drop();
+      throw new DeliveryError(reason === LEASE_LOST ? LEASE_LOST : `Conexão com o coletor syslog caiu: ${reason}`, "retry");
+    }
+  }
 }
