@@ -63,6 +63,8 @@ interface Scored {
   query: QualityQuery;
   rank: number | null;
   top: string[];
+  /** From typing the query to its results on screen, the dialog's 150 ms pause included. */
+  ms: number;
 }
 
 function summarise(scored: readonly Scored[]) {
@@ -152,9 +154,11 @@ export async function benchSearchQuality(options: QualityOptions): Promise<boole
     const queries = QUALITY_QUERIES.filter((item) => options.only === null || item.kind === options.only);
     const scored: Scored[] = [];
     for (const query of queries) {
+      const started = performance.now();
       const top = await resultsFor(page, query.query);
+      const ms = performance.now() - started;
       const at = top.findIndex((pagePath) => query.expected.includes(pagePath));
-      scored.push({ query, rank: at === -1 ? null : at + 1, top });
+      scored.push({ query, rank: at === -1 ? null : at + 1, top, ms });
     }
 
     console.log(`\nQualidade da busca (${queries.length} consultas, como visualizador, no diálogo de busca em Chromium)\n`);
@@ -172,6 +176,9 @@ export async function benchSearchQuality(options: QualityOptions): Promise<boole
     }
     const overall = summarise(scored);
     console.log(`| **total** | ${overall.count} | ${pct(overall.recall1)} | ${pct(overall.recall3)} | ${overall.mrr.toFixed(3)} |`);
+    const times = scored.map((item) => item.ms).sort((a, b) => a - b);
+    const at = (q: number) => Math.round(times[Math.min(times.length - 1, Math.floor(q * times.length))]!);
+    console.log(`\nDa digitação aos resultados na tela (pausa de 150 ms do diálogo inclusa): mediana ${at(0.5)} ms, p95 ${at(0.95)} ms`);
     const missed = scored.filter((item) => item.rank === null || item.rank > 3);
     if (missed.length) {
       console.log("\nFora do top 3:");

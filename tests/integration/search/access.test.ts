@@ -77,6 +77,34 @@ describe("search index access", () => {
     expect(await servedText(who.auditor!, everyFile())).not.toContain(COMMITTEE_ONLY);
   });
 
+  it("indexes every word a reader sees and no chrome: the home page, all trail phases; no back link, previous/next, feedback form or visitor block", () => {
+    const text = (bundle: string) =>
+      listFiles(path.join("dist/search", bundle, "pagefind", "fragment"))
+        .map((file) => {
+          const raw = zlib.gunzipSync(fs.readFileSync(file));
+          return (JSON.parse(raw.subarray(raw.indexOf("{")).toString("utf8")) as { content: string }).content;
+        })
+        .join("\n");
+    const base = text("base");
+    for (const chrome of [
+      "Voltar",
+      "Anterior",
+      "Próxima",
+      "Esta página ajudou",
+      "Carregando sua trilha",
+      "Acesso Restrito",
+      "Cadastrar-se",
+    ])
+      expect(base, chrome).not.toContain(chrome);
+    // The home page's teaser of /comite-ia is for those who may open it: not in the index everyone reads.
+    expect(text("_inicio")).not.toMatch(/Comitê de IA/);
+    expect(text("_inicio")).toContain("Nossos valores");
+    const trail = text("trilha-interativa");
+    for (const phase of ["Ideação", "Discovery", "Planejamento", "Pré-execução", "MVP / PoC", "Documentação", "Go Live", "Sustentação"])
+      expect(trail, phase).toContain(`${phase}. Fase`);
+    expect(trail).toContain("Os usuários têm um manual para as tarefas principais?");
+  });
+
   it("builds the base bundle, an empty one and one per searchable page (k + 2), not one per access set", () => {
     const file = (routePath: string) => `dist/pages${routePath === "/" ? "" : routePath}/index.html`;
     const searchable = ROUTES.filter((route) => fs.existsSync(file(route.path)))
