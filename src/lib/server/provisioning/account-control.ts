@@ -5,23 +5,15 @@
  * administrator links it in the panel, and an account holding an admin or security role (other
  * than one the directory's own groups gave) is never the directory's. Each refusal is a `blocked` row.
  */
-import { and, eq, inArray, isNotNull, isNull, ne, or } from "drizzle-orm";
-import { pages, rolePermissions, roles, twoFactorSecrets, userRoles, users } from "../../../../db/schema/index.ts";
-import { ROUTES } from "../../routes.ts";
+import { and, eq, inArray, isNotNull, isNull, ne } from "drizzle-orm";
+import { roles, twoFactorSecrets, userRoles, users } from "../../../../db/schema/index.ts";
 import { writeAuditLog, type RequestMeta } from "../audit/audit.ts";
 import type { Db, Tx } from "../data/db.ts";
 import { holdLock } from "../data/dialect.ts";
 import { NO_PASSWORD } from "../auth/user.ts";
+import { privilegedRole } from "../auth/privileged.ts";
 import { DIRECTORY_ACTOR } from "./audit.ts";
 import { scimError, type ScimAnswer, type ScimContext } from "./protocol.ts";
-
-/** System roles the directory never touches an account of. */
-export const PRIVILEGED_SYSTEM_ROLES: readonly string[] = ["admin", "security"];
-
-/** Pages only privileged roles open (the audit log): a custom role granted one is privileged too. */
-const PRIVILEGED_PAGES = ROUTES.filter(
-  (route) => route.access.kind === "roles" && route.access.roles.every((role) => PRIVILEGED_SYSTEM_ROLES.includes(role)),
-).map((route) => route.path);
 
 /**
  * Why the directory may not write an account: it holds a privileged role given by hand or by
@@ -37,27 +29,11 @@ const LOCK_DETAIL: Record<DirectoryLock, string> = {
 
 /** The accounts among `userIds` that hold a privileged role from a source other than the directory's groups. */
 async function privilegedAmong(db: Db | Tx, userIds: string[]): Promise<Set<string>> {
-  const grantsPrivilegedPage = PRIVILEGED_PAGES.length
-    ? inArray(
-        roles.id,
-        db
-          .select({ id: rolePermissions.roleId })
-          .from(rolePermissions)
-          .innerJoin(pages, eq(pages.id, rolePermissions.pageId))
-          .where(and(inArray(pages.path, PRIVILEGED_PAGES), eq(rolePermissions.canAccess, true))),
-      )
-    : undefined;
   const rows = await db
     .select({ userId: userRoles.userId })
     .from(userRoles)
     .innerJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(
-      and(
-        inArray(userRoles.userId, userIds),
-        ne(userRoles.source, "directory"),
-        or(inArray(roles.name, [...PRIVILEGED_SYSTEM_ROLES]), grantsPrivilegedPage),
-      ),
-    );
+    .where(and(inArray(userRoles.userId, userIds), ne(userRoles.source, "directory"), privilegedRole(db)));
   return new Set(rows.map((row) => row.userId));
 }
 

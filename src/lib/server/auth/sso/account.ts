@@ -1,7 +1,7 @@
-import { and, eq, inArray, isNull, or } from "drizzle-orm";
-import { pages, rolePermissions, roles, userRoles, users } from "../../../../../db/schema/index.ts";
-import { ROUTES } from "../../../routes.ts";
+import { and, eq, isNull } from "drizzle-orm";
+import { roles, userRoles, users } from "../../../../../db/schema/index.ts";
 import { isAllowedEmail } from "../allowed-email.ts";
+import { PRIVILEGED_SYSTEM_ROLES, privilegedRole } from "../privileged.ts";
 import { writeAuditLog, type RequestMeta } from "../../audit/audit.ts";
 import type { Db, Tx } from "../../data/db.ts";
 import { holdLock } from "../../data/dialect.ts";
@@ -146,12 +146,8 @@ async function applyChanges(tx: Tx, user: User, changes: Opened["changes"], iden
 }
 
 /** System roles whose holders never let the provider's claim stand for the portal's code. */
-const PRIVILEGED_ROLES: readonly string[] = ["admin", "security"];
 
 /** Pages only privileged roles open (the audit log): a custom role granted one is privileged too. */
-const PRIVILEGED_PAGES = ROUTES.filter(
-  (route) => route.access.kind === "roles" && route.access.roles.every((role) => PRIVILEGED_ROLES.includes(role)),
-).map((route) => route.path);
 
 async function heldRoleNames(tx: Tx, userId: string): Promise<string[]> {
   const rows = await tx
@@ -170,22 +166,12 @@ async function heldRoleNames(tx: Tx, userId: string): Promise<string[]> {
  */
 async function providerMfaTrusted(tx: Tx, user: User, wanted: readonly string[]): Promise<boolean> {
   if (!user.createdBySso) return false;
-  if (wanted.some((name) => PRIVILEGED_ROLES.includes(name))) return false;
-  const privilegedPage = PRIVILEGED_PAGES.length
-    ? inArray(
-        roles.id,
-        tx
-          .select({ id: rolePermissions.roleId })
-          .from(rolePermissions)
-          .innerJoin(pages, eq(pages.id, rolePermissions.pageId))
-          .where(and(inArray(pages.path, PRIVILEGED_PAGES), eq(rolePermissions.canAccess, true))),
-      )
-    : undefined;
+  if (wanted.some((name) => PRIVILEGED_SYSTEM_ROLES.includes(name))) return false;
   const held = await tx
     .select({ userId: userRoles.userId })
     .from(userRoles)
     .innerJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(and(eq(userRoles.userId, user.id), or(inArray(roles.name, [...PRIVILEGED_ROLES]), privilegedPage)));
+    .where(and(eq(userRoles.userId, user.id), privilegedRole(tx)));
   return held.length === 0;
 }
 
