@@ -12,11 +12,14 @@ export function separateInlineWords(html: string): string {
  * The HTML Pagefind reads for a page: the gate's per-request blocks (`<!--b1:if:COND-->…<!--b1:fi-->`,
  * src/lib/content/personalize.ts) kept only when every signed-in reader sees them (`user`) — a block
  * for visitors or for those who may open another page (a teaser of /comite-ia on /) is not the page's
- * text for everyone — and the index-only blocks (`data-search-only`, e.g. every phase of the trail)
- * unhidden.
+ * text for everyone — and the index-only blocks (`<template data-search-only>`, e.g. every phase of
+ * the trail, inert in the browser) opened for the index.
  */
 export function searchableHtml(html: string): string {
   const everyReader = (segments: readonly Segment[]): string =>
     segments.map((segment) => ("when" in segment ? (segment.when === "user" ? everyReader(segment.children) : "") : segment.text)).join("");
-  return everyReader(compileTemplate(html)).replace(/<div hidden(?:="")? data-search-only(?:="")?>/g, "<div data-search-only>");
+  return everyReader(compileTemplate(html)).replace(
+    /<template data-search-only(?:="")?>([\s\S]*?)<\/template>/g,
+    (_, inner: string) => `<div data-search-only>${inner}</div>`,
+  );
 }

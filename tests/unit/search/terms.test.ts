@@ -37,10 +37,10 @@ describe("a bundle's synonyms", () => {
 });
 
 describe("the HTML the index reads", () => {
-  it("keeps blocks every signed-in reader sees, drops visitor and per-page blocks (nested too), unhides index-only blocks", () => {
+  it("keeps blocks every signed-in reader sees, drops visitor and per-page blocks (nested too), opens index-only templates", () => {
     const html =
       "<main>Texto<!--b1:if:anon-->Entrar<!--b1:fi--><!--b1:if:user-->Leitor<!--b1:if:page:/comite-ia-->Comitê secreto<!--b1:fi--><!--b1:fi-->" +
-      "<!--b1:if:page:/comite-ia-->Espinha dorsal<!--b1:fi--><div hidden data-search-only>Fase 2</div></main>";
-    expect(searchableHtml(html)).toBe("<main>TextoLeitor<div data-search-only>Fase 2</div></main>");
+      "<!--b1:if:page:/comite-ia-->Espinha dorsal<!--b1:fi--><template data-search-only><p>Fase 2</p></template></main>";
+    expect(searchableHtml(html)).toBe("<main>TextoLeitor<div data-search-only><p>Fase 2</p></div></main>");
   });
 });
