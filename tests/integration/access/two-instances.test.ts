@@ -74,11 +74,15 @@ describe.skipIf(!onPostgres)("access II on two PostgreSQL instances", () => {
     expect(denied.headers.get("location")).toBe("/acesso-negado?pagina=%2Ffaq");
     expect((await get(b, "/templates", partner)).status).toBe(302);
     expect((await get(b, "/5ps", partner)).status).toBe(200);
-    // Search on B: the partner now gets their one page's bundle, and no base.
-    expect(await (await get(b, "/pagefind/grupos.json", partner)).json()).toEqual([]);
+    // Search on B: the partner now gets the bundles of the pages they open — the home page (public, and
+    // searchable) as the primary, their one page merged in — and no base.
+    expect(await (await get(b, "/pagefind/grupos.json", partner)).json()).toEqual(["5ps"]);
     const entry = await get(b, "/pagefind/pagefind-entry.json", partner);
     expect(entry.status).toBe(200);
-    const own = new Set(fs.readdirSync("dist/search/5ps/pagefind/fragment"));
+    const own = new Set([
+      ...fs.readdirSync("dist/search/5ps/pagefind/fragment"),
+      ...fs.readdirSync("dist/search/_inicio/pagefind/fragment"),
+    ]);
     const baseOnly = fs.readdirSync("dist/search/base/pagefind/fragment").find((name) => !own.has(name))!;
     expect((await get(b, `/pagefind/fragment/${baseOnly}`, partner)).status).toBe(404);
   }, 60_000);
