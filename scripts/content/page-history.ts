@@ -10,7 +10,7 @@ import { parse } from "yaml";
 import type { ContentPageEntry } from "../../src/lib/content-manifest.ts";
 import type { HistoryManifest, HistorySection, PageHistory } from "../../src/lib/content/page-history.ts";
 import type { NewsManifest } from "../../src/lib/reading/news.ts";
-import { splitSections } from "../../src/lib/reading/sections.ts";
+import { OPENING_SECTION_ID, splitSections } from "../../src/lib/reading/sections.ts";
 import { STATIC_ROUTES } from "../../src/lib/routes.ts";
 import { MDX_FOLDERS, YAML_FILES } from "../../src/collections/yaml-files.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
@@ -63,7 +63,13 @@ export function fileSections(file: string, text: string): { title: string; text:
     } catch {
       front = null;
     }
-    return [...(front ? yamlSections(front) : []), ...splitSections(split.body).map(({ title, text }) => ({ title, text }))];
+    // A folder's file (a stage) names its opening text after itself: the page shows several.
+    const name = isRecord(front) ? nameOf(front) : undefined;
+    const body = splitSections(split.body).map((section) => ({
+      title: section.id === OPENING_SECTION_ID && name ? `${name} (abertura)` : section.title,
+      text: section.text,
+    }));
+    return [...(front ? yamlSections(front) : []), ...body];
   }
   let value: unknown;
   try {
