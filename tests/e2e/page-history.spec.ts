@@ -1,6 +1,10 @@
 import fs from "node:fs";
 import { expect, test } from "./fixtures";
 import { hydrated } from "./islands";
+import type { HistoryManifest } from "../../src/lib/content/page-history";
+
+/** False when the build ran in a clone without history (a shallow CI checkout): the pages then say so. */
+const available = (JSON.parse(fs.readFileSync("dist/historico.json", "utf8")) as HistoryManifest).available;
 
 const SHOTS = process.env.HISTORY_SHOTS_DIR;
 
@@ -28,6 +32,10 @@ test("a reader opens a page's history, compares two versions and an editor follo
   await meta.getByRole("link", { name: "Histórico da página" }).click();
   await expect(page).toHaveURL(/\/historico\/etapas-processo$/);
   await expect(page.getByRole("heading", { level: 1, name: "Histórico: Etapas do Processo" })).toBeVisible();
+  if (!available) {
+    await expect(page.getByText("Histórico indisponível nesta instalação.")).toBeVisible();
+    return;
+  }
   const versions = page.locator("[data-versoes] > li");
   expect(await versions.count()).toBeGreaterThanOrEqual(2);
   await expect(versions.first().locator("time")).toHaveText(/\d{4}/);
@@ -57,6 +65,7 @@ test("a reader's 'Comparar com a versão anterior' opens that pair; a visualizad
   await expect(page.locator("[data-pagina-meta]").getByRole("link", { name: "Histórico da página" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Editar esta página" })).toHaveCount(0);
   await page.goto("/historico/etapas-processo");
+  test.skip(!available, "build sem histórico do git (clone raso): a página diz que o histórico está indisponível");
   await hydrated(page.getByLabel("Versão anterior"));
   await page.locator("[data-versoes] > li").first().getByRole("link", { name: "Comparar com a versão anterior" }).click();
   await expect(page.locator("[data-comparacao] ins, [data-comparacao] del").first()).toBeVisible();

@@ -18,8 +18,11 @@ const DEFAULT_EDIT_ROLES: readonly SystemRole[] = ["admin", "lider"];
 
 export function readPageHistorySettings(env: NodeJS.ProcessEnv = process.env): PageHistorySettings {
   const base = (env.EDIT_URL_BASE ?? env.CONTENT_EDIT_URL ?? "").trim();
-  if (base && !/^https:\/\/[^\s"'<>]+$/.test(base)) {
-    throw new Error(`EDIT_URL_BASE deve ser um endereço https:// sem espaços nem aspas (recebido: "${base.slice(0, 80)}")`);
+  // Printable ASCII only (an IRI's letters percent-encoded): no control, bidi or look-alike character reaches the link.
+  if (base && (base.length > 2000 || !/^https:\/\/[\x21-\x7e]+$/.test(base) || /["'<>\\`]/.test(base))) {
+    throw new Error(
+      `EDIT_URL_BASE deve ser um endereço https:// de até 2000 caracteres, sem espaços, aspas nem caracteres fora do ASCII (recebido: "${base.slice(0, 80)}")`,
+    );
   }
   const roles = (env.EDIT_ROLES ?? "")
     .split(",")
