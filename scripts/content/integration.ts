@@ -158,7 +158,7 @@ export function contentPages(): AstroIntegration {
         const { news, history } = contentHistory(root, pages, reading.manifest);
         writeReadingManifests(outDir, reading.manifest, news, history);
         if (!history.available) {
-          logger.warn(
+          logger.info(
             "Histórico indisponível nesta instalação: cópia sem o histórico do git (clone raso ou arquivo compactado); as páginas de histórico dizem isso.",
           );
         }
