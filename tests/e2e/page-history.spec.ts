@@ -55,6 +55,9 @@ test("a reader opens a page's history, compares two versions and an editor follo
     await page.screenshot({ path: `${SHOTS}/historico-390.png`, fullPage: true });
     await page.emulateMedia({ colorScheme: "dark" });
     await page.screenshot({ path: `${SHOTS}/historico-390-escuro.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.screenshot({ path: `${SHOTS}/historico-1280-escuro.png`, fullPage: true });
+    await page.emulateMedia({ colorScheme: "light" });
   }
   expect(consoleErrors).toEqual([]);
 });
@@ -75,4 +78,34 @@ test("the history of a restricted page is refused like the page", async ({ page,
   await loginAs(["visualizador"]);
   await page.goto("/historico/comite-ia");
   await expect(page).toHaveURL(/\/acesso-negado\?pagina=%2Fcomite-ia$/);
+});
+
+test("'O que mudou desde a sua última visita' appears when this browser saw an older version, and leads to that comparison", async ({
+  page,
+  loginAs,
+}) => {
+  test.skip(!available, "build sem histórico do git (clone raso)");
+  await loginAs(["visualizador"]);
+  await page.goto("/etapas-processo");
+  const notice = page.locator("[data-ultima-visita]");
+  // First visit: nothing to tell.
+  await expect(notice).toBeHidden();
+  const ids = (await notice.getAttribute("data-versoes"))!.split(",");
+  await page.evaluate(([older]) => localStorage.setItem("b1-versao-vista", JSON.stringify({ "/etapas-processo": older })), [ids.at(-1)!]);
+  await page.reload();
+  const link = notice.getByRole("link", { name: "O que mudou desde a sua última visita" });
+  await expect(link).toBeVisible();
+  if (SHOTS) {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.screenshot({ path: `${SHOTS}/pagina-mudou-1280.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${SHOTS}/pagina-mudou-390.png` });
+    await page.locator("[data-pagina-meta]").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/pagina-rodape-390.png` });
+  }
+  await link.click();
+  await expect(page).toHaveURL(new RegExp(`/historico/etapas-processo\\?de=${ids.at(-1)}&para=${ids[0]}#comparar$`));
+  await expect(page.getByLabel("Versão anterior")).toHaveValue(ids.at(-1)!);
+  await page.goto("/etapas-processo");
+  await expect(notice).toBeHidden();
 });

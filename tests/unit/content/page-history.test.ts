@@ -181,3 +181,36 @@ describe("page-history settings", () => {
     expect(() => readPageHistorySettings({ EDIT_URL_BASE: `https://g/${"a".repeat(70_000)}\u202e` })).toThrow(/EDIT_URL_BASE/);
   });
 });
+
+describe("'O que mudou desde a sua última visita' (remembered in the browser only)", () => {
+  class MemoryStorage {
+    data = new Map<string, string>();
+    getItem = (key: string) => this.data.get(key) ?? null;
+    setItem = (key: string, value: string) => void this.data.set(key, value);
+  }
+  const a = "aaaaaaaaaaaa";
+  const b = "bbbbbbbbbbbb";
+  it("answers the older version seen before, once; nothing on a first visit, an unknown id or a broken entry", async () => {
+    const { visitPage, LAST_VISIT_KEY } = await import("../../../src/lib/content/last-visit");
+    const storage = new MemoryStorage() as unknown as Storage;
+    expect(visitPage(storage, "/faq", a, [a])).toBeNull();
+    expect(visitPage(storage, "/faq", b, [b, a])).toBe(a);
+    expect(visitPage(storage, "/faq", b, [b, a])).toBeNull();
+    expect(JSON.parse(storage.getItem(LAST_VISIT_KEY)!)).toEqual({ "/faq": b });
+    storage.setItem(LAST_VISIT_KEY, JSON.stringify({ "/faq": "cccccccccccc", __proto__: a, constructor: { x: 1 } }));
+    expect(visitPage(storage, "/faq", b, [b, a])).toBeNull();
+    storage.setItem(LAST_VISIT_KEY, '{"__proto__": "aaaaaaaaaaaa", "/glossario": "<script>"}');
+    expect(visitPage(storage, "/glossario", b, [b, a])).toBeNull();
+    expect(JSON.parse(storage.getItem(LAST_VISIT_KEY)!)).toEqual({ ["__proto__"]: a, "/glossario": b });
+    storage.setItem(LAST_VISIT_KEY, "[".repeat(100_000));
+    expect(visitPage(storage, "/faq", b, [b, a])).toBeNull();
+  });
+  it("keeps at most 200 pages", async () => {
+    const { visitPage, LAST_VISIT_KEY } = await import("../../../src/lib/content/last-visit");
+    const storage = new MemoryStorage() as unknown as Storage;
+    for (let index = 0; index < 250; index++) visitPage(storage, `/p${index}`, a, [a]);
+    const kept = Object.keys(JSON.parse(storage.getItem(LAST_VISIT_KEY)!));
+    expect(kept).toHaveLength(200);
+    expect(kept[0]).toBe("/p50");
+  });
+});
