@@ -112,6 +112,24 @@ describe("page history follows the page's access (issue 66)", () => {
     expect((await call("GET", "/historico/nao-existe", people.admin.token)).status).toBe(404);
     expect((await call("GET", "/historico/admin-panel", people.admin.token)).status).toBe(404);
     expect((await call("GET", "/historico", people.admin.token)).status).toBe(404);
+    for (const odd of ["/historico/__proto__", "/historico/constructor", "/historico/prototype"]) {
+      expect([odd, (await call("GET", odd, people.admin.token)).status]).toEqual([odd, 404]);
+    }
+    // A dot-dot spelling is the page it resolves to, decided as that page (the gate normalises before deciding).
+    for (const odd of ["/historico/..%2fadmin-panel", "/historico/%2e%2e/admin-panel"]) {
+      expect([odd, await decision(odd, "visualizador")]).toEqual([odd, "deny /acesso-negado?pagina=%2Fadmin-panel"]);
+    }
+    // The gate's own spellings: a trailing slash is the same page; any method but GET/HEAD is refused before a byte is read.
+    expect(await decision("/historico/faq/", "visualizador")).toBe("allow");
+    expect(
+      (await call("POST", "/historico/faq", people.visualizador.token, { __proto__: { x: 1 }, a: "x".repeat(64 * 1024 + 1) })).status,
+    ).toBe(405);
+    // A comparison's query names versions only for the browser: nothing in it changes the answer.
+    const odd = `/historico/comite-ia?de=__proto__&para=${"9".repeat(400)}&constructor=1&x=%E2%80%AE`;
+    expect(await decision(odd, "visualizador")).toBe("deny /acesso-negado?pagina=%2Fcomite-ia");
+    expect(await decision(odd, "lider")).toBe("allow");
+    const same = await Promise.all(Array.from({ length: 50 }, () => decision("/historico/comite-ia", "limitado")));
+    expect(new Set(same)).toEqual(new Set(["allow"]));
   }, 60_000);
 
   it("every history and comparison answers like its page, before and after the panel restricts /faq and /5ps, at the next request", async () => {
