@@ -31,13 +31,57 @@ function Sentence({ part }: { part: Part }) {
   return <span>{part.text}</span>;
 }
 
+function VersionSelect(props: {
+  label: string;
+  value: string;
+  ids: string[];
+  name: (id: string) => string;
+  onChange: (id: string) => void;
+}) {
+  const id = useId();
+  return (
+    <label htmlFor={id} className="block font-medium">
+      {props.label}
+      <select id={id} className={SELECT} value={props.value} onChange={(event) => props.onChange(event.target.value)}>
+        {props.ids.map((version) => (
+          <option key={version} value={version}>
+            {props.name(version)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Sections only one of the two versions has: their title and text, marked as included or removed. */
+function SectionList({ title, sections, kind }: { title: string; sections: { title: string; text: string }[]; kind: "ins" | "del" }) {
+  if (!sections.length) return null;
+  return (
+    <section>
+      <h3 className="text-lg font-semibold">
+        {title} ({sections.length})
+      </h3>
+      <ul className="mt-2 space-y-3">
+        {sections.map((section, index) => (
+          <li key={`${section.title}-${index}`} className="rounded-md border border-slate-200 p-3 dark:border-slate-700">
+            <h4 className="font-semibold">{section.title}</h4>
+            {section.text && (
+              <p className="mt-1 break-words">
+                <Sentence part={{ kind, text: section.text }} />
+              </p>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** 'Comparar versões': two version pickers and the readable comparison; `?de=…&para=…` opens a pair. */
 export default function HistoryCompare({ history, labels }: Props) {
   const ids = history.versions.map((version) => version.id);
   const [from, setFrom] = useState(ids[1] ?? ids[0] ?? "");
   const [to, setTo] = useState(ids[0] ?? "");
-  const fromId = useId();
-  const toId = useId();
   useEffect(() => {
     const query = new URLSearchParams(window.location.search);
     const de = query.get("de");
@@ -60,26 +104,8 @@ export default function HistoryCompare({ history, labels }: Props) {
   return (
     <div>
       <div className="grid gap-4 sm:grid-cols-2">
-        <label htmlFor={fromId} className="block font-medium">
-          Versão anterior
-          <select id={fromId} className={SELECT} value={from} onChange={(event) => choose("de", event.target.value)} data-comparar-de>
-            {ids.map((id) => (
-              <option key={id} value={id}>
-                {label(id)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label htmlFor={toId} className="block font-medium">
-          Versão mais nova
-          <select id={toId} className={SELECT} value={to} onChange={(event) => choose("para", event.target.value)} data-comparar-para>
-            {ids.map((id) => (
-              <option key={id} value={id}>
-                {label(id)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <VersionSelect label="Versão anterior" value={from} ids={ids} name={label} onChange={(value) => choose("de", value)} />
+        <VersionSelect label="Versão mais nova" value={to} ids={ids} name={label} onChange={(value) => choose("para", value)} />
       </div>
       <div role="status" aria-live="polite" className="mt-6 space-y-6" data-comparacao>
         <p className="font-medium">
@@ -103,30 +129,8 @@ export default function HistoryCompare({ history, labels }: Props) {
             </ul>
           </section>
         ) : null}
-        {comparison?.added.length ? (
-          <section>
-            <h3 className="text-lg font-semibold">Seções novas ({comparison.added.length})</h3>
-            <ul className="mt-2 list-disc space-y-1 pl-6">
-              {comparison.added.map((section, index) => (
-                <li key={`${section.title}-${index}`}>
-                  <ins className="no-underline">{section.title}</ins>
-                </li>
-              ))}
-            </ul>
-          </section>
-        ) : null}
-        {comparison?.removed.length ? (
-          <section>
-            <h3 className="text-lg font-semibold">Seções removidas ({comparison.removed.length})</h3>
-            <ul className="mt-2 list-disc space-y-1 pl-6">
-              {comparison.removed.map((section, index) => (
-                <li key={`${section.title}-${index}`}>
-                  <del>{section.title}</del>
-                </li>
-              ))}
-            </ul>
-          </section>
-        ) : null}
+        <SectionList title="Seções novas" sections={comparison?.added ?? []} kind="ins" />
+        <SectionList title="Seções removidas" sections={comparison?.removed ?? []} kind="del" />
       </div>
     </div>
   );
