@@ -26,13 +26,32 @@ function nameOf(value: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/** Fields that place or decorate an entry (its icon, colour, position), not words a reader reads. */
+const LAYOUT_KEYS = new Set([
+  "icon",
+  "icone",
+  "color",
+  "cor",
+  "order",
+  "ordem",
+  "number",
+  "numero",
+  "slug",
+  "href",
+  "url",
+  "link",
+  "image",
+  "imagem",
+  "kind",
+]);
+
 /** Words a reader sees: strings, without ids, icon names, addresses and paths. */
 function leaves(value: unknown): string[] {
   if (typeof value === "string")
     return /^(https?:|mailto:|\/|#)/.test(value) || /^[a-z0-9_-]+$/.test(value) ? [] : [value.replace(/\s+/g, " ").trim()];
   if (typeof value === "number") return [String(value)];
   if (Array.isArray(value)) return value.flatMap(leaves);
-  if (isRecord(value)) return Object.values(value).flatMap(leaves);
+  if (isRecord(value)) return Object.entries(value).flatMap(([key, inner]) => (LAYOUT_KEYS.has(key) ? [] : leaves(inner)));
   return [];
 }
 
