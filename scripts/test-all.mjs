@@ -130,7 +130,14 @@ async function runPostgresPass(report, pooledReport) {
 /** The build, printed when done and kept in test-results/build.log: a test reads it (no warning, in English or not, is left). */
 function build() {
   console.log("\n==> npm run build");
-  const result = spawnSync("npm", ["run", "build"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 });
+  // The e2e tests follow 'Editar esta página', which exists only when the build has an edit address.
+  const env = { ...process.env, EDIT_URL_BASE: process.env.EDIT_URL_BASE ?? "https://git.example.com/b1/hub/-/edit/main" };
+  const result = spawnSync("npm", ["run", "build"], {
+    encoding: "utf8",
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const output = (result.stdout ?? "") + (result.stderr ?? "");
   process.stdout.write(output);
   fs.writeFileSync(`${results}/build.log`, output);

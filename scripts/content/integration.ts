@@ -17,7 +17,10 @@ import { READING_MANIFEST_FILE, type ReadingManifest } from "../../src/lib/readi
 import { checkContent, formatProblem, PAGES_DIR, type ContentCheck } from "./check.ts";
 import { CONTENT_GENERATION_SCRIPT, showContentProblemsInDev } from "./dev-feedback.ts";
 import { OVERLAY_PT_SCRIPT } from "./overlay-pt.ts";
-import { contentNews } from "./news.ts";
+import { contentCommits, contentNews, historyAvailable, prefetchFiles } from "./news.ts";
+import { pageHistories } from "./page-history.ts";
+import { HISTORY_MANIFEST_FILE, type HistoryManifest } from "../../src/lib/content/page-history.ts";
+import { readPageHistorySettings } from "../../src/lib/server/config/page-history.ts";
 import { readingHistory } from "./reading-history.ts";
 import { splitFrontmatter } from "./frontmatter.ts";
 import { mdxSyntaxProblem } from "./mdx-syntax.ts";
@@ -80,9 +83,23 @@ function writeManifest(outDir: string, pages: readonly ContentPageEntry[]): void
   fs.writeFileSync(path.join(outDir, CONTENT_MANIFEST_FILE), JSON.stringify({ pages }, null, 2) + "\n");
 }
 
-function writeReadingManifests(outDir: string, reading: ReadingManifest, news: NewsManifest): void {
+function writeReadingManifests(outDir: string, reading: ReadingManifest, news: NewsManifest, history: HistoryManifest): void {
   fs.writeFileSync(path.join(outDir, READING_MANIFEST_FILE), JSON.stringify(reading) + "\n");
   fs.writeFileSync(path.join(outDir, NEWS_MANIFEST_FILE), JSON.stringify(news) + "\n");
+  fs.writeFileSync(path.join(outDir, HISTORY_MANIFEST_FILE), JSON.stringify(history) + "\n");
+}
+
+/** The content changes for /novidades and every page's history, from one read of the git log. */
+export function contentHistory(root: string, pages: readonly ContentPageEntry[], reading: ReadingManifest) {
+  const settings = readPageHistorySettings();
+  const available = historyAvailable(root);
+  const commits = available ? contentCommits(root) : null;
+  prefetchFiles(
+    root,
+    (commits ?? []).flatMap(({ commit, files }) => files.flatMap((file) => [[commit, file] as const, [`${commit}^`, file] as const])),
+  );
+  const news = contentNews(root, pages, reading.pages, commits ?? []);
+  return { news, history: pageHistories(root, commits, available && commits !== null, pages, news, settings.hideAuthors) };
 }
 
 /** Copies the offered files out of reach of the public folder (dist/arquivos) and lists them with the pages that show them. */
@@ -138,7 +155,13 @@ export function contentPages(): AstroIntegration {
           updateConfig({ vite: { build: { emptyOutDir: false } } });
         }
         writeManifest(outDir, pages);
-        writeReadingManifests(outDir, reading.manifest, contentNews(root, pages, reading.manifest.pages));
+        const { news, history } = contentHistory(root, pages, reading.manifest);
+        writeReadingManifests(outDir, reading.manifest, news, history);
+        if (!history.available) {
+          logger.info(
+            "Histórico indisponível nesta instalação: cópia sem o histórico do git (clone raso ou arquivo compactado); as páginas de histórico dizem isso.",
+          );
+        }
         if (command === "build") writeDownloads(root, outDir, downloads);
         logger.info(`${pages.length} página(s) escritas em MDX (content/paginas e content/guias)`);
       },

@@ -5,6 +5,7 @@
  * Over 200 lines because it is the table itself: one entry per page, kept in one place on purpose.
  */
 import { manifestGeneration, readContentManifest, type ContentPageEntry } from "./content-manifest.ts";
+import { historyPath, pageOfHistoryPath } from "./content/page-history.ts";
 
 export const SYSTEM_ROLES = ["admin", "lider", "visualizador", "security"] as const;
 export type SystemRole = (typeof SYSTEM_ROLES)[number];
@@ -39,6 +40,8 @@ export interface RouteRule {
   more?: string;
   /** Part of the methodology's reading order ('Anterior' / 'Próxima'), which is this table's order. */
   reading?: true;
+  /** A page's history (/historico/<page>): open exactly to who may open that page (decideAccess). */
+  of?: string;
 }
 
 const PUBLIC: Access = { kind: "public" };
@@ -176,6 +179,19 @@ export function findRoute(path: string): RouteRule | undefined {
   return routesByPath.get(path);
 }
 
+/** The history routes of the content pages (the reading order), made once: the gate only looks them up. */
+const historyRoutes = new Map(
+  ROUTES.filter((route) => route.reading).map((route) => {
+    const rule: RouteRule = { path: historyPath(route.path), name: `Histórico: ${route.name}`, access: route.access, of: route.path };
+    return [rule.path, rule] as const;
+  }),
+);
+
+/** A page's route, or the route of a content page's history (/historico/<page>); not in ROUTES, so no checklist offers it. */
+export function findPageRoute(path: string): RouteRule | undefined {
+  return routesByPath.get(path) ?? (pageOfHistoryPath(path) ? historyRoutes.get(path) : undefined);
+}
+
 /** The API rule whose prefix covers `path` segment by segment (longest prefix wins). */
 export function findApiRule(path: string): ApiRule | undefined {
   let best: ApiRule | undefined;
@@ -213,6 +229,7 @@ export type PageGroup = "conteudo" | "restritas" | "administracao";
  * Public and account pages (sign-in, 'Minhas sessões', Novidades…) have none: always open as they are.
  */
 export function pageGroup(route: RouteRule): PageGroup | null {
+  if (route.of !== undefined) return null;
   if (route.access.kind === "signed-in") return route.reading ? "conteudo" : null;
   if (route.access.kind === "roles") return route.access.grantable ? "restritas" : "administracao";
   return null;
@@ -222,6 +239,11 @@ export type Decision = "allow" | "sign-in" | "deny";
 
 /** The access decision for one route; the only place where it is made. */
 export function decideAccess(route: RouteRule, principal: Principal | null): Decision {
+  if (route.of !== undefined) {
+    // A history is the page's own words: the page's rule decides, panel restrictions and limited roles included.
+    const subject = routesByPath.get(route.of);
+    return subject ? decideAccess(subject, principal) : "deny";
+  }
   const { access } = route;
   if (access.kind === "public") return "allow";
   if (!principal) return "sign-in";

@@ -14,7 +14,7 @@ import { deleteSessionCookieHeader, readSessionCookie, sessionCookieHeader } fro
 import type { Asset, PageTemplate } from "../lib/server/content/static-files.ts";
 import type { SearchFiles } from "../lib/server/content/search-files.ts";
 import type { DownloadFile } from "../lib/server/content/download-files.ts";
-import { decideAccess, findApiRule, findRoute, type Principal, type RouteRule } from "../lib/routes.ts";
+import { decideAccess, findApiRule, findPageRoute, findRoute, type Principal, type RouteRule } from "../lib/routes.ts";
 import { nextTarget, normalizePath } from "../lib/url-path.ts";
 import {
   isOpenWhileEnrolling,
@@ -274,7 +274,7 @@ export function createGate(options: GateOptions) {
       return sendDownload(req, res, download, renewedCookie);
     }
 
-    const route = findRoute(path);
+    const route = findPageRoute(path);
     if (!route || !pages.has(path)) return notFound(req, res, path, principal);
     if (method !== "GET" && method !== "HEAD") {
       return empty(res, 405, { Allow: "GET, HEAD" });
@@ -286,7 +286,7 @@ export function createGate(options: GateOptions) {
     }
     if (decision === "deny") {
       await auditDecision(route, auth!, req, false);
-      return redirect(res, `/acesso-negado?pagina=${encodeURIComponent(route.path)}`, renewedCookie);
+      return redirect(res, `/acesso-negado?pagina=${encodeURIComponent(route.of ?? route.path)}`, renewedCookie);
     }
     if (mustEnrol && route.access.kind !== "public" && route.path !== TWO_FACTOR_ENROL_PATH) {
       return redirect(res, `${TWO_FACTOR_ENROL_PATH}?next=${nextTarget(path, query)}`, renewedCookie);
@@ -298,7 +298,7 @@ export function createGate(options: GateOptions) {
     }
     // Counted under the route's own path (the same text): a constant string the counter's map finds at once, where the
     // request's copy was a fresh string the batch met cold, held from an old array to the young generation.
-    if (principal) options.insights?.countRead(method, req.headers, route.path, principal);
+    if (principal && route.of === undefined) options.insights?.countRead(method, req.headers, route.path, principal);
     return sendPage(req, res, path, principal, 200, renewedCookie);
   }
 

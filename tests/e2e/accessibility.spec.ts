@@ -17,8 +17,14 @@ const NOT_FOUND_PATH = "/pagina-que-nao-existe";
 function pagesFor(roles: readonly string[] | null): string[] {
   const principal: Principal | null = roles && { userId: "", email: "", name: "", roles, grantedPaths: new Set() };
   const openable = ROUTES.filter((route) => decideAccess(route, principal) === "allow");
+  // A page's history (issue 66): the version list and the comparison island, for two pages of different kinds.
+  const histories = principal
+    ? ["/historico/etapas-processo", "/historico/exemplo-componentes"].filter(
+        (path) => principal.roles.includes("admin") || path === "/historico/etapas-processo",
+      )
+    : [];
   // Signed-in people are sent from /auth to the home page.
-  return [...openable.filter((route) => !(principal && route.path === "/auth")).map((route) => route.path), NOT_FOUND_PATH];
+  return [...openable.filter((route) => !(principal && route.path === "/auth")).map((route) => route.path), ...histories, NOT_FOUND_PATH];
 }
 
 const personas = [

@@ -1,14 +1,24 @@
 import { CLOSED_LINK } from "./closed-link.ts";
-import { decideAccess, findRoute, isAdmin, readingNeighbour, visibleNav, type Principal, type ReadingDirection } from "../routes.ts";
+import {
+  decideAccess,
+  findPageRoute,
+  findRoute,
+  isAdmin,
+  readingNeighbour,
+  visibleNav,
+  type Principal,
+  type ReadingDirection,
+} from "../routes.ts";
 
 /**
  * Prerendered HTML carries conditional blocks `<!--b1:if:COND-->…<!--b1:fi-->` (written by the
  * `Only` component). At request time the gate keeps the blocks whose condition holds for the
- * principal. Conditions: `anon`, `user`, `admin`, `nav:<path>` (header entry visible),
+ * principal. Conditions: `anon`, `user`, `admin`, `role:<a,b>` (holds one of those roles), `nav:<path>` (header entry visible),
  * `page:<path>` (the user may open that page), `previous:<here>><path>` and `next:<here>><path>` (that
  * page is the nearest one before or after `here` in the reading order that the user may open).
  */
-export type Condition = "anon" | "user" | "admin" | `nav:${string}` | `page:${string}` | `${ReadingDirection}:${string}>${string}`;
+export type Condition =
+  "anon" | "user" | "admin" | `role:${string}` | `nav:${string}` | `page:${string}` | `${ReadingDirection}:${string}>${string}`;
 
 const OPEN = "<!--b1:if:";
 const CLOSE = "<!--b1:fi-->";
@@ -47,6 +57,15 @@ export function meetsCondition(condition: Condition, principal: Principal | null
   if (condition === "anon") return principal === null;
   if (condition === "user") return principal !== null;
   if (condition === "admin") return isAdmin(principal);
+  // `role:a,b`: the person holds one of these system roles ('Editar esta página', EDIT_ROLES).
+  if (condition.startsWith("role:"))
+    return (
+      principal !== null &&
+      condition
+        .slice(5)
+        .split(",")
+        .some((role) => principal.roles.includes(role))
+    );
   if (condition.startsWith("nav:")) {
     const path = condition.slice(4);
     return visibleNav(principal).some((route) => route.path === path);
@@ -78,7 +97,7 @@ const ISLAND_PROPS = /(<astro-island\b[^>]*?\sprops=")([^"]*)"/g;
 const PROP_SITE_PATH = /\[0,&quot;(\/[^&"#?]*)((?:[#?](?:(?!&quot;)[^"])*)?)&quot;\]/g;
 
 function closedFor(path: string, principal: Principal): boolean {
-  const route = findRoute(path === "/" ? "/" : path.replace(/\/$/, ""));
+  const route = findPageRoute(path === "/" ? "/" : path.replace(/\/$/, ""));
   return route !== undefined && decideAccess(route, principal) !== "allow";
 }
 

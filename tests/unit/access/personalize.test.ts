@@ -28,6 +28,18 @@ describe("personalised templates", () => {
   });
 });
 
+describe("'Editar esta página' for the roles of EDIT_ROLES (issue 66)", () => {
+  const edit = compileTemplate("<f><!--b1:if:role:admin,lider--><a>Editar esta página</a><!--b1:fi--></f>");
+  it("is kept only for a person holding one of the roles", () => {
+    expect(renderTemplate(edit, user(["lider"]))).toBe("<f><a>Editar esta página</a></f>");
+    expect(renderTemplate(edit, user(["visualizador", "admin"]))).toBe("<f><a>Editar esta página</a></f>");
+    expect(renderTemplate(edit, user(["visualizador"]))).toBe("<f></f>");
+    expect(renderTemplate(edit, user(["admin,lider"]))).toBe("<f></f>");
+    expect(renderTemplate(edit, user([]))).toBe("<f></f>");
+    expect(renderTemplate(edit, null)).toBe("<f></f>");
+  });
+});
+
 describe("previous / next along the reading order", () => {
   // What the build writes for /sementezz: one link per candidate, the gate keeps the reader's.
   const page = compileTemplate(

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { readPageHistorySettings } from "../config/page-history.ts";
 
 /** A file's last commit date, or null (not committed, not a git checkout, git missing). */
 function lastCommitDate(file: string): Date | null {
@@ -54,8 +55,8 @@ export function formatUpdated(date: Date, timeZone = process.env.TZ_DISPLAY ?? "
   return new Intl.DateTimeFormat("pt-BR", { dateStyle: "long", timeZone }).format(date);
 }
 
-/** 'Editar esta página' address: CONTENT_EDIT_URL (a folder of the repository's web editor) + the file's path. */
-export function editUrl(file: string, base = process.env.CONTENT_EDIT_URL ?? ""): string | null {
+/** 'Editar esta página' address: EDIT_URL_BASE (a folder of the repository's web editor) + the file's path. */
+export function editUrl(file: string, base = readPageHistorySettings().editUrlBase): string | null {
   if (!base) return null;
   return base.replace(/\/?$/, "/") + file.split("\\").join("/");
 }
