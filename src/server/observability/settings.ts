@@ -1,4 +1,5 @@
 /** Operational settings (logs, metrics, shutdown) read from the environment; all optional. */
+import { readSettings, type Settings } from "../../lib/settings.ts";
 export interface ObservabilitySettings {
   /** Bearer token that opens `/metrics` on the main port; empty keeps `/metrics` closed (404). */
   metricsToken: string;
@@ -22,7 +23,7 @@ function wholeNumber(value: string | undefined): number | null {
 }
 
 /** Validates the variables; a bad value is refused with a Portuguese message instead of ignored. */
-export function readObservabilitySettings(env: NodeJS.ProcessEnv = process.env): SettingsResult {
+export function readObservabilitySettings(env: Settings = readSettings()): SettingsResult {
   const metricsToken = env.METRICS_TOKEN?.trim() ?? "";
   if (metricsToken && metricsToken.length < MIN_METRICS_TOKEN_LENGTH) {
     return {

@@ -3,6 +3,7 @@
  * audit row. Read once at start; a value that cannot work stops the start with a Portuguese line.
  */
 import fs from "node:fs";
+import { type Settings } from "../../settings.ts";
 
 export interface AuditWebhookSettings {
   url: string;
@@ -51,7 +52,7 @@ function printable(text: string): boolean {
   return /^[\x21-\x7e]+$/.test(text);
 }
 
-function readWebhook(env: NodeJS.ProcessEnv): AuditWebhookSettings | null {
+function readWebhook(env: Settings): AuditWebhookSettings | null {
   const url = env.AUDIT_WEBHOOK_URL?.trim() ?? "";
   if (!url) return null;
   const parsed = URL.parse(url);
@@ -71,7 +72,7 @@ function readWebhook(env: NodeJS.ProcessEnv): AuditWebhookSettings | null {
   };
 }
 
-function readSyslog(env: NodeJS.ProcessEnv): AuditSyslogSettings | null {
+function readSyslog(env: Settings): AuditSyslogSettings | null {
   const url = env.AUDIT_SYSLOG_URL?.trim() ?? "";
   if (!url) return null;
   const parsed = URL.parse(url);
@@ -100,7 +101,7 @@ function readSyslog(env: NodeJS.ProcessEnv): AuditSyslogSettings | null {
   };
 }
 
-export function readAuditStreamSettings(env: NodeJS.ProcessEnv): AuditStreamSettings {
+export function readAuditStreamSettings(env: Settings): AuditStreamSettings {
   const webhook = readWebhook(env);
   // The holder renews the lease during a send and cuts the send if it cannot (deliverer.ts): a request may
   // take longer than the lease, and two instances still never send at once.

@@ -9,6 +9,7 @@ import { readOidcSettings, type OidcSettings } from "./oidc.ts";
 import { readTwoFactorSettings, type TwoFactorSettings } from "./two-factor.ts";
 import { readScimSettings, type ScimSettings } from "./scim.ts";
 import { readAuditStreamSettings, type AuditStreamSettings } from "./audit-stream.ts";
+import { readSettings, type Settings } from "../../settings.ts";
 
 /** Runtime configuration from the environment; every value has a safe default (the allow-list: empty). */
 export interface Config {
@@ -112,7 +113,7 @@ const LOOPBACK_SPELLINGS: Readonly<Record<string, readonly string[]>> = {
   localhost: ["localhost", "127.0.0.1", "[::1]"],
 };
 
-function readPublicAddress(env: NodeJS.ProcessEnv, host: string, port: number): { publicUrl: string; acceptedOrigins: string[] } {
+function readPublicAddress(env: Settings, host: string, port: number): { publicUrl: string; acceptedOrigins: string[] } {
   const configured = env.PUBLIC_URL?.trim();
   if (configured) {
     const url = URL.parse(configured);
@@ -127,7 +128,7 @@ function readPublicAddress(env: NodeJS.ProcessEnv, host: string, port: number): 
 }
 
 /** `SMTP_URL`: empty (mails go to data/outbox) or an smtp:// or smtps:// address; anything else stops the start. */
-function readSmtpUrl(env: NodeJS.ProcessEnv): string {
+function readSmtpUrl(env: Settings): string {
   const configured = env.SMTP_URL?.trim() ?? "";
   if (!configured) return "";
   const url = URL.parse(configured);
@@ -139,7 +140,7 @@ function readSmtpUrl(env: NodeJS.ProcessEnv): string {
 }
 
 /** `DOCS_URL`: empty, or an http(s):// address of printable ASCII (at most 500 characters); anything else stops the start. */
-function readDocsUrl(env: NodeJS.ProcessEnv): string {
+function readDocsUrl(env: Settings): string {
   const configured = env.DOCS_URL?.trim() ?? "";
   if (!configured) return "";
   const url = URL.parse(configured);
@@ -158,7 +159,7 @@ function flag(name: string, value: string | undefined): boolean {
   throw new Error(`${name} deve ser true ou false (recebido: "${value}")`);
 }
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function readConfig(env: Settings = readSettings()): Config {
   const port = Number(env.PORT ?? 4321);
   const host = env.HOST ?? "127.0.0.1";
   const databasePath = path.resolve(env.DATABASE_PATH ?? "data/b1.sqlite");

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { readSetting } from "../../settings.ts";
 
 /** A file's last commit date, or null (not committed, not a git checkout, git missing). */
 function lastCommitDate(file: string): Date | null {
@@ -50,12 +51,12 @@ export function cachedLastUpdated(readCommitDate: (file: string) => Date | null,
 export const lastUpdated = cachedLastUpdated(lastCommitDate);
 
 /** 'Atualizado em' date in pt-BR, in the display time zone. */
-export function formatUpdated(date: Date, timeZone = process.env.TZ_DISPLAY ?? "America/Sao_Paulo"): string {
+export function formatUpdated(date: Date, timeZone = readSetting("TZ_DISPLAY") ?? "America/Sao_Paulo"): string {
   return new Intl.DateTimeFormat("pt-BR", { dateStyle: "long", timeZone }).format(date);
 }
 
 /** 'Editar esta página' address: CONTENT_EDIT_URL (a folder of the repository's web editor) + the file's path. */
-export function editUrl(file: string, base = process.env.CONTENT_EDIT_URL ?? ""): string | null {
+export function editUrl(file: string, base = readSetting("CONTENT_EDIT_URL") ?? ""): string | null {
   if (!base) return null;
   return base.replace(/\/?$/, "/") + file.split("\\").join("/");
 }
