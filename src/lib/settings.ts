@@ -22,12 +22,90 @@ export interface SettingMeta {
   interna?: boolean;
 }
 
-function setting(meta: SettingMeta) {
-  return z
-    .string()
-    .optional()
-    .meta({ ...meta } as Record<string, unknown>);
+/** A setting's rule: null when the raw value can work, else the Portuguese refusal the start prints. */
+export type SettingRule = (value: string | undefined) => string | null;
+
+function setting(meta: SettingMeta, rule?: SettingRule) {
+  const value = z.string().optional();
+  const checked = rule
+    ? value.superRefine((raw, context) => {
+        const problem = rule(raw);
+        if (problem) context.addIssue({ code: "custom", message: problem });
+      })
+    : value;
+  return checked.meta({ ...meta } as Record<string, unknown>);
 }
+
+const blank = (value: string | undefined) => value === undefined || value.trim() === "";
+
+/** Empty, or a whole number ≥ 1. */
+export const positiveIntegerRule =
+  (name: string): SettingRule =>
+  (value) =>
+    blank(value) || (Number.isInteger(Number(value)) && Number(value) >= 1)
+      ? null
+      : `${name} deve ser um número inteiro ≥ 1 (recebido: "${value}")`;
+
+/** Empty, or a whole number from `min` to `max`. */
+export const integerBetweenRule =
+  (name: string, min: number, max: number): SettingRule =>
+  (value) => {
+    const text = value?.trim() ?? "";
+    return !text || (/^\d+$/.test(text) && Number(text) >= min && Number(text) <= max)
+      ? null
+      : `${name} deve ser um número inteiro entre ${min} e ${max} (recebido: "${value}")`;
+  };
+
+/** A 32-byte key given as 64 hex characters or base64 (`openssl rand -hex 32`): the key, null when empty, "inválida" otherwise. */
+export function key32(value: string | undefined): Buffer | null | "inválida" {
+  const text = value?.trim() ?? "";
+  if (!text) return null;
+  const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, "hex") : Buffer.from(text, "base64");
+  return key.length === 32 ? key : "inválida";
+}
+
+export const key32Rule =
+  (name: string): SettingRule =>
+  (value) =>
+    key32(value) === "inválida" ? `${name} deve ter 32 bytes (64 caracteres hexadecimais ou base64); gere com: openssl rand -hex 32` : null;
+
+/** true/1 or false/0/empty. */
+export const yesNoRule =
+  (name: string): SettingRule =>
+  (value) =>
+    ["true", "1", "false", "0", ""].includes((value ?? "").trim().toLowerCase())
+      ? null
+      : `${name} deve ser true ou false (recebido: "${value}")`;
+
+/** Printable ASCII only: a bidi or zero-width character in a host is never a real server's name. */
+const printable = (text: string) => /^[\x21-\x7e]+$/.test(text);
+
+export const publicUrlRule: SettingRule = (value) => {
+  const configured = value?.trim();
+  if (!configured) return null;
+  const url = URL.parse(configured);
+  return url && (url.protocol === "http:" || url.protocol === "https:")
+    ? null
+    : `PUBLIC_URL deve ser um endereço http:// ou https:// (recebido: "${configured}")`;
+};
+
+export const smtpUrlRule: SettingRule = (value) => {
+  const configured = value?.trim() ?? "";
+  if (!configured) return null;
+  const url = URL.parse(configured);
+  return printable(configured) && url && (url.protocol === "smtp:" || url.protocol === "smtps:") && url.hostname
+    ? null
+    : "SMTP_URL deve ser um endereço smtp:// ou smtps:// (por exemplo smtp://usuario:senha@smtp.empresa.com:587)";
+};
+
+export const docsUrlRule: SettingRule = (value) => {
+  const configured = value?.trim() ?? "";
+  if (!configured) return null;
+  const url = URL.parse(configured);
+  return configured.length <= 500 && printable(configured) && url && (url.protocol === "http:" || url.protocol === "https:")
+    ? null
+    : "DOCS_URL deve ser um endereço http:// ou https:// (até 500 caracteres), por exemplo https://git.suaempresa.com.br/b1/hub/-/blob/main";
+};
 
 const GATE = "gate (início)";
 const AUDIT_STREAM = "gate (envio da auditoria)";
@@ -35,13 +113,16 @@ const AUDIT_STREAM = "gate (envio da auditoria)";
 export const settingsSchema = z.object({
   PORT: setting({ tipo: "número", padrao: "`4321`", descricao: "porta onde o gate escuta", componente: GATE }),
   HOST: setting({ tipo: "texto", padrao: "`127.0.0.1`", descricao: "endereço onde o gate escuta", componente: GATE }),
-  PUBLIC_URL: setting({
-    tipo: "endereço",
-    padrao: "`http://localhost:$PORT` (`http://$HOST:$PORT` se `HOST` for um endereço específico fora do loopback)",
-    descricao:
-      "o endereço que o início imprime, o dos links nos e-mails e a única origem aceita em POST/PUT/PATCH/DELETE (https liga cookies `Secure` e `__Host-`); sem ele, as grafias de loopback da porta são aceitas",
-    componente: GATE,
-  }),
+  PUBLIC_URL: setting(
+    {
+      tipo: "endereço",
+      padrao: "`http://localhost:$PORT` (`http://$HOST:$PORT` se `HOST` for um endereço específico fora do loopback)",
+      descricao:
+        "o endereço que o início imprime, o dos links nos e-mails e a única origem aceita em POST/PUT/PATCH/DELETE (https liga cookies `Secure` e `__Host-`); sem ele, as grafias de loopback da porta são aceitas",
+      componente: GATE,
+    },
+    publicUrlRule,
+  ),
   DATABASE_PATH: setting({
     tipo: "caminho",
     padrao: "`data/b1.sqlite`",
@@ -78,13 +159,16 @@ export const settingsSchema = z.object({
     descricao: "`false` esconde o formulário de senha e recusa (403) os endpoints de senha; a CLI continua valendo",
     componente: GATE,
   }),
-  SMTP_URL: setting({
-    tipo: "endereço",
-    padrao: "vazio",
-    descricao:
-      "envio de e-mail (`smtp://` ou `smtps://`; outro valor impede o início); sem SMTP as mensagens vão para `data/outbox/*.eml` e o link aparece no console",
-    componente: "gate, `npm run reading:digest`",
-  }),
+  SMTP_URL: setting(
+    {
+      tipo: "endereço",
+      padrao: "vazio",
+      descricao:
+        "envio de e-mail (`smtp://` ou `smtps://`; outro valor impede o início); sem SMTP as mensagens vão para `data/outbox/*.eml` e o link aparece no console",
+      componente: "gate, `npm run reading:digest`",
+    },
+    smtpUrlRule,
+  ),
   MAIL_FROM: setting({
     tipo: "texto",
     padrao: "`B1 Method Hub <nao-responda@b1.example.com>`",
@@ -128,38 +212,53 @@ export const settingsSchema = z.object({
     descricao: 'métricas de `/insights` (leituras, buscas, "Esta página ajudou?"); `false` não coleta nada e esconde o formulário',
     componente: GATE,
   }),
-  INSIGHTS_KEY: setting({
-    tipo: "chave",
-    padrao: "vazio (chave aleatória por processo, com aviso)",
-    descricao:
-      "32 bytes (`openssl rand -hex 32`), a mesma em todas as instâncias: segredo de que derivam os pseudônimos do Insights; nunca gravado no banco. Troque se vazar (docs/security.md)",
-    componente: GATE,
-  }),
-  INSIGHTS_RETENTION_DAYS: setting({
-    tipo: "número",
-    padrao: "`400`",
-    descricao: "dias de agregados do Insights mantidos; os mais antigos são apagados em lotes na manutenção de hora em hora",
-    componente: GATE,
-  }),
-  AUDIT_RETENTION_DAYS: setting({
-    tipo: "número",
-    padrao: "vazio (guarda tudo)",
-    descricao: "dias de auditoria mantidos; os mais antigos são apagados em lotes no início e a cada hora",
-    componente: GATE,
-  }),
-  AUDIT_RETENTION_INTERVAL_MS: setting({
-    tipo: "número",
-    padrao: "`3600000`",
-    descricao: "intervalo da retenção da auditoria (testes)",
-    componente: GATE,
-    interna: true,
-  }),
-  SHUTDOWN_TIMEOUT_MS: setting({
-    tipo: "número",
-    padrao: "`30000`",
-    descricao: "quanto o SIGTERM espera as requisições em andamento antes de encerrá-las",
-    componente: GATE,
-  }),
+  INSIGHTS_KEY: setting(
+    {
+      tipo: "chave",
+      padrao: "vazio (chave aleatória por processo, com aviso)",
+      descricao:
+        "32 bytes (`openssl rand -hex 32`), a mesma em todas as instâncias: segredo de que derivam os pseudônimos do Insights; nunca gravado no banco. Troque se vazar (docs/security.md)",
+      componente: GATE,
+    },
+    key32Rule("INSIGHTS_KEY"),
+  ),
+  INSIGHTS_RETENTION_DAYS: setting(
+    {
+      tipo: "número",
+      padrao: "`400`",
+      descricao: "dias de agregados do Insights mantidos; os mais antigos são apagados em lotes na manutenção de hora em hora",
+      componente: GATE,
+    },
+    positiveIntegerRule("INSIGHTS_RETENTION_DAYS"),
+  ),
+  AUDIT_RETENTION_DAYS: setting(
+    {
+      tipo: "número",
+      padrao: "vazio (guarda tudo)",
+      descricao: "dias de auditoria mantidos; os mais antigos são apagados em lotes no início e a cada hora",
+      componente: GATE,
+    },
+    positiveIntegerRule("AUDIT_RETENTION_DAYS"),
+  ),
+  AUDIT_RETENTION_INTERVAL_MS: setting(
+    {
+      tipo: "número",
+      padrao: "`3600000`",
+      descricao: "intervalo da retenção da auditoria (testes)",
+      componente: GATE,
+      interna: true,
+    },
+    positiveIntegerRule("AUDIT_RETENTION_INTERVAL_MS"),
+  ),
+  SHUTDOWN_TIMEOUT_MS: setting(
+    {
+      tipo: "número",
+      padrao: "`30000`",
+      descricao: "quanto o SIGTERM espera as requisições em andamento antes de encerrá-las",
+      componente: GATE,
+    },
+    positiveIntegerRule("SHUTDOWN_TIMEOUT_MS"),
+  ),
   SHUTDOWN_DRAIN_MS: setting({
     tipo: "número",
     padrao: "`0`",
@@ -257,27 +356,36 @@ export const settingsSchema = z.object({
     descricao: "`true` grava nos registros de auditoria só o /24 do IPv4 e o /48 do IPv6 (LGPD)",
     componente: "gate, CLI",
   }),
-  AUDIT_CHAIN_KEY: setting({
-    tipo: "chave",
-    padrao: "vazio",
-    descricao:
-      "chave de 32 bytes que sela com HMAC o topo da cadeia do log de auditoria; a mesma em todas as instâncias e no ambiente de `npm run audit:verify`, `npm run user` e `npm run reading:digest`. Ao definir ou trocar, rode `npm run audit:verify -- --seal`",
-    componente: "gate, CLI",
-  }),
-  DOCS_URL: setting({
-    tipo: "endereço",
-    padrao: "vazio",
-    descricao:
-      'onde os arquivos deste repositório são lidos no navegador: os itens de "Primeiros passos" no painel viram links; só `http://`/`https://` (até 500 caracteres), outro valor impede o início',
-    componente: GATE,
-  }),
-  BACKUP_EXTERNAL: setting({
-    tipo: "sim/não",
-    padrao: "`false`",
-    descricao:
-      '`true`: as cópias são feitas fora do `npm run db:backup` e "Primeiros passos" não as cobra; outro valor que não `true`/`false` impede o início',
-    componente: GATE,
-  }),
+  AUDIT_CHAIN_KEY: setting(
+    {
+      tipo: "chave",
+      padrao: "vazio",
+      descricao:
+        "chave de 32 bytes que sela com HMAC o topo da cadeia do log de auditoria; a mesma em todas as instâncias e no ambiente de `npm run audit:verify`, `npm run user` e `npm run reading:digest`. Ao definir ou trocar, rode `npm run audit:verify -- --seal`",
+      componente: "gate, CLI",
+    },
+    key32Rule("AUDIT_CHAIN_KEY"),
+  ),
+  DOCS_URL: setting(
+    {
+      tipo: "endereço",
+      padrao: "vazio",
+      descricao:
+        'onde os arquivos deste repositório são lidos no navegador: os itens de "Primeiros passos" no painel viram links; só `http://`/`https://` (até 500 caracteres), outro valor impede o início',
+      componente: GATE,
+    },
+    docsUrlRule,
+  ),
+  BACKUP_EXTERNAL: setting(
+    {
+      tipo: "sim/não",
+      padrao: "`false`",
+      descricao:
+        '`true`: as cópias são feitas fora do `npm run db:backup` e "Primeiros passos" não as cobra; outro valor que não `true`/`false` impede o início',
+      componente: GATE,
+    },
+    yesNoRule("BACKUP_EXTERNAL"),
+  ),
   AUDIT_WEBHOOK_URL: setting({
     tipo: "endereço",
     padrao: "vazio",
@@ -290,18 +398,24 @@ export const settingsSchema = z.object({
     descricao: "segredo do webhook, ≥ 32 bytes (`echo whsec_$(openssl rand -base64 32)`)",
     componente: AUDIT_STREAM,
   }),
-  AUDIT_WEBHOOK_BATCH: setting({
-    tipo: "número",
-    padrao: "`100`",
-    descricao: "eventos por envio do webhook (1 a 1000)",
-    componente: AUDIT_STREAM,
-  }),
-  AUDIT_WEBHOOK_TIMEOUT_MS: setting({
-    tipo: "número",
-    padrao: "`10000`",
-    descricao: "prazo de resposta do webhook",
-    componente: AUDIT_STREAM,
-  }),
+  AUDIT_WEBHOOK_BATCH: setting(
+    {
+      tipo: "número",
+      padrao: "`100`",
+      descricao: "eventos por envio do webhook (1 a 1000)",
+      componente: AUDIT_STREAM,
+    },
+    integerBetweenRule("AUDIT_WEBHOOK_BATCH", 1, 1000),
+  ),
+  AUDIT_WEBHOOK_TIMEOUT_MS: setting(
+    {
+      tipo: "número",
+      padrao: "`10000`",
+      descricao: "prazo de resposta do webhook",
+      componente: AUDIT_STREAM,
+    },
+    integerBetweenRule("AUDIT_WEBHOOK_TIMEOUT_MS", 100, 120_000),
+  ),
   AUDIT_SYSLOG_URL: setting({
     tipo: "endereço",
     padrao: "vazio",
@@ -314,30 +428,42 @@ export const settingsSchema = z.object({
     descricao: "PEM da autoridade da empresa para o syslog em TLS; um arquivo ilegível impede o início",
     componente: AUDIT_STREAM,
   }),
-  AUDIT_SYSLOG_BATCH: setting({
-    tipo: "número",
-    padrao: "`200`",
-    descricao: "eventos por envio do syslog (1 a 5000)",
-    componente: AUDIT_STREAM,
-  }),
-  AUDIT_STREAM_LEASE_MS: setting({
-    tipo: "número",
-    padrao: "`6000`",
-    descricao: "com várias instâncias, quanto tempo a que envia segura o destino (outra assume depois disso se ela morrer)",
-    componente: AUDIT_STREAM,
-  }),
-  AUDIT_STREAM_POLL_MS: setting({
-    tipo: "número",
-    padrao: "`250`",
-    descricao: "intervalo de busca de registros novos",
-    componente: AUDIT_STREAM,
-  }),
-  AUDIT_STREAM_BACKOFF_MS: setting({
-    tipo: "número",
-    padrao: "`500`",
-    descricao: "primeira espera antes de repetir um envio (dobra a cada falha, com variação, até 1 min)",
-    componente: AUDIT_STREAM,
-  }),
+  AUDIT_SYSLOG_BATCH: setting(
+    {
+      tipo: "número",
+      padrao: "`200`",
+      descricao: "eventos por envio do syslog (1 a 5000)",
+      componente: AUDIT_STREAM,
+    },
+    integerBetweenRule("AUDIT_SYSLOG_BATCH", 1, 5000),
+  ),
+  AUDIT_STREAM_LEASE_MS: setting(
+    {
+      tipo: "número",
+      padrao: "`6000`",
+      descricao: "com várias instâncias, quanto tempo a que envia segura o destino (outra assume depois disso se ela morrer)",
+      componente: AUDIT_STREAM,
+    },
+    integerBetweenRule("AUDIT_STREAM_LEASE_MS", 1000, 600_000),
+  ),
+  AUDIT_STREAM_POLL_MS: setting(
+    {
+      tipo: "número",
+      padrao: "`250`",
+      descricao: "intervalo de busca de registros novos",
+      componente: AUDIT_STREAM,
+    },
+    integerBetweenRule("AUDIT_STREAM_POLL_MS", 10, 60_000),
+  ),
+  AUDIT_STREAM_BACKOFF_MS: setting(
+    {
+      tipo: "número",
+      padrao: "`500`",
+      descricao: "primeira espera antes de repetir um envio (dobra a cada falha, com variação, até 1 min)",
+      componente: AUDIT_STREAM,
+    },
+    integerBetweenRule("AUDIT_STREAM_BACKOFF_MS", 10, 60_000),
+  ),
   SCIM_TOKEN: setting({
     tipo: "segredo",
     padrao: "vazio (SCIM desligado)",
@@ -444,9 +570,21 @@ export function settingsCatalog(): { name: SettingName; meta: SettingMeta }[] {
   }));
 }
 
+/**
+ * The settings, checked as the start checks them: the first value that cannot work throws its Portuguese
+ * refusal (the gate prints "Configuração inválida: …" and stops, as before the schema).
+ */
+export function validateSettings(env: Readonly<Record<string, string | undefined>> = process.env): Settings {
+  const result = settingsSchema.safeParse(env);
+  if (!result.success) throw new Error(result.error.issues[0]!.message);
+  return result.data;
+}
+
 /** The declared settings from an environment (the process's by default); anything undeclared is dropped. */
 export function readSettings(env: Readonly<Record<string, string | undefined>> = process.env): Settings {
-  return settingsSchema.parse(env);
+  const settings: Record<string, string | undefined> = {};
+  for (const name of Object.keys(settingsSchema.shape)) if (Object.hasOwn(env, name)) settings[name] = env[name];
+  return settings as Settings;
 }
 
 /** One declared setting's raw value, read now (for code on a hot path, where parsing the whole schema would cost). */

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readSettings, settingsCatalog } from "../../../src/lib/settings.ts";
+import { readSettings, settingsCatalog, validateSettings } from "../../../src/lib/settings.ts";
 import { readConfig } from "../../../src/lib/server/config/config.ts";
 import { renderSettingsTable, SETTINGS_DOC, withTable } from "../../../scripts/docs-settings.ts";
 
@@ -53,5 +53,18 @@ describe("settings schema", () => {
     expect(() => readConfig({ SMTP_URL: "http://smtp.empresa.com" })).toThrow(/SMTP_URL deve ser um endereço smtp:\/\/ ou smtps:\/\//);
     expect(() => readConfig({ AUDIT_RETENTION_DAYS: "0" })).toThrow('AUDIT_RETENTION_DAYS deve ser um número inteiro ≥ 1 (recebido: "0")');
     expect(() => readConfig({ BACKUP_EXTERNAL: "sim" })).toThrow('BACKUP_EXTERNAL deve ser true ou false (recebido: "sim")');
+  });
+
+  it("the schema carries the rules: odd input is refused in Portuguese, never crashes", () => {
+    expect(() => validateSettings({ AUDIT_WEBHOOK_BATCH: "0" })).toThrow(
+      'AUDIT_WEBHOOK_BATCH deve ser um número inteiro entre 1 e 1000 (recebido: "0")',
+    );
+    expect(() => validateSettings({ SHUTDOWN_TIMEOUT_MS: "1e309" })).toThrow(/SHUTDOWN_TIMEOUT_MS deve ser um número inteiro ≥ 1/);
+    expect(() => validateSettings({ DOCS_URL: "https://git.empresa.com/\u202e" })).toThrow(/DOCS_URL deve ser um endereço/);
+    expect(() => validateSettings({ DOCS_URL: `https://${"a".repeat(65_537)}.com` })).toThrow(/até 500 caracteres/);
+    expect(() => validateSettings({ INSIGHTS_KEY: "curta" })).toThrow(/INSIGHTS_KEY deve ter 32 bytes/);
+    const hostile = JSON.parse('{"__proto__": {"PORT": "1"}, "constructor": "x", "prototype": "y"}') as Record<string, string>;
+    expect(validateSettings(hostile)).toEqual({});
+    expect(({} as Record<string, unknown>).PORT).toBeUndefined();
   });
 });

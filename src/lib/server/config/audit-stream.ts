@@ -3,7 +3,7 @@
  * audit row. Read once at start; a value that cannot work stops the start with a Portuguese line.
  */
 import fs from "node:fs";
-import { type Settings } from "../../settings.ts";
+import { integerBetweenRule, type Settings } from "../../settings.ts";
 
 export interface AuditWebhookSettings {
   url: string;
@@ -39,12 +39,10 @@ export interface AuditStreamSettings {
 const MIN_SECRET_BYTES = 32;
 
 function integerIn(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  const problem = integerBetweenRule(name, min, max)(value);
+  if (problem) throw new Error(problem);
   const text = value?.trim() ?? "";
-  if (!text) return fallback;
-  const number = Number(text);
-  if (!/^\d+$/.test(text) || number < min || number > max)
-    throw new Error(`${name} deve ser um número inteiro entre ${min} e ${max} (recebido: "${value}")`);
-  return number;
+  return text ? Number(text) : fallback;
 }
 
 /** Printable ASCII only: a bidi or zero-width character in a host is never a real server's name. */
