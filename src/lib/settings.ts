@@ -23,7 +23,7 @@ export interface SettingMeta {
 }
 
 /** A setting's rule: null when the raw value can work, else the Portuguese refusal the start prints. */
-export type SettingRule = (value: string | undefined) => string | null;
+type SettingRule = (value: string | undefined) => string | null;
 
 function setting(meta: SettingMeta, rule?: SettingRule) {
   const value = z.string().optional();
@@ -39,7 +39,7 @@ function setting(meta: SettingMeta, rule?: SettingRule) {
 const blank = (value: string | undefined) => value === undefined || value.trim() === "";
 
 /** Empty, or a whole number ≥ 1. */
-export const positiveIntegerRule =
+const positiveIntegerRule =
   (name: string): SettingRule =>
   (value) =>
     blank(value) || (Number.isInteger(Number(value)) && Number(value) >= 1)
@@ -47,7 +47,7 @@ export const positiveIntegerRule =
       : `${name} deve ser um número inteiro ≥ 1 (recebido: "${value}")`;
 
 /** Empty, or a whole number from `min` to `max`. */
-export const integerBetweenRule =
+const integerBetweenRule =
   (name: string, min: number, max: number): SettingRule =>
   (value) => {
     const text = value?.trim() ?? "";
@@ -64,23 +64,43 @@ export function key32(value: string | undefined): Buffer | null | "inválida" {
   return key.length === 32 ? key : "inválida";
 }
 
-export const key32Rule =
+const key32Rule =
   (name: string): SettingRule =>
   (value) =>
     key32(value) === "inválida" ? `${name} deve ter 32 bytes (64 caracteres hexadecimais ou base64); gere com: openssl rand -hex 32` : null;
 
 /** true/1 or false/0/empty. */
-export const yesNoRule =
+const yesNoRule =
   (name: string): SettingRule =>
   (value) =>
     ["true", "1", "false", "0", ""].includes((value ?? "").trim().toLowerCase())
       ? null
       : `${name} deve ser true ou false (recebido: "${value}")`;
 
+/** Empty, or a whole number from `min` to `max` in `unit` (the operational settings' wording). */
+const wholeNumberRule =
+  (name: string, unit: string, min: number, max: number): SettingRule =>
+  (value) => {
+    const text = value?.trim() ?? "";
+    return !text || (/^\d+$/.test(text) && Number(text) >= min && Number(text) <= max)
+      ? null
+      : `${name} deve ser um número ${unit} entre ${min} e ${max}.`;
+  };
+
+/** Shortest `METRICS_TOKEN` accepted. */
+export const MIN_METRICS_TOKEN_LENGTH = 24;
+
+const metricsTokenRule: SettingRule = (value) => {
+  const token = value?.trim() ?? "";
+  return token && token.length < MIN_METRICS_TOKEN_LENGTH
+    ? `METRICS_TOKEN precisa de pelo menos ${MIN_METRICS_TOKEN_LENGTH} caracteres (use, por exemplo, openssl rand -hex 32).`
+    : null;
+};
+
 /** Printable ASCII only: a bidi or zero-width character in a host is never a real server's name. */
 const printable = (text: string) => /^[\x21-\x7e]+$/.test(text);
 
-export const publicUrlRule: SettingRule = (value) => {
+const publicUrlRule: SettingRule = (value) => {
   const configured = value?.trim();
   if (!configured) return null;
   const url = URL.parse(configured);
@@ -89,7 +109,7 @@ export const publicUrlRule: SettingRule = (value) => {
     : `PUBLIC_URL deve ser um endereço http:// ou https:// (recebido: "${configured}")`;
 };
 
-export const smtpUrlRule: SettingRule = (value) => {
+const smtpUrlRule: SettingRule = (value) => {
   const configured = value?.trim() ?? "";
   if (!configured) return null;
   const url = URL.parse(configured);
@@ -98,7 +118,7 @@ export const smtpUrlRule: SettingRule = (value) => {
     : "SMTP_URL deve ser um endereço smtp:// ou smtps:// (por exemplo smtp://usuario:senha@smtp.empresa.com:587)";
 };
 
-export const docsUrlRule: SettingRule = (value) => {
+const docsUrlRule: SettingRule = (value) => {
   const configured = value?.trim() ?? "";
   if (!configured) return null;
   const url = URL.parse(configured);
@@ -259,12 +279,15 @@ export const settingsSchema = z.object({
     },
     positiveIntegerRule("SHUTDOWN_TIMEOUT_MS"),
   ),
-  SHUTDOWN_DRAIN_MS: setting({
-    tipo: "número",
-    padrao: "`0`",
-    descricao: "no SIGTERM, `/readyz` responde 503 por este tempo antes de o servidor parar (0 a 300000)",
-    componente: GATE,
-  }),
+  SHUTDOWN_DRAIN_MS: setting(
+    {
+      tipo: "número",
+      padrao: "`0`",
+      descricao: "no SIGTERM, `/readyz` responde 503 por este tempo antes de o servidor parar (0 a 300000)",
+      componente: GATE,
+    },
+    wholeNumberRule("SHUTDOWN_DRAIN_MS", "de milissegundos", 0, 300_000),
+  ),
   REQUEST_TIMEOUT_MS: setting({
     tipo: "número",
     padrao: "`30000`",
@@ -483,24 +506,33 @@ export const settingsSchema = z.object({
     descricao: "`1` linhas legíveis, `0` JSON, vazio = legível só num terminal",
     componente: "gate, CLI",
   }),
-  METRICS_TOKEN: setting({
-    tipo: "segredo",
-    padrao: "vazio",
-    descricao: "abre `/metrics` (Prometheus) na porta principal com `Authorization: Bearer <token>` (≥ 24 caracteres)",
-    componente: GATE,
-  }),
-  METRICS_PORT: setting({
-    tipo: "número",
-    padrao: "vazio",
-    descricao: "porta só de métricas, sempre em `127.0.0.1`, sem token",
-    componente: GATE,
-  }),
-  READINESS_MIN_FREE_MB: setting({
-    tipo: "número",
-    padrao: "`64`",
-    descricao: "SQLite: `/readyz` responde 503 (`pouco espaço em disco`) com menos que isto livre no disco do banco; `0` desliga",
-    componente: GATE,
-  }),
+  METRICS_TOKEN: setting(
+    {
+      tipo: "segredo",
+      padrao: "vazio",
+      descricao: "abre `/metrics` (Prometheus) na porta principal com `Authorization: Bearer <token>` (≥ 24 caracteres)",
+      componente: GATE,
+    },
+    metricsTokenRule,
+  ),
+  METRICS_PORT: setting(
+    {
+      tipo: "número",
+      padrao: "vazio",
+      descricao: "porta só de métricas, sempre em `127.0.0.1`, sem token",
+      componente: GATE,
+    },
+    wholeNumberRule("METRICS_PORT", "de porta", 0, 65_535),
+  ),
+  READINESS_MIN_FREE_MB: setting(
+    {
+      tipo: "número",
+      padrao: "`64`",
+      descricao: "SQLite: `/readyz` responde 503 (`pouco espaço em disco`) com menos que isto livre no disco do banco; `0` desliga",
+      componente: GATE,
+    },
+    wholeNumberRule("READINESS_MIN_FREE_MB", "de megabytes", 0, 1_048_576),
+  ),
   RATE_LIMIT_MULTIPLIER: setting({
     tipo: "número",
     padrao: "`1`",
@@ -578,6 +610,12 @@ export function validateSettings(env: Readonly<Record<string, string | undefined
   const result = settingsSchema.safeParse(env);
   if (!result.success) throw new Error(result.error.issues[0]!.message);
   return result.data;
+}
+
+/** The Portuguese refusal of one setting's value by its rule in the schema, or null when it can work. */
+export function settingProblem(name: SettingName, value: string | undefined): string | null {
+  const result = settingsSchema.shape[name].safeParse(value);
+  return result.success ? null : result.error.issues[0]!.message;
 }
 
 /** The declared settings from an environment (the process's by default); anything undeclared is dropped. */

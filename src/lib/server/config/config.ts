@@ -9,18 +9,7 @@ import { readOidcSettings, type OidcSettings } from "./oidc.ts";
 import { readTwoFactorSettings, type TwoFactorSettings } from "./two-factor.ts";
 import { readScimSettings, type ScimSettings } from "./scim.ts";
 import { readAuditStreamSettings, type AuditStreamSettings } from "./audit-stream.ts";
-import {
-  docsUrlRule,
-  key32,
-  key32Rule,
-  positiveIntegerRule,
-  publicUrlRule,
-  readSettings,
-  smtpUrlRule,
-  validateSettings,
-  yesNoRule,
-  type Settings,
-} from "../../settings.ts";
+import { key32, readSettings, settingProblem, validateSettings, type SettingName, type Settings } from "../../settings.ts";
 
 /** Runtime configuration from the environment; every value has a safe default (the allow-list: empty). */
 export interface Config {
@@ -90,14 +79,14 @@ function check(problem: string | null): void {
   if (problem) throw new Error(problem);
 }
 
-function positiveInteger(name: string, value: string | undefined): number | null {
-  check(positiveIntegerRule(name)(value));
+function positiveInteger(name: SettingName, value: string | undefined): number | null {
+  check(settingProblem(name, value));
   return value === undefined || value.trim() === "" ? null : Number(value);
 }
 
 /** A 32-byte key given as 64 hex characters or base64 (`openssl rand -hex 32`); empty means none. */
-function key32Setting(name: string, value: string | undefined): Buffer | null {
-  check(key32Rule(name)(value));
+function key32Setting(name: SettingName, value: string | undefined): Buffer | null {
+  check(settingProblem(name, value));
   const key = key32(value);
   return key === "inválida" ? null : key;
 }
@@ -127,7 +116,7 @@ const LOOPBACK_SPELLINGS: Readonly<Record<string, readonly string[]>> = {
 function readPublicAddress(env: Settings, host: string, port: number): { publicUrl: string; acceptedOrigins: string[] } {
   const configured = env.PUBLIC_URL?.trim();
   if (configured) {
-    check(publicUrlRule(configured));
+    check(settingProblem("PUBLIC_URL", configured));
     const url = new URL(configured);
     return { publicUrl: url.href.replace(/\/+$/, ""), acceptedOrigins: [url.origin] };
   }
@@ -138,20 +127,20 @@ function readPublicAddress(env: Settings, host: string, port: number): { publicU
 
 /** `SMTP_URL`: empty (mails go to data/outbox) or an smtp:// or smtps:// address; anything else stops the start. */
 function readSmtpUrl(env: Settings): string {
-  check(smtpUrlRule(env.SMTP_URL));
+  check(settingProblem("SMTP_URL", env.SMTP_URL));
   return env.SMTP_URL?.trim() ?? "";
 }
 
 /** `DOCS_URL`: empty, or an http(s):// address of printable ASCII (at most 500 characters); anything else stops the start. */
 function readDocsUrl(env: Settings): string {
-  check(docsUrlRule(env.DOCS_URL));
+  check(settingProblem("DOCS_URL", env.DOCS_URL));
   const configured = env.DOCS_URL?.trim() ?? "";
   return configured ? new URL(configured).href.replace(/\/+$/, "") : "";
 }
 
 /** A yes/no variable: true/1 or false/0/empty; anything else stops the start. */
-function flag(name: string, value: string | undefined): boolean {
-  check(yesNoRule(name)(value));
+function flag(name: SettingName, value: string | undefined): boolean {
+  check(settingProblem(name, value));
   const text = (value ?? "").trim().toLowerCase();
   return text === "true" || text === "1";
 }
