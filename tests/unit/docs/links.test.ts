@@ -71,11 +71,9 @@ function problems(file: string): string[] {
   return found;
 }
 
+/** Every file under `dir`, as paths from the repository root (Node's own recursive listing). */
 function walk(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    return entry.isDirectory() ? walk(full) : [full];
-  });
+  return fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).map((file) => path.join(dir, file));
 }
 
 describe("links in the documents", () => {

@@ -10,11 +10,9 @@ import { readSettings, settingsCatalog, validateSettings } from "../../../src/li
 import { readConfig } from "../../../src/lib/server/config/config.ts";
 import { renderSettingsTable, SETTINGS_DOC, withTable } from "../../../scripts/docs-settings.ts";
 
+/** Every file under `dir`, as paths from the repository root (Node's own recursive listing). */
 function walk(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    return entry.isDirectory() ? walk(full) : [full];
-  });
+  return fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).map((file) => path.join(dir, file));
 }
 
 describe("settings schema", () => {
