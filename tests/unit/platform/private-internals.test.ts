@@ -75,6 +75,11 @@ describe("private internals, pinned and checked", () => {
       };
       const before = read();
       expect(knownWalIndexHeader(before), upgrade).toBe(true);
+      // Another version, or a header not yet initialised: the counter falls back to PRAGMA data_version.
+      const other = Buffer.from(before);
+      other.writeUInt32LE(other.readUInt32LE(0) + 1, 0);
+      expect(knownWalIndexHeader(other)).toBe(false);
+      expect(knownWalIndexHeader(Buffer.alloc(WAL_INDEX_HEADER_BYTES))).toBe(false);
       writer.prepare("insert into t values (1)").run();
       expect(read().equals(before), `${upgrade} (um commit não mudou o cabeçalho)`).toBe(false);
     } finally {
