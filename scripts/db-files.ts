@@ -50,7 +50,9 @@ export async function runCommand(main: () => Promise<void>): Promise<void> {
 export function sqliteDatabasePath(): string {
   const { databasePath, databaseUrl } = config();
   if (engineOf(databaseUrl) === "postgres") {
-    fail("o portal usa PostgreSQL (DATABASE_URL); faça e restaure as cópias com pg_dump/pg_restore (README, 'Vários servidores')");
+    fail(
+      "o portal usa PostgreSQL (DATABASE_URL); faça e restaure as cópias com pg_dump/pg_restore (docs/operacao.md, 'Vários servidores')",
+    );
   }
   return databasePath;
 }

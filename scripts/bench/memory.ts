@@ -8,7 +8,7 @@
  * (external: buffers, better-sqlite3 is not counted there) are printed at each point, for each
  * allocator setting in --arenas (default "default,2+mmap"; see allocatorEnv),
  * --repeat times each (default 2; two noisy cores give ranges, not figures). The ratio idle / fresh
- * is what the README's figure is about (target ≤ 1.5).
+ * is what docs/desempenho.md's figure is about (target ≤ 1.5).
  */
 import fs from "node:fs";
 import os from "node:os";

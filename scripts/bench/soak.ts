@@ -3,7 +3,7 @@
  * `npm run loadtest` (sign-ins, page views, trail saves, admin edits, each loop sequential per
  * person) for that long, then left idle; prints its resident memory at start, at the peak, at the
  * end of the load and after the idle time, with the V8 heap beside it (from METRICS_PORT), so the
- * README's memory figures and the alarm rule come from what a healthy process does.
+ * docs/desempenho.md's memory figures and the alarm rule come from what a healthy process does.
  */
 import type { Db } from "../../src/lib/server/data/db.ts";
 import { createLoadCast, runLoad, summarizeLoad, LOAD_KINDS } from "./load.ts";

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { distDir } from "./settings.ts";
 
 /**
  * The manifest of pages that editors add as content files (content/paginas/<slug>.mdx). The
@@ -25,7 +26,7 @@ export const CONTENT_MANIFEST_FILE = "content-pages.json";
 
 /** Where the built site keeps the manifest (the gate's B1_DIST_DIR, else ./dist). */
 export function contentManifestPath(): string {
-  return path.resolve(process.env.B1_DIST_DIR ?? "dist", CONTENT_MANIFEST_FILE);
+  return path.join(distDir(), CONTENT_MANIFEST_FILE);
 }
 
 /** The pages of the manifest; none when nothing was built yet (unit tests, a fresh clone). */

@@ -5,6 +5,7 @@
  * then can neither read nor replace a prototype: it fails loudly instead of polluting silently.
  * Object literals written `{ __proto__: null }` are syntax, not the accessor, and keep working.
  */
+import { readSetting } from "../lib/settings.ts";
 export const PROTO_FLAG = "--disable-proto=throw";
 
 function protoAccessThrows(): boolean {
@@ -24,4 +25,4 @@ if (!protoAccessThrows()) {
 }
 
 /** True when this process was started with the flag (the health log says which). */
-export const startedWithProtoFlag = process.execArgv.includes(PROTO_FLAG) || (process.env.NODE_OPTIONS ?? "").includes(PROTO_FLAG);
+export const startedWithProtoFlag = process.execArgv.includes(PROTO_FLAG) || (readSetting("NODE_OPTIONS") ?? "").includes(PROTO_FLAG);

@@ -39,11 +39,13 @@ import { createMetrics } from "./observability/metrics.ts";
 import { createMetricsResponder, startMetricsServer } from "./observability/metrics-endpoint.ts";
 import { createRouteClassifier } from "./observability/route-class.ts";
 import { readObservabilitySettings } from "./observability/settings.ts";
+import { installBenchHooks } from "./bench-hooks.ts";
 import { registerAuditStreamMetric } from "./observability/audit-stream-metric.ts";
 import { lagWarnings } from "../lib/server/audit/stream/deliverer.ts";
 import { startAuditStreamOffThread } from "../lib/server/audit/stream/off-thread.ts";
+import { distDir, readSetting } from "../lib/settings.ts";
 
-const dist = path.resolve(process.env.B1_DIST_DIR ?? "dist");
+const dist = distDir();
 let cfg: ReturnType<typeof config>;
 try {
   cfg = config();
@@ -267,25 +269,5 @@ function shutdown(signal: string) {
   }, shutdownDrainMs);
 }
 
-// The bench's counting-cost comparison (scripts/bench/insights.ts) switches counting off and on in one
-// process: two processes of the same build differ by up to ±15 % of CPU per request on this shared machine,
-// more than the 5 % the comparison must tell. Never set in production (the variable is the bench's alone).
-// With "aa", the first signal switches counting off for good and every signal answers as if it switched: the
-// bench's A/A run (the same signals and pauses, off on both sides), which shows the protocol's own bias.
-if (process.env.B1_BENCH_TOGGLE_INSIGHTS === "1" && insights.enabled) {
-  process.on("SIGUSR2", () => {
-    const on = !insights.enabled;
-    void insights.setCounting(on).then(() => console.log(`[bench] contagem do Insights ${on ? "ligada" : "desligada"}`));
-  });
-}
-// Before a window that switches nothing the bench sends SIGWINCH and waits for this answer: every window then starts after
-// one signal and its answer, as each on window does after its switch.
-if (process.env.B1_BENCH_TOGGLE_INSIGHTS) process.on("SIGWINCH", () => console.log("[bench] pronto"));
-if (process.env.B1_BENCH_TOGGLE_INSIGHTS === "aa" && insights.enabled) {
-  let on = true;
-  process.on("SIGUSR2", () => {
-    on = !on;
-    void insights.setCounting(false).then(() => console.log(`[bench] contagem do Insights ${on ? "ligada" : "desligada"}`));
-  });
-}
+installBenchHooks(insights, readSetting("B1_BENCH_TOGGLE_INSIGHTS"));
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => shutdown(signal));

@@ -1,4 +1,5 @@
 /** Operational settings (logs, metrics, shutdown) read from the environment; all optional. */
+import { MIN_METRICS_TOKEN_LENGTH, readSettings, settingProblem, type Settings } from "../../lib/settings.ts";
 export interface ObservabilitySettings {
   /** Bearer token that opens `/metrics` on the main port; empty keeps `/metrics` closed (404). */
   metricsToken: string;
@@ -10,37 +11,30 @@ export interface ObservabilitySettings {
   readinessMinFreeBytes: number;
 }
 
-export const MIN_METRICS_TOKEN_LENGTH = 24;
+export { MIN_METRICS_TOKEN_LENGTH };
 /** Room for a write-ahead log of a few thousand pages and its checkpoint into the database file. */
 export const DEFAULT_READINESS_MIN_FREE_MB = 64;
 
 export type SettingsResult = { ok: true; settings: ObservabilitySettings } | { ok: false; error: string };
 
 function wholeNumber(value: string | undefined): number | null {
-  if (value === undefined || value.trim() === "") return null;
-  return /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  return value === undefined || value.trim() === "" ? null : Number(value.trim());
 }
 
-/** Validates the variables; a bad value is refused with a Portuguese message instead of ignored. */
-export function readObservabilitySettings(env: NodeJS.ProcessEnv = process.env): SettingsResult {
-  const metricsToken = env.METRICS_TOKEN?.trim() ?? "";
-  if (metricsToken && metricsToken.length < MIN_METRICS_TOKEN_LENGTH) {
-    return {
-      ok: false,
-      error: `METRICS_TOKEN precisa de pelo menos ${MIN_METRICS_TOKEN_LENGTH} caracteres (use, por exemplo, openssl rand -hex 32).`,
-    };
-  }
-  const metricsPort = wholeNumber(env.METRICS_PORT);
-  if (metricsPort !== null && !(metricsPort >= 0 && metricsPort <= 65_535)) {
-    return { ok: false, error: "METRICS_PORT deve ser um número de porta entre 0 e 65535." };
-  }
-  const shutdownDrainMs = wholeNumber(env.SHUTDOWN_DRAIN_MS) ?? 0;
-  if (!(shutdownDrainMs >= 0 && shutdownDrainMs <= 300_000)) {
-    return { ok: false, error: "SHUTDOWN_DRAIN_MS deve ser um número de milissegundos entre 0 e 300000." };
-  }
+/** Checks the variables with the schema's rules (src/lib/settings.ts); a bad value is refused with its Portuguese message. */
+export function readObservabilitySettings(env: Settings = readSettings()): SettingsResult {
+  const problem = (["METRICS_TOKEN", "METRICS_PORT", "SHUTDOWN_DRAIN_MS", "READINESS_MIN_FREE_MB"] as const)
+    .map((name) => settingProblem(name, env[name]))
+    .find((message) => message !== null);
+  if (problem) return { ok: false, error: problem };
   const readinessMinFreeMb = wholeNumber(env.READINESS_MIN_FREE_MB) ?? DEFAULT_READINESS_MIN_FREE_MB;
-  if (!(readinessMinFreeMb >= 0 && readinessMinFreeMb <= 1_048_576)) {
-    return { ok: false, error: "READINESS_MIN_FREE_MB deve ser um número de megabytes entre 0 e 1048576." };
-  }
-  return { ok: true, settings: { metricsToken, metricsPort, shutdownDrainMs, readinessMinFreeBytes: readinessMinFreeMb * 1024 * 1024 } };
+  return {
+    ok: true,
+    settings: {
+      metricsToken: env.METRICS_TOKEN?.trim() ?? "",
+      metricsPort: wholeNumber(env.METRICS_PORT),
+      shutdownDrainMs: wholeNumber(env.SHUTDOWN_DRAIN_MS) ?? 0,
+      readinessMinFreeBytes: readinessMinFreeMb * 1024 * 1024,
+    },
+  };
 }

@@ -2,7 +2,7 @@
  * Provisioning II (RFC 7643/7644 conformance) items, on the built server, both engines:
  * only an explicit `active: true` reactivates a deactivated account (a PUT without `active`, or
  * `remove active`, used to reactivate it); `/Me` and `POST /.search` are 404 (not supported, as
- * the README says).
+ * docs/provisionamento.md says).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBuiltServer, type RunningServer } from "../../support/server";

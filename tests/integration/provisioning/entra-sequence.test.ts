@@ -256,7 +256,7 @@ describe("SCIM: Microsoft Entra ID's request sequence", () => {
     expect((await scim(server, "GET", `/Groups/${groupId}`)).status).toBe(404);
   });
 
-  it("name, displayName and emails cannot be left unassigned (README): a Remove answers 200 and they come from the account", async () => {
+  it("name, displayName and emails cannot be left unassigned (docs/provisionamento.md): a Remove answers 200 and they come from the account", async () => {
     const kept = await scim(server, "PATCH", `/Users/${userId}`, {
       schemas: [PATCH],
       Operations: ["name", "displayName", "emails"].map((path) => ({ op: "Remove", path })),

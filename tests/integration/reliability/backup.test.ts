@@ -1,7 +1,7 @@
 /**
  * db:backup and db:restore on a database of real size while it is written to, as the server writes
  * (the app's audit append on a second connection). `BACKUP_SIZE_MB=100` runs the same tests on a
- * ~100 MB database and prints the backup time (README "Operação"); the default keeps `npm test` short.
+ * ~100 MB database and prints the backup time (docs/desempenho.md, "Backup"); the default keeps `npm test` short.
  */
 import { readBackupRecord } from "../../../src/lib/server/admin/first-steps";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -92,7 +92,7 @@ const auditCount = (file: string) =>
   readCopy(file, (sqlite) => (sqlite.prepare("select count(*) as n from audit_logs").get() as { n: number }).n);
 const stackTrace = /\n\s+at /;
 
-// The SQLite file's own backup; on PostgreSQL, backups are pg_dump's job (README "Vários servidores").
+// The SQLite file's own backup; on PostgreSQL, backups are pg_dump's job (docs/operacao.md, "Vários servidores").
 describe.skipIf(onPostgres)("db:backup and db:restore", () => {
   let dir: string;
   let databasePath: string;

@@ -26,7 +26,7 @@ function npmScript(script: string, args: string[], databasePath: string): Promis
 }
 
 describe("operations", () => {
-  // The SQLite file's own backup and restore; on PostgreSQL, backups are pg_dump's job (README "Vários servidores").
+  // The SQLite file's own backup and restore; on PostgreSQL, backups are pg_dump's job (docs/operacao.md, "Vários servidores").
   it.skipIf(onPostgres)(
     "backs up under write load, refuses to restore while the server runs, restores once it is stopped",
     { timeout: 120_000 },

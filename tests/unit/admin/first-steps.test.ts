@@ -58,9 +58,9 @@ describe("Primeiros passos", () => {
     expect(firstSteps(fresh).every((step) => step.documentacao.href === null && step.documentacao.texto.length > 0)).toBe(true);
     const linked = firstSteps(input({ AUTH_ALLOWED_DOMAINS: "b1.example.com", DOCS_URL: "https://git.empresa.com/b1/hub/-/blob/main/" }));
     expect(linked.map((step) => step.documentacao.href)).toEqual([
-      "https://git.empresa.com/b1/hub/-/blob/main/README.md#configura%C3%A7%C3%A3o",
+      "https://git.empresa.com/b1/hub/-/blob/main/docs/configuracao.md#vari%C3%A1veis",
       "https://git.empresa.com/b1/hub/-/blob/main/docs/security.md#verifica%C3%A7%C3%A3o-em-duas-etapas-e-sess%C3%B5es",
-      "https://git.empresa.com/b1/hub/-/blob/main/README.md#configura%C3%A7%C3%A3o",
+      "https://git.empresa.com/b1/hub/-/blob/main/docs/configuracao.md#vari%C3%A1veis",
       "https://git.empresa.com/b1/hub/-/blob/main/docs/security.md#integridade-do-log-de-auditoria-cadeia-de-hashes",
       "https://git.empresa.com/b1/hub/-/blob/main/docs/implantacao.md#5-c%C3%B3pias-de-seguran%C3%A7a",
     ]);

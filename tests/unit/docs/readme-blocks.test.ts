@@ -49,6 +49,10 @@ describe("README blocks", () => {
     expect(blocks.filter((block) => block.language === "").map((block) => `README.md:${block.line}`)).toEqual([]);
   });
 
+  it("stays an entry point a newcomer reads in five minutes (at most 200 lines; measurements live in docs/desempenho.md)", () => {
+    expect(README.split("\n").length).toBeLessThanOrEqual(200);
+  });
+
   it("the first-admin block, pasted whole, leaves an admin who can sign in", { timeout: 60_000 }, () => {
     const block = blocks.find((candidate) => candidate.marker === "primeiro-admin");
     expect(block).toBeDefined();

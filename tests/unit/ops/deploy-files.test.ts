@@ -35,7 +35,7 @@ describe("deploy files", () => {
     expect(unit).toMatch(/^KillSignal=SIGTERM$/m);
     // The env file is read after the defaults, so an operator's value wins.
     expect(unit.indexOf("EnvironmentFile=")).toBeGreaterThan(unit.indexOf("Environment=SHUTDOWN_DRAIN_MS"));
-    // glibc malloc: fewer arenas, big blocks returned when freed (README, Memória).
+    // glibc malloc: fewer arenas, big blocks returned when freed (docs/desempenho.md, Memória).
     expect(unit).toMatch(/^Environment=MALLOC_ARENA_MAX=2$/m);
     expect(unit).toMatch(/^ExecStart=\/usr\/bin\/node --disable-proto=throw .*dist\/gate\/main\.mjs$/m);
   });

@@ -43,10 +43,10 @@ export function isExampleDomain(value: string): boolean {
   return labels.includes("example") || ["test", "invalid", "localhost"].includes(labels.at(-1) ?? "");
 }
 
-const DOCS: Record<FirstStep["id"], [file: string, anchor: string, text: string]> = {
-  dominios: ["README.md", "configuração", "README, seção Configuração (AUTH_ALLOWED_DOMAINS)"],
+export const FIRST_STEP_DOCS: Record<FirstStep["id"], [file: string, anchor: string, text: string]> = {
+  dominios: ["docs/configuracao.md", "variáveis", "docs/configuracao.md, Variáveis (AUTH_ALLOWED_DOMAINS)"],
   "dois-fatores": ["docs/security.md", "verificação-em-duas-etapas-e-sessões", "docs/security.md, Verificação em duas etapas"],
-  smtp: ["README.md", "configuração", "README, seção Configuração (SMTP_URL)"],
+  smtp: ["docs/configuracao.md", "variáveis", "docs/configuracao.md, Variáveis (SMTP_URL)"],
   "chave-auditoria": [
     "docs/security.md",
     "integridade-do-log-de-auditoria-cadeia-de-hashes",
@@ -56,7 +56,7 @@ const DOCS: Record<FirstStep["id"], [file: string, anchor: string, text: string]
 };
 
 function documentation(id: FirstStep["id"], docsUrl: string): FirstStep["documentacao"] {
-  const [file, anchor, text] = DOCS[id];
+  const [file, anchor, text] = FIRST_STEP_DOCS[id];
   return { texto: text, href: docsUrl ? `${docsUrl}/${file}#${encodeURIComponent(anchor)}` : null };
 }
 

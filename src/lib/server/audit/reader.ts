@@ -6,6 +6,7 @@ import { ChunkRing, encodeChunk, type ResponseFlow } from "./chunk-ring.ts";
 import { queryAuditLogs, type AuditFilter, type AuditRow } from "./query.ts";
 import { getDb } from "../data/db.ts";
 import { onPostgres } from "../data/dialect.ts";
+import { distDir } from "../../settings.ts";
 
 export interface AuditPage {
   rows: AuditRow[];
@@ -42,7 +43,7 @@ const ROWS_PER_CHUNK = 1000;
 
 /** The bundled worker next to the gate, or its source when running unbuilt (tests, dev). */
 function workerFile(): string {
-  const built = path.resolve(process.env.B1_DIST_DIR ?? "dist", "gate", "audit-worker.mjs");
+  const built = path.join(distDir(), "gate", "audit-worker.mjs");
   return fs.existsSync(built) ? built : path.resolve("src/server/audit-worker.ts");
 }
 

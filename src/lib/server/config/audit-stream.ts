@@ -3,6 +3,7 @@
  * audit row. Read once at start; a value that cannot work stops the start with a Portuguese line.
  */
 import fs from "node:fs";
+import { settingProblem, type SettingName, type Settings } from "../../settings.ts";
 
 export interface AuditWebhookSettings {
   url: string;
@@ -37,13 +38,11 @@ export interface AuditStreamSettings {
 
 const MIN_SECRET_BYTES = 32;
 
-function integerIn(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+function integerIn(name: SettingName, value: string | undefined, fallback: number): number {
+  const problem = settingProblem(name, value);
+  if (problem) throw new Error(problem);
   const text = value?.trim() ?? "";
-  if (!text) return fallback;
-  const number = Number(text);
-  if (!/^\d+$/.test(text) || number < min || number > max)
-    throw new Error(`${name} deve ser um número inteiro entre ${min} e ${max} (recebido: "${value}")`);
-  return number;
+  return text ? Number(text) : fallback;
 }
 
 /** Printable ASCII only: a bidi or zero-width character in a host is never a real server's name. */
@@ -51,7 +50,7 @@ function printable(text: string): boolean {
   return /^[\x21-\x7e]+$/.test(text);
 }
 
-function readWebhook(env: NodeJS.ProcessEnv): AuditWebhookSettings | null {
+function readWebhook(env: Settings): AuditWebhookSettings | null {
   const url = env.AUDIT_WEBHOOK_URL?.trim() ?? "";
   if (!url) return null;
   const parsed = URL.parse(url);
@@ -66,12 +65,12 @@ function readWebhook(env: NodeJS.ProcessEnv): AuditWebhookSettings | null {
   return {
     url: parsed.href,
     secret: new Uint8Array(secret),
-    batchSize: integerIn("AUDIT_WEBHOOK_BATCH", env.AUDIT_WEBHOOK_BATCH, 100, 1, 1000),
-    timeoutMs: integerIn("AUDIT_WEBHOOK_TIMEOUT_MS", env.AUDIT_WEBHOOK_TIMEOUT_MS, 10_000, 100, 120_000),
+    batchSize: integerIn("AUDIT_WEBHOOK_BATCH", env.AUDIT_WEBHOOK_BATCH, 100),
+    timeoutMs: integerIn("AUDIT_WEBHOOK_TIMEOUT_MS", env.AUDIT_WEBHOOK_TIMEOUT_MS, 10_000),
   };
 }
 
-function readSyslog(env: NodeJS.ProcessEnv): AuditSyslogSettings | null {
+function readSyslog(env: Settings): AuditSyslogSettings | null {
   const url = env.AUDIT_SYSLOG_URL?.trim() ?? "";
   if (!url) return null;
   const parsed = URL.parse(url);
@@ -96,20 +95,20 @@ function readSyslog(env: NodeJS.ProcessEnv): AuditSyslogSettings | null {
     port,
     tls: parsed.protocol === "tls:",
     ca,
-    batchSize: integerIn("AUDIT_SYSLOG_BATCH", env.AUDIT_SYSLOG_BATCH, 200, 1, 5000),
+    batchSize: integerIn("AUDIT_SYSLOG_BATCH", env.AUDIT_SYSLOG_BATCH, 200),
   };
 }
 
-export function readAuditStreamSettings(env: NodeJS.ProcessEnv): AuditStreamSettings {
+export function readAuditStreamSettings(env: Settings): AuditStreamSettings {
   const webhook = readWebhook(env);
   // The holder renews the lease during a send and cuts the send if it cannot (deliverer.ts): a request may
   // take longer than the lease, and two instances still never send at once.
-  const leaseMs = integerIn("AUDIT_STREAM_LEASE_MS", env.AUDIT_STREAM_LEASE_MS, 6_000, 1000, 600_000);
+  const leaseMs = integerIn("AUDIT_STREAM_LEASE_MS", env.AUDIT_STREAM_LEASE_MS, 6_000);
   return {
     webhook,
     syslog: readSyslog(env),
     leaseMs,
-    pollMs: integerIn("AUDIT_STREAM_POLL_MS", env.AUDIT_STREAM_POLL_MS, 250, 10, 60_000),
-    backoffMs: integerIn("AUDIT_STREAM_BACKOFF_MS", env.AUDIT_STREAM_BACKOFF_MS, 500, 10, 60_000),
+    pollMs: integerIn("AUDIT_STREAM_POLL_MS", env.AUDIT_STREAM_POLL_MS, 250),
+    backoffMs: integerIn("AUDIT_STREAM_BACKOFF_MS", env.AUDIT_STREAM_BACKOFF_MS, 500),
   };
 }

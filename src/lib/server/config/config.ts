@@ -9,6 +9,7 @@ import { readOidcSettings, type OidcSettings } from "./oidc.ts";
 import { readTwoFactorSettings, type TwoFactorSettings } from "./two-factor.ts";
 import { readScimSettings, type ScimSettings } from "./scim.ts";
 import { readAuditStreamSettings, type AuditStreamSettings } from "./audit-stream.ts";
+import { key32, readSettings, settingProblem, validateSettings, type SettingName, type Settings } from "../../settings.ts";
 
 /** Runtime configuration from the environment; every value has a safe default (the allow-list: empty). */
 export interface Config {
@@ -73,21 +74,21 @@ export interface Config {
   insightsKey: Buffer | null;
 }
 
-function positiveInteger(name: string, value: string | undefined): number | null {
-  if (value === undefined || value.trim() === "") return null;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new Error(`${name} deve ser um número inteiro ≥ 1 (recebido: "${value}")`);
-  return number;
+/** Throws the rule's Portuguese refusal (declared with the setting in src/lib/settings.ts). */
+function check(problem: string | null): void {
+  if (problem) throw new Error(problem);
+}
+
+function positiveInteger(name: SettingName, value: string | undefined): number | null {
+  check(settingProblem(name, value));
+  return value === undefined || value.trim() === "" ? null : Number(value);
 }
 
 /** A 32-byte key given as 64 hex characters or base64 (`openssl rand -hex 32`); empty means none. */
-function key32(name: string, value: string | undefined): Buffer | null {
-  const text = value?.trim() ?? "";
-  if (!text) return null;
-  const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, "hex") : Buffer.from(text, "base64");
-  if (key.length !== 32)
-    throw new Error(`${name} deve ter 32 bytes (64 caracteres hexadecimais ou base64); gere com: openssl rand -hex 32`);
-  return key;
+function key32Setting(name: SettingName, value: string | undefined): Buffer | null {
+  check(settingProblem(name, value));
+  const key = key32(value);
+  return key === "inválida" ? null : key;
 }
 
 function positive(value: string | undefined, fallback: number): number {
@@ -112,13 +113,11 @@ const LOOPBACK_SPELLINGS: Readonly<Record<string, readonly string[]>> = {
   localhost: ["localhost", "127.0.0.1", "[::1]"],
 };
 
-function readPublicAddress(env: NodeJS.ProcessEnv, host: string, port: number): { publicUrl: string; acceptedOrigins: string[] } {
+function readPublicAddress(env: Settings, host: string, port: number): { publicUrl: string; acceptedOrigins: string[] } {
   const configured = env.PUBLIC_URL?.trim();
   if (configured) {
-    const url = URL.parse(configured);
-    if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
-      throw new Error(`PUBLIC_URL deve ser um endereço http:// ou https:// (recebido: "${configured}")`);
-    }
+    check(settingProblem("PUBLIC_URL", configured));
+    const url = new URL(configured);
     return { publicUrl: url.href.replace(/\/+$/, ""), acceptedOrigins: [url.origin] };
   }
   const origin = (name: string) => new URL(`http://${name}:${port}`).origin;
@@ -127,38 +126,28 @@ function readPublicAddress(env: NodeJS.ProcessEnv, host: string, port: number): 
 }
 
 /** `SMTP_URL`: empty (mails go to data/outbox) or an smtp:// or smtps:// address; anything else stops the start. */
-function readSmtpUrl(env: NodeJS.ProcessEnv): string {
-  const configured = env.SMTP_URL?.trim() ?? "";
-  if (!configured) return "";
-  const url = URL.parse(configured);
-  // Printable ASCII only: a bidi or zero-width character in a host is never a real server's name.
-  if (!/^[\x21-\x7e]+$/.test(configured) || !url || (url.protocol !== "smtp:" && url.protocol !== "smtps:") || !url.hostname) {
-    throw new Error("SMTP_URL deve ser um endereço smtp:// ou smtps:// (por exemplo smtp://usuario:senha@smtp.empresa.com:587)");
-  }
-  return configured;
+function readSmtpUrl(env: Settings): string {
+  check(settingProblem("SMTP_URL", env.SMTP_URL));
+  return env.SMTP_URL?.trim() ?? "";
 }
 
 /** `DOCS_URL`: empty, or an http(s):// address of printable ASCII (at most 500 characters); anything else stops the start. */
-function readDocsUrl(env: NodeJS.ProcessEnv): string {
+function readDocsUrl(env: Settings): string {
+  check(settingProblem("DOCS_URL", env.DOCS_URL));
   const configured = env.DOCS_URL?.trim() ?? "";
-  if (!configured) return "";
-  const url = URL.parse(configured);
-  if (configured.length > 500 || !/^[\x21-\x7e]+$/.test(configured) || !url || (url.protocol !== "http:" && url.protocol !== "https:"))
-    throw new Error(
-      "DOCS_URL deve ser um endereço http:// ou https:// (até 500 caracteres), por exemplo https://git.suaempresa.com.br/b1/hub/-/blob/main",
-    );
-  return url.href.replace(/\/+$/, "");
+  return configured ? new URL(configured).href.replace(/\/+$/, "") : "";
 }
 
 /** A yes/no variable: true/1 or false/0/empty; anything else stops the start. */
-function flag(name: string, value: string | undefined): boolean {
+function flag(name: SettingName, value: string | undefined): boolean {
+  check(settingProblem(name, value));
   const text = (value ?? "").trim().toLowerCase();
-  if (text === "true" || text === "1") return true;
-  if (text === "false" || text === "0" || text === "") return false;
-  throw new Error(`${name} deve ser true ou false (recebido: "${value}")`);
+  return text === "true" || text === "1";
 }
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function readConfig(source: Readonly<Record<string, string | undefined>> = readSettings()): Config {
+  // Every declared rule first, in the schema's order: the first value that cannot work stops the start.
+  const env = validateSettings(source);
   const port = Number(env.PORT ?? 4321);
   const host = env.HOST ?? "127.0.0.1";
   const databasePath = path.resolve(env.DATABASE_PATH ?? "data/b1.sqlite");
@@ -189,7 +178,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: positiveInteger("SHUTDOWN_TIMEOUT_MS", env.SHUTDOWN_TIMEOUT_MS) ?? 30_000,
     twoFactor: readTwoFactorSettings(env),
     auditIpMask: env.AUDIT_IP_MASK === "1" || env.AUDIT_IP_MASK === "true",
-    auditChainKey: key32("AUDIT_CHAIN_KEY", env.AUDIT_CHAIN_KEY),
+    auditChainKey: key32Setting("AUDIT_CHAIN_KEY", env.AUDIT_CHAIN_KEY),
     scim: readScimSettings(env),
     readingDigest: !["0", "false", "off"].includes((env.READING_DIGEST ?? "").trim().toLowerCase()),
     docsUrl: readDocsUrl(env),
@@ -197,7 +186,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auditStream: readAuditStreamSettings(env),
     insights: !["0", "false", "off"].includes((env.INSIGHTS ?? "").trim().toLowerCase()),
     insightsRetentionDays: positiveInteger("INSIGHTS_RETENTION_DAYS", env.INSIGHTS_RETENTION_DAYS) ?? 400,
-    insightsKey: key32("INSIGHTS_KEY", env.INSIGHTS_KEY),
+    insightsKey: key32Setting("INSIGHTS_KEY", env.INSIGHTS_KEY),
   };
 }
 

@@ -1,5 +1,6 @@
 import { DEFAULT_SSO_BUTTON_LABEL } from "../../auth/sso-messages.ts";
 import { requireSystemRoles } from "./role-names.ts";
+import { type Settings } from "../../settings.ts";
 
 /**
  * `amr` values (RFC 8176) that can name a second factor or a key bound to a device: `mfa` (Entra, Okta),
@@ -60,7 +61,7 @@ export function parseRoleMap(value: string | undefined): Map<string, string[]> {
 }
 
 /** Null (SSO off) unless issuer and client id are both set. */
-export function readOidcSettings(env: NodeJS.ProcessEnv): OidcSettings | null {
+export function readOidcSettings(env: Settings): OidcSettings | null {
   const issuer = env.OIDC_ISSUER?.trim() ?? "";
   const clientId = env.OIDC_CLIENT_ID?.trim() ?? "";
   if (!issuer || !clientId) return null;

@@ -4,6 +4,7 @@
  * HISTORY_HIDE_AUTHORS. A value that cannot work stops the build with a Portuguese line.
  */
 import { SYSTEM_ROLES, type SystemRole } from "../../routes.ts";
+import { readSettings } from "../../settings.ts";
 
 export interface PageHistorySettings {
   /** Folder of the repository's web editor; the file's path is appended. Empty: no edit link. */
@@ -16,7 +17,7 @@ export interface PageHistorySettings {
 
 const DEFAULT_EDIT_ROLES: readonly SystemRole[] = ["admin", "lider"];
 
-export function readPageHistorySettings(env: NodeJS.ProcessEnv = process.env): PageHistorySettings {
+export function readPageHistorySettings(env: Readonly<Record<string, string | undefined>> = readSettings()): PageHistorySettings {
   const base = (env.EDIT_URL_BASE ?? env.CONTENT_EDIT_URL ?? "").trim();
   // Printable ASCII only (an IRI's letters percent-encoded): no control, bidi or look-alike character reaches the link.
   if (base && (base.length > 2000 || !/^https:\/\/[\x21-\x7e]+$/.test(base) || /["'<>\\`]/.test(base))) {

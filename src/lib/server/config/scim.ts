@@ -1,6 +1,7 @@
 import { sha256 } from "../platform/hashing.ts";
 import { parseRoleMap } from "./oidc.ts";
 import { requireSystemRoles } from "./role-names.ts";
+import { type Settings } from "../../settings.ts";
 
 /** Shortest bearer token accepted: a guessable token would hand every account to whoever guesses it. */
 export const SCIM_TOKEN_MIN_LENGTH = 32;
@@ -14,7 +15,7 @@ export interface ScimSettings {
 }
 
 /** Null (SCIM off, `/scim/v2` answers 404) unless SCIM_TOKEN is set; a short token stops the start. */
-export function readScimSettings(env: NodeJS.ProcessEnv): ScimSettings | null {
+export function readScimSettings(env: Settings): ScimSettings | null {
   const token = env.SCIM_TOKEN?.trim() ?? "";
   if (!token) return null;
   if (token.length < SCIM_TOKEN_MIN_LENGTH) {

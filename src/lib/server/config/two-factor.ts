@@ -1,4 +1,5 @@
 import { requireSystemRoles } from "./role-names.ts";
+import { type Settings } from "../../settings.ts";
 
 /** Two-factor sign-in settings, read from the environment by `readConfig`. */
 export interface TwoFactorSettings {
@@ -22,7 +23,7 @@ function parseKey(value: string): Buffer {
  * Without a key two-factor is off and nothing is required, so a fresh clone starts with no
  * configuration; asking for it explicitly (TWO_FACTOR_REQUIRED_ROLES) without a key stops the start.
  */
-export function readTwoFactorSettings(env: NodeJS.ProcessEnv): TwoFactorSettings {
+export function readTwoFactorSettings(env: Settings): TwoFactorSettings {
   const rawKey = env.TWO_FACTOR_KEY?.trim() ?? "";
   const explicitRoles = env.TWO_FACTOR_REQUIRED_ROLES;
   const roles =

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { readPageHistorySettings } from "../config/page-history.ts";
+import { readSetting } from "../../settings.ts";
 
 /** A file's last commit date, or null (not committed, not a git checkout, git missing). */
 function lastCommitDate(file: string): Date | null {
@@ -51,7 +52,7 @@ export function cachedLastUpdated(readCommitDate: (file: string) => Date | null,
 export const lastUpdated = cachedLastUpdated(lastCommitDate);
 
 /** 'Atualizado em' date in pt-BR, in the display time zone. */
-export function formatUpdated(date: Date, timeZone = process.env.TZ_DISPLAY ?? "America/Sao_Paulo"): string {
+export function formatUpdated(date: Date, timeZone = readSetting("TZ_DISPLAY") ?? "America/Sao_Paulo"): string {
   return new Intl.DateTimeFormat("pt-BR", { dateStyle: "long", timeZone }).format(date);
 }
 

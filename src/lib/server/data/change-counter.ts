@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import type Database from "better-sqlite3";
 import { sql } from "drizzle-orm";
 import { sqliteClient, type Db } from "./db.ts";
@@ -64,6 +65,19 @@ export function readAfterDelay<T>(read: () => Promise<T>, delayMs: number): () =
 
 /** The first copy of the WAL-index header: iVersion, iChange, isInit, mxFrame, nPage, checksums, salts. */
 export const WAL_INDEX_HEADER_BYTES = 48;
+/** The WAL-index format this reader knows (SQLite's WALINDEX_MAX_VERSION since 3.7.0, in native byte order). */
+export const WAL_INDEX_VERSION = 3007000;
+
+/**
+ * True when `header` is the WAL-index header this reader knows: the version SQLite writes, initialised
+ * (isInit, byte 12). A SQLite that changed the format fails this and the
+ * counter falls back to `PRAGMA data_version`, the public way (tests/unit/platform/private-internals.test.ts
+ * says so loudly before an upgrade ships).
+ */
+export function knownWalIndexHeader(header: Buffer): boolean {
+  const version = os.endianness() === "LE" ? header.readUInt32LE(0) : header.readUInt32BE(0);
+  return version === WAL_INDEX_VERSION && header[12] === 1;
+}
 
 /**
  * `-shm` files read here, one descriptor per file for the life of the process, never closed:
@@ -97,6 +111,8 @@ function walIndexCounter(sqlite: Database.Database): (() => number) | null {
   sqlite.prepare("select 1 from sqlite_master limit 1").get();
   const fd = openShm(`${main.file}-shm`);
   if (fd === null) return null;
+  const header = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
+  if (fs.readSync(fd, header, 0, WAL_INDEX_HEADER_BYTES, 0) !== WAL_INDEX_HEADER_BYTES || !knownWalIndexHeader(header)) return null;
   let seen = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
   let read = Buffer.alloc(WAL_INDEX_HEADER_BYTES);
   let version = 0;

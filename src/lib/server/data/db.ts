@@ -26,6 +26,7 @@ import * as sqliteSchema from "../../../../db/schema/sqlite/all.ts";
 import { engineOf, type Engine } from "../../../../db/schema/index.ts";
 import { config } from "../config/config.ts";
 import { isDatabaseUnavailable } from "./faults.ts";
+import { readSetting } from "../../settings.ts";
 
 /** The database as the portal's code sees it (see the module comment). */
 export type Db = PgDatabase<NodePgQueryResultHKT, typeof pgSchema>;
@@ -34,8 +35,8 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export type { Engine };
 
-export const MIGRATIONS_DIR = path.resolve(process.env.MIGRATIONS_DIR ?? "db/migrations");
-export const PG_MIGRATIONS_DIR = path.resolve(process.env.PG_MIGRATIONS_DIR ?? "db/migrations-pg");
+export const MIGRATIONS_DIR = path.resolve(readSetting("MIGRATIONS_DIR") ?? "db/migrations");
+export const PG_MIGRATIONS_DIR = path.resolve(readSetting("PG_MIGRATIONS_DIR") ?? "db/migrations-pg");
 
 interface Handle {
   engine: Engine;
@@ -186,7 +187,7 @@ export interface WaitLimits {
 function connectPostgres(url: string, limits?: WaitLimits, poolMax?: number): Db {
   const pool = new pg.Pool({
     connectionString: url,
-    max: poolMax ?? (Number(process.env.DATABASE_POOL_MAX ?? 10) || 10),
+    max: poolMax ?? (Number(readSetting("DATABASE_POOL_MAX") ?? 10) || 10),
     application_name: "b1-method-hub",
     ...(limits && {
       connectionTimeoutMillis: limits.connectMs,

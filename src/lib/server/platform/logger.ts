@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger } from "pino";
 import pretty from "pino-pretty";
+import { readSettings, type Settings } from "../../settings.ts";
 
 const LEVELS = new Set(Object.keys(pino.levels.values));
 
@@ -24,13 +25,13 @@ export const LOG_FLUSH_MS = 200;
 export const LOG_BATCH_CHARS = 64 * 1024;
 
 /** `LOG_LEVEL` when it names a pino level; `info` otherwise. */
-export function logLevelFrom(env: NodeJS.ProcessEnv): string {
+export function logLevelFrom(env: Settings): string {
   const level = env.LOG_LEVEL?.trim().toLowerCase();
   return level && LEVELS.has(level) ? level : "info";
 }
 
 /** Readable lines for a person at a terminal (or LOG_PRETTY=1); JSON lines for everything else. */
-export function wantsPrettyLogs(env: NodeJS.ProcessEnv, stdoutIsTty = Boolean(process.stdout.isTTY)): boolean {
+export function wantsPrettyLogs(env: Settings, stdoutIsTty = Boolean(process.stdout.isTTY)): boolean {
   if (env.LOG_PRETTY === "1" || env.LOG_PRETTY === "true") return true;
   if (env.LOG_PRETTY === "0" || env.LOG_PRETTY === "false") return false;
   return stdoutIsTty;
@@ -94,7 +95,7 @@ export class LineBatch implements DestinationStream {
 }
 
 /** A JSON-lines logger on stdout (or `destination`), level from LOG_LEVEL, secrets redacted. */
-export function createLogger(env: NodeJS.ProcessEnv = process.env, destination?: DestinationStream): Logger {
+export function createLogger(env: Settings = readSettings(), destination?: DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level: logLevelFrom(env),
     base: { pid: process.pid },

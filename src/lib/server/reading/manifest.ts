@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { READING_MANIFEST_FILE, type ReadingManifest, type RequiredPage } from "../../reading/required-page.ts";
+import { distDir } from "../../settings.ts";
 
 /** Where the built site keeps the required-reading manifest (the gate's B1_DIST_DIR, else ./dist). */
 export function readingManifestPath(): string {
-  return path.resolve(process.env.B1_DIST_DIR ?? "dist", READING_MANIFEST_FILE);
+  return path.join(distDir(), READING_MANIFEST_FILE);
 }
 
 let loaded: ReadingManifest | undefined;

@@ -5,13 +5,14 @@ import { eq } from "drizzle-orm";
 import { readingNewsVisits } from "../../../../db/schema/index.ts";
 import { NEWS_MANIFEST_FILE, type NewsManifest } from "../../reading/news.ts";
 import type { Db } from "../data/db.ts";
+import { distDir } from "../../settings.ts";
 
 let loaded: NewsManifest | undefined;
 
 /** The changes of this build, read once (a new build starts a new process); none before the first build. */
 export function newsManifest(): NewsManifest {
   if (!loaded) {
-    const file = path.resolve(process.env.B1_DIST_DIR ?? "dist", NEWS_MANIFEST_FILE);
+    const file = path.join(distDir(), NEWS_MANIFEST_FILE);
     loaded = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as NewsManifest) : { items: [] };
   }
   return loaded;

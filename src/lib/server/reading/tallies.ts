@@ -34,6 +34,7 @@ import { onPostgres } from "../data/dialect.ts";
 import { logger } from "../platform/logger.ts";
 import { readingManifest } from "./manifest.ts";
 import { countTallies, tallyOf, type TallyCounts, type TallyReply, type TallyRequest } from "./tally-count.ts";
+import { distDir } from "../../settings.ts";
 
 const TALLY_TTL_MS = 5 * 60_000;
 /** How long a request waits for totals never counted before answering "come back shortly". */
@@ -41,7 +42,7 @@ export const FIRST_WAIT_MS = 5_000;
 
 /** The bundled worker next to the gate, or its source when running unbuilt (tests, dev). */
 function workerFile(): string {
-  const built = path.resolve(process.env.B1_DIST_DIR ?? "dist", "gate", "reading-worker.mjs");
+  const built = path.join(distDir(), "gate", "reading-worker.mjs");
   return fs.existsSync(built) ? built : path.resolve("src/server/reading-worker.ts");
 }
 

@@ -6,6 +6,7 @@
 import { and, eq, gt, lte, sql } from "drizzle-orm";
 import { rateLimits } from "../../../../db/schema/index.ts";
 import type { Db } from "../data/db.ts";
+import { readSetting } from "../../settings.ts";
 
 export interface Limit {
   /** Attempts allowed per window. */
@@ -16,8 +17,8 @@ export interface Limit {
 
 /** Scales limits for tests/operations: `RATE_LIMIT_MULTIPLIER` (attempts) and `RATE_LIMIT_WINDOW_MS` (window). */
 export function effective(limit: Limit): Limit {
-  const multiplier = Number(process.env.RATE_LIMIT_MULTIPLIER ?? 1) || 1;
-  const windowMs = Number(process.env.RATE_LIMIT_WINDOW_MS ?? 0) || limit.windowMs;
+  const multiplier = Number(readSetting("RATE_LIMIT_MULTIPLIER") ?? 1) || 1;
+  const windowMs = Number(readSetting("RATE_LIMIT_WINDOW_MS") ?? 0) || limit.windowMs;
   return { max: Math.max(1, Math.round(limit.max * multiplier)), windowMs };
 }
 

@@ -14,6 +14,7 @@ import type { AuditStreamSettings } from "../../config/audit-stream.ts";
 import type { Engine } from "../../../../../db/schema/index.ts";
 import type { Db, WaitLimits } from "../../data/db.ts";
 import { cachedStates, configuredDestinations, startAuditStream, type AuditStream } from "./deliverer.ts";
+import { distDir } from "../../../settings.ts";
 
 export interface AuditStreamJob {
   engine: Engine;
@@ -40,7 +41,7 @@ export const RESTART_AFTER_MS = 1000;
 
 /** The bundled worker next to the gate, or its source when running unbuilt. */
 function workerFile(): string {
-  const built = path.resolve(process.env.B1_DIST_DIR ?? "dist", "gate", "audit-stream-worker.mjs");
+  const built = path.join(distDir(), "gate", "audit-stream-worker.mjs");
   return fs.existsSync(built) ? built : path.resolve("src/server/audit-stream-worker.ts");
 }
 
