@@ -41,11 +41,15 @@ export interface AuditReceiver {
   /** Events of the requests answered 2xx, in arrival order. */
   accepted(): ReceivedEvent[];
   respond: (request: { index: number; events: ReceivedEvent[] }) => Answer;
+  /** Verifies the requests from now on with this secret (one the portal generated in the admin panel). */
+  setSecret(secret: string): void;
   close(): Promise<void>;
 }
 
 export async function startAuditReceiver(secret: string, port = 0): Promise<AuditReceiver> {
-  const verifier = secret.startsWith("whsec_") ? new Webhook(secret) : new Webhook(new TextEncoder().encode(secret), { format: "raw" });
+  const verifierOf = (text: string) =>
+    text.startsWith("whsec_") ? new Webhook(text) : new Webhook(new TextEncoder().encode(text || "-"), { format: "raw" });
+  let verifier = verifierOf(secret);
   const sockets = new Set<import("node:net").Socket>();
   const receiver: AuditReceiver = {
     url: "",
@@ -53,6 +57,7 @@ export async function startAuditReceiver(secret: string, port = 0): Promise<Audi
     accepted: () =>
       receiver.requests.filter((r) => r.status === "hold" || (typeof r.status === "number" && r.status < 300)).flatMap((r) => r.events),
     respond: () => ({ status: 200 }),
+    setSecret: (text) => (verifier = verifierOf(text)),
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));
