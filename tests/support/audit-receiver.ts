@@ -33,7 +33,7 @@ export interface ReceivedRequest {
 }
 
 /** `hold`: the events count as received, but no answer ever comes (a crash after the receiver took them). */
-export type Answer = { status: number; headers?: Record<string, string> } | "hang" | "hold" | "reset";
+export type Answer = { status: number; headers?: Record<string, string>; body?: string } | "hang" | "hold" | "reset";
 
 export interface AuditReceiver {
   url: string;
@@ -94,7 +94,7 @@ export async function startAuditReceiver(secret: string, port = 0): Promise<Audi
       if (answer === "hang" || answer === "hold") return;
       if (answer === "reset") return req.socket.destroy();
       res.writeHead(answer.status, { "content-type": "text/plain", ...answer.headers });
-      res.end("ok");
+      res.end(answer.body ?? "ok");
     });
   });
   server.on("connection", (socket) => {

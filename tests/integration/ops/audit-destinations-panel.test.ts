@@ -190,8 +190,7 @@ describe("audit destinations from the admin panel", () => {
 
     const rows = await auditRowsOf("audit_destination_");
     const types = rows.map((row) => row.actionType);
-    for (const type of ["created", "updated", "secret_rotated", "removed", "tested"])
-      expect(types).toContain(`audit_destination_${type}`);
+    for (const type of ["created", "updated", "secret_rotated", "removed", "tested"]) expect(types).toContain(`audit_destination_${type}`);
     expect(rows.every((row) => row.userId === admin.id)).toBe(true);
     const updated = JSON.parse(rows.find((row) => row.actionType === "audit_destination_updated")!.actionDetails!) as Record<
       string,
@@ -202,6 +201,34 @@ describe("audit destinations from the admin panel", () => {
     expect(updated.after!.secret).toBe("[oculto]");
     const all = rows.map((row) => row.actionDetails).join("\n");
     for (const part of [secret, secret.slice(6), secret.slice(6, 26)]) expect(all).not.toContain(part);
+  });
+
+  it("a destination removed and added again between two looks of a loop (same version number) goes to the new address", async () => {
+    const created = await post({ destination: "webhook", action: "create", url: receiver.url });
+    const first = ((await created.json()) as { secret: string }).secret;
+    receiver.setSecret(first);
+    await writeRows(1);
+    await arrives(receiver);
+    // Remove and add again as one step seen by the loops: the new row has the version number the old one had.
+    const fresh = Buffer.alloc(32, 7);
+    other.setSecret(`whsec_${fresh.toString("base64")}`);
+    const old = (await destinationRow())!;
+    await server.db.transaction(async (tx) => {
+      await tx.delete(auditDestinations).where(eq(auditDestinations.name, "webhook"));
+      await tx.insert(auditDestinations).values({
+        name: "webhook",
+        url: other.url,
+        secretSealed: sealSecret(Buffer.from(KEY, "hex"), "webhook", fresh),
+        configVersion: old.configVersion,
+        deliveredId: old.deliveredId,
+        updatedAt: Date.now(),
+      });
+    });
+    const count = receiver.requests.length;
+    await writeRows(2);
+    await arrives(other);
+    expect(receiver.requests.length).toBe(count);
+    expect((await post({ destination: "webhook", action: "remove" })).status).toBe(200);
   });
 
   it("a syslog collector is added, tested and removed the same way (no secret)", async () => {
@@ -280,6 +307,32 @@ describe("attacks on the destinations API", () => {
     expect(await destinationRow()).toBeUndefined();
     expect(await destinationRow(server, "syslog")).toBeUndefined();
     expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  it("a redirect is never followed, a receiver's hostile answer is cut and cleaned, 50 parallel tests run one at a time", async () => {
+    const created = await post({ destination: "webhook", action: "create", url: receiver.url });
+    receiver.setSecret(((await created.json()) as { secret: string }).secret);
+    const before = receiver.requests.length;
+    const otherBefore = other.requests.length;
+    receiver.respond = () => ({ status: 302, headers: { location: `${other.url}?seguiu=1` } });
+    const redirected = (await (await post({ destination: "webhook", action: "test" })).json()) as { test: { ok: boolean; status: number } };
+    expect(redirected.test).toMatchObject({ ok: false, status: 302 });
+    expect(other.requests.length).toBe(otherBefore);
+
+    receiver.respond = () => ({ status: 200, body: "\u001b[31mvermelho\u202e\u0000fim" + "x".repeat(10 * 1024 * 1024) });
+    const hostile = (await (await post({ destination: "webhook", action: "test" })).json()) as { test: { excerpt: string } };
+    expect(hostile.test.excerpt.length).toBeLessThanOrEqual(300);
+    expect(hostile.test.excerpt).not.toMatch(/[\u0000-\u001f\u202e]/);
+    expect(hostile.test.excerpt).toMatch(/^\[31mvermelho fim/);
+
+    receiver.respond = () => ({ status: 200 });
+    const tests = await Promise.all(Array.from({ length: 50 }, () => post({ destination: "webhook", action: "test" })));
+    const statuses = tests.map((response) => response.status);
+    expect(statuses.every((status) => status === 200 || status === 429)).toBe(true);
+    expect(statuses).toContain(200);
+    const sent = receiver.requests.slice(before).filter((request) => request.raw.includes("b1.audit.test")).length;
+    expect(sent).toBe(2 + statuses.filter((status) => status === 200).length);
+    expect((await post({ destination: "webhook", action: "remove" })).status).toBe(200);
   });
 
   it("50 parallel identical creates make one destination, one audit row, one secret shown", async () => {

@@ -85,6 +85,13 @@ export function configuredDestinations(settings: AuditStreamSettings): Configure
   return list;
 }
 
+/** A panel destination's settings as its sender was built from them (the sealed secrets carry a random IV: a new one differs). */
+function fingerprint(
+  row: Pick<DestinationState, "configVersion" | "url" | "secretSealed" | "previousSecretSealed" | "previousUntil">,
+): string {
+  return JSON.stringify([row.configVersion, row.url, row.secretSealed, row.previousSecretSealed, row.previousUntil]);
+}
+
 /** Starts one delivery loop per configured destination (none when nothing is configured). */
 export async function startAuditStream(
   db: Db,
@@ -134,14 +141,17 @@ export async function startAuditStream(
     const { leaseMs, pollMs } = settings;
     const name = source.name;
     let sender: Sender | null = source.fixed;
-    /** A panel destination's settings version its sender was built from (-1: none built). */
-    let version = -1;
+    /**
+     * What a panel destination's sender was built from ("": none): the version and the address and sealed secrets.
+     * Not the version alone: a destination removed and added again between two looks has the old one's number.
+     */
+    let version = "";
     const dropSender = () => {
       if (source.fixed || !sender) return;
       sender.close();
       senders.delete(sender);
       sender = null;
-      version = -1;
+      version = "";
     };
     const leaseStep = leaseLookMs(leaseMs);
     let attempt = 0;
@@ -210,7 +220,7 @@ export async function startAuditStream(
           }
           sender = built;
           senders.add(built);
-          version = config.configVersion;
+          version = fingerprint(config);
           pending = null;
           delivered = undefined;
           attempt = 0;
@@ -226,7 +236,7 @@ export async function startAuditStream(
           await sleep(leaseStep);
           continue;
         }
-        if (!source.fixed && (row.configVersion !== version || !row.url)) {
+        if (!source.fixed && fingerprint(row) !== version) {
           // Changed in the panel (on any instance): rebuilt from the row at the next step.
           dropSender();
           continue;
