@@ -26,7 +26,6 @@ for (const [address, prefix] of [
 for (const [address, prefix] of [
   ["::", 128],
   ["::1", 128],
-  ["::ffff:0:0", 96], // IPv4-mapped: the IPv4 rules are not bypassed by writing 127.0.0.1 as ::ffff:7f00:1
   ["64:ff9b::", 96], // NAT64
   ["fc00::", 7], // unique local (AWS's metadata fd00:ec2::254)
   ["fe80::", 10], // link-local
@@ -34,10 +33,28 @@ for (const [address, prefix] of [
 ] as const)
   BLOCKED.addSubnet(address, prefix, "ipv6");
 
+/**
+ * The IPv4 address inside an IPv4-mapped IPv6 one (::ffff:127.0.0.1, ::ffff:7f00:1), or null. Not a ::ffff:0:0/96
+ * rule in BLOCKED: net.BlockList checks every IPv4 address against its IPv6 rules as mapped, so that rule blocked all of them.
+ */
+function mappedIpv4(address: string): string | null {
+  const canonical = URL.parse(`http://[${address}]/`)?.hostname ?? "";
+  const match = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/.exec(canonical);
+  if (!match) return null;
+  const high = parseInt(match[1]!, 16);
+  const low = parseInt(match[2]!, 16);
+  return [high >> 8, high & 255, low >> 8, low & 255].join(".");
+}
+
 /** Whether an IP address is one a panel destination may not reach (without AUDIT_DESTINATIONS_ALLOW_PRIVATE). */
 export function blockedAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 0) return true;
+  if (family === 6) {
+    // An IPv4-mapped address is the IPv4 one: 127.0.0.1 written as ::ffff:7f00:1 is loopback still.
+    const inner = mappedIpv4(address);
+    if (inner !== null) return BLOCKED.check(inner, "ipv4");
+  }
   return BLOCKED.check(address, family === 4 ? "ipv4" : "ipv6");
 }
 
