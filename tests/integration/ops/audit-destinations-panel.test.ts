@@ -473,3 +473,34 @@ describe("SSRF, the environment's lock and the key", () => {
     }
   });
 });
+
+describe("two instances on one database", () => {
+  it("a change made through one instance is picked up by the other's running delivery thread, no restart", async () => {
+    const env = { ...FAST, AUDIT_DESTINATIONS_ALLOW_PRIVATE: "true" };
+    const a = await startBuiltServer(env);
+    const b = await startBuiltServer(env, { dataDir: a.dataDir });
+    const first = await startAuditReceiver("", await freePort());
+    const second = await startAuditReceiver("", await freePort());
+    try {
+      const adminA = await createTestUser(a.db, ["admin"], "admin-duas-a");
+      const created = await post({ destination: "webhook", action: "create", url: first.url }, adminA, a);
+      const secretText = ((await created.json()) as { secret: string }).secret;
+      first.setSecret(secretText);
+      second.setSecret(secretText);
+      await writeRows(2, a);
+      await arrives(first, a);
+      expect((await post({ destination: "webhook", action: "update", url: second.url }, adminA, a)).status).toBe(200);
+      // A stops (its lease is given up): only B delivers now, to the address changed through A.
+      await a.stop({ keepData: true });
+      const count = first.requests.length;
+      await writeRows(3, b);
+      await arrives(second, b);
+      expect(first.requests.length).toBe(count);
+    } finally {
+      await b.stop();
+      await a.stop().catch(() => undefined);
+      await first.close();
+      await second.close();
+    }
+  });
+});
