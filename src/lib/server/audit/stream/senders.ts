@@ -25,6 +25,10 @@ export class DeliveryError extends Error {
   }
 }
 
+/** Why a panel destination stopped: its address resolves inside the network now (guard.ts); a retry would be refused again. */
+const BLOCKED_STOP =
+  "Endereço do receptor resolve para a rede interna (recusado); a entrega parou até um administrador corrigir o endereço";
+
 /** Why a send was cut: its instance could not renew the destination's lease in time (another may take it). */
 export const LEASE_LOST = "Envio interrompido: o arrendamento do destino não pôde ser renovado a tempo";
 
@@ -75,6 +79,17 @@ export function webhookSignatures(settings: AuditWebhookSettings, id: string, at
   if (settings.previousSecret && (settings.previousUntil ?? 0) > at.getTime())
     signatures.push(webhookSignature(settings.previousSecret, id, at, body));
   return signatures.join(" ");
+}
+
+/** A webhook request's headers: the Standard Webhooks id, timestamp and signature(s). */
+function signedHeaders(settings: AuditWebhookSettings, id: string, now: Date, body: string): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    "user-agent": "B1-Method-Hub-Audit/1",
+    "webhook-id": id,
+    "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+    "webhook-signature": webhookSignatures(settings, id, now, body),
+  };
 }
 
 /** At most this much of a receiver's answer is read (it is only drained): more, and the connection is closed. */
@@ -173,20 +188,7 @@ export function createWebhookSender(settings: AuditWebhookSettings): Sender {
       const signal = held ? AbortSignal.any([timeout, held]) : timeout;
       let answer: WebhookAnswer;
       try {
-        answer = await post(
-          url,
-          agent,
-          {
-            "content-type": "application/json",
-            "user-agent": "B1-Method-Hub-Audit/1",
-            "webhook-id": id,
-            "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-            "webhook-signature": webhookSignatures(settings, id, now, body),
-          },
-          body,
-          signal,
-          settings.guarded,
-        );
+        answer = await post(url, agent, signedHeaders(settings, id, now, body), body, signal, settings.guarded);
       } catch (error) {
         // An address inside the network, now: the receiver's DNS changed (rebinding); a retry would be refused again.
         if (error instanceof BlockedAddressError) throw new DeliveryError(BLOCKED_STOP, "stop");
@@ -207,9 +209,6 @@ export function createWebhookSender(settings: AuditWebhookSettings): Sender {
     },
   };
 }
-
-const BLOCKED_STOP =
-  "Endereço do receptor resolve para a rede interna (recusado); a entrega parou até um administrador corrigir o endereço";
 
 /** The answer to "Enviar evento de teste": the receiver's status (null for syslog, which never answers) and a short excerpt. */
 export interface TestAnswer {
@@ -251,20 +250,7 @@ export async function testWebhook(settings: AuditWebhookSettings): Promise<TestA
   const body = JSON.stringify({ type: "b1.audit.test", timestamp: now.toISOString(), data: { events: [testEvent(now)] } });
   const timeout = AbortSignal.timeout(settings.timeoutMs);
   try {
-    const answer = await post(
-      url,
-      agent,
-      {
-        "content-type": "application/json",
-        "user-agent": "B1-Method-Hub-Audit/1",
-        "webhook-id": id,
-        "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-        "webhook-signature": webhookSignatures(settings, id, now, body),
-      },
-      body,
-      timeout,
-      settings.guarded,
-    );
+    const answer = await post(url, agent, signedHeaders(settings, id, now, body), body, timeout, settings.guarded);
     const excerpt = cleanExcerpt(await Promise.race([answer.excerpt, new Promise<string>((done) => setTimeout(() => done(""), 2000))]));
     return { ok: answer.status >= 200 && answer.status < 300, status: answer.status, excerpt };
   } catch (error) {
