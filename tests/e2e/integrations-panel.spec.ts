@@ -94,6 +94,7 @@ test("an admin adds, tests, pauses and removes a syslog destination; the environ
     await expect(syslog).toHaveCount(0);
     await expect(add).toBeVisible();
     await axeBothSchemes(page, "removido");
+    await shoot(page, "integracoes-adicionar");
     expect(consoleErrors.filter((error) => !/Failed to load resource/.test(error))).toEqual([]);
   } finally {
     collector.close();
