@@ -141,7 +141,11 @@ describe("audit destinations from the admin panel", () => {
     const before = receiver.requests.length;
     await writeRows(2);
     await arrives(receiver);
-    const request = receiver.requests.slice(before).find((candidate) => candidate.events.length > 0)!;
+    // The newest batch verified with the new secret (a batch read before the loop saw the rotation may go first, old-signed).
+    const request = receiver.requests
+      .slice(before)
+      .filter((candidate) => candidate.verified && candidate.events.length > 0)
+      .at(-1)!;
     const signatures = String(request.headers["webhook-signature"]).split(" ");
     expect(signatures).toHaveLength(2);
     // A receiver still holding the old secret verifies, as one holding the new one does.
@@ -156,7 +160,10 @@ describe("audit destinations from the admin panel", () => {
     const after = receiver.requests.length;
     await writeRows(1);
     await arrives(receiver);
-    const single = receiver.requests.slice(after).find((candidate) => candidate.events.length > 0)!;
+    const single = receiver.requests
+      .slice(after)
+      .filter((candidate) => candidate.verified && candidate.events.length > 0)
+      .at(-1)!;
     expect(String(single.headers["webhook-signature"]).split(" ")).toHaveLength(1);
     expect(single.verified).toBe(true);
   });
@@ -468,6 +475,13 @@ describe("SSRF, the environment's lock and the key", () => {
       expect(response.status).toBe(409);
       expect(((await response.json()) as { error: string }).error).toContain("AUDIT_DESTINATION_KEY");
       expect(await destinationRow(keyless)).toBeUndefined();
+      // One stored before the key was taken away: shown as not delivered, with the reason (not "Enviando").
+      await keyless.db
+        .insert(auditDestinations)
+        .values({ name: "webhook", url: receiver.url, secretSealed: "x.y.z", updatedAt: Date.now() });
+      const { list } = await views(keyless, keylessAdmin);
+      expect(list).toHaveLength(1);
+      expect(String(list[0]!.stoppedReason)).toContain("AUDIT_DESTINATION_KEY");
     } finally {
       await keyless.stop();
     }

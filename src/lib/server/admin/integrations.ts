@@ -53,7 +53,11 @@ export async function integrationViews(db: Db): Promise<IntegrationView[]> {
     lagEvents: state.lagEvents,
     lagSeconds: Math.round(state.lagSeconds * 10) / 10,
     paused: state.paused === 1,
-    stoppedReason: state.stoppedReason,
+    // A panel destination on a server without the key is not delivered here (no loop watches it): say so.
+    stoppedReason:
+      !envConfigured(settings, state.name as DestinationName) && !settings.destinationKey
+        ? "Não entregue: falta a chave AUDIT_DESTINATION_KEY neste servidor (veja docs/implantacao.md)"
+        : state.stoppedReason,
     lastError: state.lastError,
     lastErrorAt: state.lastErrorAt,
     delivering: state.leaseOwner !== null && state.leaseUntil > now,
