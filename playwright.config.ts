@@ -51,6 +51,9 @@ export default defineConfig({
       // Audit streaming to a webhook nobody answers: the Integrações tab shows a lag and the error (integrations.spec.ts).
       AUDIT_WEBHOOK_URL: "http://127.0.0.1:9/b1-auditoria",
       AUDIT_WEBHOOK_SECRET: "e2e-webhook-secret-0123456789abcdef0123",
+      // Destinations from the panel (issue 64): the key that seals their secrets; the spec's collector is on loopback.
+      AUDIT_DESTINATION_KEY: "3c".repeat(32),
+      AUDIT_DESTINATIONS_ALLOW_PRIVATE: "true",
     },
   },
 });

@@ -488,6 +488,25 @@ export const settingsSchema = z.object({
     },
     integerBetweenRule("AUDIT_STREAM_LEASE_MS", 1000, 600_000),
   ),
+  AUDIT_DESTINATION_KEY: setting(
+    {
+      tipo: "chave",
+      padrao: "vazio (o painel não guarda destinos)",
+      descricao:
+        "32 bytes (`openssl rand -hex 32`), a mesma em todas as instâncias: cifra os segredos dos destinos de auditoria adicionados pelo painel (aba Integrações); sem ela o painel recusa guardar um destino",
+      componente: AUDIT_STREAM,
+    },
+    key32Rule("AUDIT_DESTINATION_KEY"),
+  ),
+  AUDIT_DESTINATIONS_ALLOW_PRIVATE: setting(
+    {
+      tipo: "sim/não",
+      padrao: "`false`",
+      descricao: "`true` permite destinos do painel na rede interna (loopback, link-local, faixas privadas, serviço de metadados)",
+      componente: AUDIT_STREAM,
+    },
+    yesNoRule("AUDIT_DESTINATIONS_ALLOW_PRIVATE"),
+  ),
   AUDIT_STREAM_POLL_MS: setting(
     {
       tipo: "número",

@@ -33,7 +33,7 @@ export interface ReceivedRequest {
 }
 
 /** `hold`: the events count as received, but no answer ever comes (a crash after the receiver took them). */
-export type Answer = { status: number; headers?: Record<string, string> } | "hang" | "hold" | "reset";
+export type Answer = { status: number; headers?: Record<string, string>; body?: string } | "hang" | "hold" | "reset";
 
 export interface AuditReceiver {
   url: string;
@@ -41,11 +41,15 @@ export interface AuditReceiver {
   /** Events of the requests answered 2xx, in arrival order. */
   accepted(): ReceivedEvent[];
   respond: (request: { index: number; events: ReceivedEvent[] }) => Answer;
+  /** Verifies the requests from now on with this secret (one the portal generated in the admin panel). */
+  setSecret(secret: string): void;
   close(): Promise<void>;
 }
 
 export async function startAuditReceiver(secret: string, port = 0): Promise<AuditReceiver> {
-  const verifier = secret.startsWith("whsec_") ? new Webhook(secret) : new Webhook(new TextEncoder().encode(secret), { format: "raw" });
+  const verifierOf = (text: string) =>
+    text.startsWith("whsec_") ? new Webhook(text) : new Webhook(new TextEncoder().encode(text || "-"), { format: "raw" });
+  let verifier = verifierOf(secret);
   const sockets = new Set<import("node:net").Socket>();
   const receiver: AuditReceiver = {
     url: "",
@@ -53,6 +57,7 @@ export async function startAuditReceiver(secret: string, port = 0): Promise<Audi
     accepted: () =>
       receiver.requests.filter((r) => r.status === "hold" || (typeof r.status === "number" && r.status < 300)).flatMap((r) => r.events),
     respond: () => ({ status: 200 }),
+    setSecret: (text) => (verifier = verifierOf(text)),
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(resolve));
@@ -89,7 +94,7 @@ export async function startAuditReceiver(secret: string, port = 0): Promise<Audi
       if (answer === "hang" || answer === "hold") return;
       if (answer === "reset") return req.socket.destroy();
       res.writeHead(answer.status, { "content-type": "text/plain", ...answer.headers });
-      res.end("ok");
+      res.end(answer.body ?? "ok");
     });
   });
   server.on("connection", (socket) => {

@@ -335,6 +335,11 @@ export const auditDestinations = pgTable("audit_destinations", {
   leaseOwner: text("lease_owner"),
   leaseUntil: millis("lease_until").notNull().default(0),
   updatedAt: millis("updated_at").notNull(),
+  url: text("url"),
+  secretSealed: text("secret_sealed"),
+  previousSecretSealed: text("previous_secret_sealed"),
+  previousUntil: millis("previous_until"),
+  configVersion: integer("config_version").notNull().default(0),
 });
 
 export const directoryGroups = pgTable(

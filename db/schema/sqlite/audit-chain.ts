@@ -49,4 +49,13 @@ export const auditDestinations = sqliteTable("audit_destinations", {
   leaseOwner: text("lease_owner"),
   leaseUntil: integer("lease_until", { mode: "number" }).notNull().default(0),
   updatedAt: integer("updated_at", { mode: "number" }).notNull(),
+  /** Set from the admin panel (issue 64): the receiver's address; null when the environment sets it (or nothing does). */
+  url: text("url"),
+  /** The signing secret, AES-256-GCM under AUDIT_DESTINATION_KEY (`iv.tag.ciphertext`, base64url); never returned by an API. */
+  secretSealed: text("secret_sealed"),
+  /** The secret before the last rotation, still signing until `previous_until` (the grace period). */
+  previousSecretSealed: text("previous_secret_sealed"),
+  previousUntil: integer("previous_until", { mode: "number" }),
+  /** Bumped by every change of the panel's settings: the delivery loops rebuild their sender when it moves. */
+  configVersion: integer("config_version", { mode: "number" }).notNull().default(0),
 });

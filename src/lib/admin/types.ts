@@ -79,6 +79,10 @@ export interface UserListAnswer extends UserListPage {
 export interface IntegrationView {
   name: "webhook" | "syslog";
   target: string;
+  /** The environment variable that sets it (read-only in the panel), or null when the panel set it. */
+  lockedBy: string | null;
+  /** Until when the secret before the last rotation still signs (ms), or null. */
+  previousSecretUntil: number | null;
   deliveredId: number;
   deliveredAt: number | null;
   headId: number;

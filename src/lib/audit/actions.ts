@@ -64,6 +64,11 @@ export const AUDIT_ACTION_LABELS = {
   audit_stream_paused: "Integração Pausada",
   audit_stream_resumed: "Integração Retomada",
   audit_stream_resend: "Integração: Reenvio Pedido",
+  audit_destination_created: "Integração: Destino Adicionado",
+  audit_destination_updated: "Integração: Destino Alterado",
+  audit_destination_removed: "Integração: Destino Removido",
+  audit_destination_secret_rotated: "Integração: Segredo Renovado",
+  audit_destination_tested: "Integração: Evento de Teste Enviado",
 } as const satisfies Record<string, string>;
 
 /** Every action an audit row may record. */

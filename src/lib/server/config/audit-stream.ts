@@ -13,6 +13,11 @@ export interface AuditWebhookSettings {
   batchSize: number;
   /** A request that has not answered after this long is given up and retried. */
   timeoutMs: number;
+  /** The secret before a rotation in the panel: it signs too (a second signature) until `previousUntil` (ms). */
+  previousSecret?: Uint8Array | null;
+  previousUntil?: number | null;
+  /** A panel destination: every address it resolves to is checked at each connection (guard.ts). */
+  guarded?: boolean;
 }
 
 export interface AuditSyslogSettings {
@@ -23,6 +28,8 @@ export interface AuditSyslogSettings {
   /** PEM of the company's CA (AUDIT_SYSLOG_CA), or null for the system's. */
   ca: Buffer | null;
   batchSize: number;
+  /** A panel destination: every address it resolves to is checked at each connection (guard.ts). */
+  guarded?: boolean;
 }
 
 export interface AuditStreamSettings {
@@ -34,6 +41,13 @@ export interface AuditStreamSettings {
   pollMs: number;
   /** The first retry's wait; each next one doubles (with jitter), up to a minute. */
   backoffMs: number;
+  /**
+   * AUDIT_DESTINATION_KEY (32 bytes): seals the signing secrets of destinations set in the admin panel
+   * (issue 64, AES-256-GCM); null: the panel refuses to store a destination.
+   */
+  destinationKey: Uint8Array | null;
+  /** AUDIT_DESTINATIONS_ALLOW_PRIVATE=true: a panel destination may be on loopback, link-local or a private range. */
+  allowPrivate: boolean;
 }
 
 const MIN_SECRET_BYTES = 32;
@@ -110,5 +124,23 @@ export function readAuditStreamSettings(env: Settings): AuditStreamSettings {
     leaseMs,
     pollMs: integerIn("AUDIT_STREAM_POLL_MS", env.AUDIT_STREAM_POLL_MS, 250),
     backoffMs: integerIn("AUDIT_STREAM_BACKOFF_MS", env.AUDIT_STREAM_BACKOFF_MS, 500),
+    destinationKey: readDestinationKey(env.AUDIT_DESTINATION_KEY),
+    allowPrivate: readBoolean("AUDIT_DESTINATIONS_ALLOW_PRIVATE", env.AUDIT_DESTINATIONS_ALLOW_PRIVATE),
   };
+}
+
+function readDestinationKey(value: string | undefined): Uint8Array | null {
+  const text = value?.trim() ?? "";
+  if (!text) return null;
+  const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, "hex") : Buffer.from(text, "base64");
+  if (key.length !== 32)
+    throw new Error("AUDIT_DESTINATION_KEY deve ter 32 bytes (64 caracteres hexadecimais ou base64); gere com: openssl rand -hex 32");
+  return new Uint8Array(key);
+}
+
+function readBoolean(name: string, value: string | undefined): boolean {
+  const text = value?.trim().toLowerCase() ?? "";
+  if (text === "" || text === "false" || text === "0") return false;
+  if (text === "true" || text === "1") return true;
+  throw new Error(`${name} deve ser true ou false (recebido: "${value}")`);
 }

@@ -12,7 +12,10 @@ import { closeDatabase, type Db } from "../../data/db.ts";
 import { GENESIS_HASH } from "../chain.ts";
 import { toEvents } from "./event.ts";
 import { createSyslogSender, createWebhookSender, DeliveryError, displayUrl, type Sender } from "./senders.ts";
+import { envConfigured, panelSyslogSettings, panelWebhookSettings } from "./panel.ts";
 import {
+  DESTINATION_NAMES,
+  panelConfig,
   advanceCursor,
   claimLease,
   destinationStates,
@@ -82,6 +85,13 @@ export function configuredDestinations(settings: AuditStreamSettings): Configure
   return list;
 }
 
+/** A panel destination's settings as its sender was built from them (the sealed secrets carry a random IV: a new one differs). */
+function fingerprint(
+  row: Pick<DestinationState, "configVersion" | "url" | "secretSealed" | "previousSecretSealed" | "previousUntil">,
+): string {
+  return JSON.stringify([row.configVersion, row.url, row.secretSealed, row.previousSecretSealed, row.previousUntil]);
+}
+
 /** Starts one delivery loop per configured destination (none when nothing is configured). */
 export async function startAuditStream(
   db: Db,
@@ -90,9 +100,14 @@ export async function startAuditStream(
   /** Where batches are read: a read-only SQLite connection of the stream's own (see readBatch), or `db`. */
   reader: Db = db,
 ): Promise<AuditStream> {
-  const senders: Sender[] = [];
-  if (settings.webhook) senders.push(createWebhookSender(settings.webhook));
-  if (settings.syslog) senders.push(createSyslogSender(settings.syslog));
+  const senders = new Set<Sender>();
+  const sources: { name: DestinationName; fixed: Sender | null }[] = [];
+  if (settings.webhook) sources.push({ name: "webhook", fixed: createWebhookSender(settings.webhook) });
+  if (settings.syslog) sources.push({ name: "syslog", fixed: createSyslogSender(settings.syslog) });
+  // With the key, the destinations the environment leaves free may be set in the panel: a loop watches each.
+  if (settings.destinationKey)
+    for (const name of DESTINATION_NAMES) if (!envConfigured(settings, name)) sources.push({ name, fixed: null });
+  for (const source of sources) if (source.fixed) senders.add(source.fixed);
   const destinations = configuredDestinations(settings);
 
   const instance = `${os.hostname()}:${process.pid}`;
@@ -112,8 +127,32 @@ export async function startAuditStream(
     });
   }
 
-  async function run(sender: Sender): Promise<void> {
+  /** A panel destination's sender, built from its row; a string says why it cannot be. */
+  function panelSender(name: DestinationName, row: Parameters<typeof panelWebhookSettings>[0]): Sender | string {
+    if (name === "webhook") {
+      const built = panelWebhookSettings(row, settings);
+      return typeof built === "string" ? built : createWebhookSender(built);
+    }
+    const built = panelSyslogSettings(row, settings);
+    return typeof built === "string" ? built : createSyslogSender(built);
+  }
+
+  async function run(source: { name: DestinationName; fixed: Sender | null }): Promise<void> {
     const { leaseMs, pollMs } = settings;
+    const name = source.name;
+    let sender: Sender | null = source.fixed;
+    /**
+     * What a panel destination's sender was built from ("": none): the version and the address and sealed secrets.
+     * Not the version alone: a destination removed and added again between two looks has the old one's number.
+     */
+    let version = "";
+    const dropSender = () => {
+      if (source.fixed || !sender) return;
+      sender.close();
+      senders.delete(sender);
+      sender = null;
+      version = "";
+    };
     const leaseStep = leaseLookMs(leaseMs);
     let attempt = 0;
     let retryAt = 0;
@@ -143,7 +182,7 @@ export async function startAuditStream(
         if (renewing || held.signal.aborted) return;
         renewing = true;
         const asked = Date.now();
-        claimLease(db, sender.name, owner, leaseMs)
+        claimLease(db, name, owner, leaseMs)
           .then((renewed) => {
             if (!renewed) return held.abort();
             heldUntil = asked + leaseMs;
@@ -154,7 +193,7 @@ export async function startAuditStream(
           .finally(() => (renewing = false));
       }, leaseStep);
       try {
-        await sender.send(events, held.signal);
+        await sender!.send(events, held.signal);
       } finally {
         clearInterval(renewal);
         clearTimeout(cutTimer);
@@ -162,17 +201,44 @@ export async function startAuditStream(
     }
     while (!stopped) {
       try {
-        if (!ensured) {
-          await ensureDestination(db, sender.name);
+        if (source.fixed && !ensured) {
+          await ensureDestination(db, name);
           ensured = true;
         }
+        if (!sender) {
+          // A panel destination: is one set (a read, no write while there is none)?
+          const config = await panelConfig(db, name);
+          if (!config?.url) {
+            await sleep(leaseStep);
+            continue;
+          }
+          const built = panelSender(name, config);
+          if (typeof built === "string") {
+            await recordError(db, name, built);
+            await sleep(Math.max(pollMs, 5000));
+            continue;
+          }
+          sender = built;
+          senders.add(built);
+          version = fingerprint(config);
+          pending = null;
+          delivered = undefined;
+          attempt = 0;
+          retryAt = 0;
+        }
         const asked = Date.now();
-        const row = await claimLease(db, sender.name, owner, leaseMs);
+        const row = await claimLease(db, name, owner, leaseMs);
         if (row) heldUntil = asked + leaseMs;
         if (!row) {
-          // Another instance delivers: look again before its lease could have run out unrenewed.
+          // Another instance delivers (or the panel removed the destination): look again before its lease could have run out unrenewed.
           pending = null;
+          dropSender();
           await sleep(leaseStep);
+          continue;
+        }
+        if (!source.fixed && fingerprint(row) !== version) {
+          // Changed in the panel (on any instance): rebuilt from the row at the next step.
+          dropSender();
           continue;
         }
         if (row.paused || row.stoppedReason !== null) {
@@ -203,17 +269,17 @@ export async function startAuditStream(
         } catch (error) {
           const failure = error instanceof DeliveryError ? error : new DeliveryError(String(error), "retry");
           if (failure.kind === "stop") {
-            await stopDestination(db, sender.name, owner, failure.message);
+            await stopDestination(db, name, owner, failure.message);
             pending = null;
             continue;
           }
           attempt += 1;
           retryAt = Date.now() + Math.max(backoffMs(attempt, settings.backoffMs), failure.retryAfterMs ?? 0);
-          await recordError(db, sender.name, failure.message);
+          await recordError(db, name, failure.message);
           continue;
         }
         attempt = 0;
-        const moved = await advanceCursor(db, sender.name, owner, pending.from, last);
+        const moved = await advanceCursor(db, name, owner, pending.from, last);
         if (moved) delivered = { id: last, hash: pending.rows.at(-1)!.hash ?? GENESIS_HASH };
         const caughtUp = pending.rows.length < sender.batchSize;
         pending = null;
@@ -221,39 +287,39 @@ export async function startAuditStream(
         if (moved && caughtUp) await sleep(pollMs);
       } catch (error) {
         // The database is away: try again shortly (nothing is lost, the cursor did not move).
-        logger.warn({ err: error, destination: sender.name }, "envio da auditoria: falha ao ler ou gravar o estado");
+        logger.warn({ err: error, destination: name }, "envio da auditoria: falha ao ler ou gravar o estado");
         pending = null;
         await sleep(Math.max(pollMs, 1000));
       }
     }
   }
 
-  const loops = senders.map((sender) => run(sender));
+  const loops = sources.map((source) => run(source));
   return {
     destinations,
-    states: cachedStates(db, destinations),
+    states: cachedStates(db, settings),
     async stop() {
       stopped = true;
       for (const wake of [...wakers]) wake();
       await Promise.allSettled(loops);
-      for (const sender of senders) {
-        sender.close();
-        await releaseLease(db, sender.name, owner).catch(() => undefined);
-      }
+      for (const sender of senders) sender.close();
+      for (const source of sources) await releaseLease(db, source.name, owner).catch(() => undefined);
       if (reader !== db) await closeDatabase(reader);
     },
   };
 }
 
-/** The destinations' states, read again at most once a second (the metric, /readyz and the admin tab share them). */
-export function cachedStates(db: Db, destinations: readonly ConfiguredDestination[]): () => Promise<DestinationState[]> {
+/**
+ * The destinations' states, read again at most once a second (the metric, /readyz and the admin tab share them):
+ * those the environment sets and those set in the panel (a row with an address).
+ */
+export function cachedStates(db: Db, settings: AuditStreamSettings): () => Promise<DestinationState[]> {
   let cached: { at: number; states: Promise<DestinationState[]> } | undefined;
   return () => {
     const now = Date.now();
     if (!cached || now - cached.at > 1000) {
-      const states = destinationStates(
-        db,
-        destinations.map((destination) => destination.name),
+      const states = destinationStates(db, DESTINATION_NAMES).then((rows) =>
+        rows.filter((row) => envConfigured(settings, row.name as DestinationName) || row.url !== null),
       );
       states.catch(() => (cached = undefined));
       cached = { at: now, states };

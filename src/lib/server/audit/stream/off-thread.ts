@@ -48,7 +48,8 @@ function workerFile(): string {
 /** Starts the delivery loops on a worker thread; nothing (no thread) when no destination is configured. */
 export async function startAuditStreamOffThread(db: Db, job: AuditStreamJob, logger: Logger): Promise<AuditStream> {
   const destinations = configuredDestinations(job.settings);
-  if (destinations.length === 0) return startAuditStream(db, job.settings, logger);
+  // Without any destination in the environment nor the key that lets the panel set one: no thread.
+  if (destinations.length === 0 && !job.settings.destinationKey) return startAuditStream(db, job.settings, logger);
 
   let stopping = false;
   let current: Worker;
@@ -109,7 +110,7 @@ export async function startAuditStreamOffThread(db: Db, job: AuditStreamJob, log
   });
   return {
     destinations,
-    states: cachedStates(db, destinations),
+    states: cachedStates(db, job.settings),
     async stop() {
       stopping = true;
       clearTimeout(restartTimer);

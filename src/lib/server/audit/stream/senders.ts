@@ -5,6 +5,7 @@
  * whether to retry (and when) or to stop until an administrator resumes.
  */
 import { createHmac } from "node:crypto";
+import type dns from "node:dns";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
@@ -12,6 +13,7 @@ import os from "node:os";
 import tls from "node:tls";
 import type { AuditSyslogSettings, AuditWebhookSettings } from "../../config/audit-stream.ts";
 import { octetCounted, syslogMessage, type AuditEvent } from "./event.ts";
+import { bareHost, blockedAddress, BlockedAddressError, guardedLookup } from "./guard.ts";
 
 export class DeliveryError extends Error {
   constructor(
@@ -22,6 +24,10 @@ export class DeliveryError extends Error {
     super(message);
   }
 }
+
+/** Why a panel destination stopped: its address resolves inside the network now (guard.ts); a retry would be refused again. */
+const BLOCKED_STOP =
+  "Endereço do receptor resolve para a rede interna (recusado); a entrega parou até um administrador corrigir o endereço";
 
 /** Why a send was cut: its instance could not renew the destination's lease in time (another may take it). */
 export const LEASE_LOST = "Envio interrompido: o arrendamento do destino não pôde ser renovado a tempo";
@@ -64,13 +70,53 @@ export function webhookSignature(key: Uint8Array, id: string, at: Date, body: st
   return `v1,${createHmac("sha256", key).update(`${id}.${seconds}.`).update(body).digest("base64")}`;
 }
 
+/**
+ * The `webhook-signature` header: one `v1,` signature per key, space-separated (Standard Webhooks), so during
+ * a rotation's grace period a receiver still holding the previous secret verifies with it.
+ */
+export function webhookSignatures(settings: AuditWebhookSettings, id: string, at: Date, body: string): string {
+  const signatures = [webhookSignature(settings.secret, id, at, body)];
+  if (settings.previousSecret && (settings.previousUntil ?? 0) > at.getTime())
+    signatures.push(webhookSignature(settings.previousSecret, id, at, body));
+  return signatures.join(" ");
+}
+
+/** A webhook request's headers: the Standard Webhooks id, timestamp and signature(s). */
+function signedHeaders(settings: AuditWebhookSettings, id: string, now: Date, body: string): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    "user-agent": "B1-Method-Hub-Audit/1",
+    "webhook-id": id,
+    "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
+    "webhook-signature": webhookSignatures(settings, id, now, body),
+  };
+}
+
 /** At most this much of a receiver's answer is read (it is only drained): more, and the connection is closed. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
-/** The receiver's answer: its status and Retry-After (the body is drained, not read). */
+/** The receiver's answer: its status and Retry-After (the body is drained; kept, up to EXCERPT_BYTES, only when asked). */
 interface WebhookAnswer {
   status: number;
   retryAfter: string | null;
+  excerpt: Promise<string>;
+}
+
+/** How much of a test's answer is shown to the admin. */
+const EXCERPT_BYTES = 300;
+
+/** A receiver's text as an admin may see it: no control or bidi characters, at most EXCERPT_BYTES. */
+export function cleanExcerpt(text: string): string {
+  return text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]+/g, " ")
+    .trim()
+    .slice(0, EXCERPT_BYTES);
+}
+
+/** A panel destination whose host is an address literal: checked here (no lookup happens for it). */
+function refuseBlockedLiteral(host: string, guarded: boolean | undefined): void {
+  const bare = bareHost(host);
+  if (guarded && net.isIP(bare) && blockedAddress(bare)) throw new BlockedAddressError();
 }
 
 /**
@@ -78,21 +124,45 @@ interface WebhookAnswer {
  * fetch cost the delivery thread about 0.7 ms more CPU (the bench's profile; docs/decisions.md).
  * `signal` bounds the wait for the answer's status line and headers. A URL's user and password, if any, go as HTTP Basic.
  */
-function post(url: URL, agent: http.Agent, headers: Record<string, string>, body: string, signal: AbortSignal): Promise<WebhookAnswer> {
+function post(
+  url: URL,
+  agent: http.Agent,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal,
+  guarded = false,
+): Promise<WebhookAnswer> {
   const client = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
+    refuseBlockedLiteral(url.hostname, guarded);
     const request = client.request(
       url,
-      { method: "POST", agent, headers: { ...headers, "content-length": String(Buffer.byteLength(body)) }, signal },
+      {
+        method: "POST",
+        agent,
+        headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+        signal,
+        ...(guarded ? { lookup: guardedLookup as unknown as typeof dns.lookup } : {}),
+      },
       (response) => {
         let bytes = 0;
+        const kept: Buffer[] = [];
+        let settle: (text: string) => void = () => undefined;
+        const excerpt = new Promise<string>((done) => (settle = done));
+        const finish = () => settle(Buffer.concat(kept).toString("utf8"));
         response.on("data", (chunk: Buffer) => {
+          if (bytes < EXCERPT_BYTES * 4) kept.push(chunk.subarray(0, EXCERPT_BYTES * 4 - bytes));
           bytes += chunk.length;
-          if (bytes > MAX_RESPONSE_BYTES) response.destroy();
+          if (bytes > MAX_RESPONSE_BYTES) {
+            finish();
+            response.destroy();
+          }
         });
+        response.on("end", finish);
+        response.on("close", finish);
         response.on("error", () => undefined);
         const retryAfter = response.headers["retry-after"];
-        resolve({ status: response.statusCode ?? 0, retryAfter: typeof retryAfter === "string" ? retryAfter : null });
+        resolve({ status: response.statusCode ?? 0, retryAfter: typeof retryAfter === "string" ? retryAfter : null, excerpt });
       },
     );
     request.on("error", reject);
@@ -118,20 +188,10 @@ export function createWebhookSender(settings: AuditWebhookSettings): Sender {
       const signal = held ? AbortSignal.any([timeout, held]) : timeout;
       let answer: WebhookAnswer;
       try {
-        answer = await post(
-          url,
-          agent,
-          {
-            "content-type": "application/json",
-            "user-agent": "B1-Method-Hub-Audit/1",
-            "webhook-id": id,
-            "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-            "webhook-signature": webhookSignature(settings.secret, id, now, body),
-          },
-          body,
-          signal,
-        );
+        answer = await post(url, agent, signedHeaders(settings, id, now, body), body, signal, settings.guarded);
       } catch (error) {
+        // An address inside the network, now: the receiver's DNS changed (rebinding); a retry would be refused again.
+        if (error instanceof BlockedAddressError) throw new DeliveryError(BLOCKED_STOP, "stop");
         throw new DeliveryError(
           held?.aborted ? LEASE_LOST : timeout.aborted ? `Sem resposta em ${settings.timeoutMs} ms` : `Falha de conexão: ${causeOf(error)}`,
           "retry",
@@ -148,6 +208,74 @@ export function createWebhookSender(settings: AuditWebhookSettings): Sender {
       agent.destroy();
     },
   };
+}
+
+/** The answer to "Enviar evento de teste": the receiver's status (null for syslog, which never answers) and a short excerpt. */
+export interface TestAnswer {
+  ok: boolean;
+  status: number | null;
+  excerpt: string;
+}
+
+/** A test event: its type says it is not an audit row (a receiver may drop it), and its id 0 is no chain id. */
+function testEvent(now: Date): AuditEvent {
+  return {
+    id: 0,
+    type: "b1.audit",
+    time: now.toISOString(),
+    action: "audit_destination_test",
+    actionLabel: "Evento de teste",
+    result: "success",
+    resultLabel: "Sucesso",
+    actor: { userId: null, email: null, name: null, label: "B1 Method Hub" },
+    target: null,
+    ip: null,
+    userAgent: null,
+    details: { test: true },
+    detailsText: null,
+    createdAtMs: now.getTime(),
+    hash: null,
+    prevHash: "",
+    instance: os.hostname(),
+    sentAt: now.toISOString(),
+  };
+}
+
+/** Sends one signed test request; never throws: a failure is an answer with its reason. */
+export async function testWebhook(settings: AuditWebhookSettings): Promise<TestAnswer> {
+  const url = new URL(settings.url);
+  const agent = new (url.protocol === "https:" ? https : http).Agent({ keepAlive: false });
+  const now = new Date();
+  const id = `test-${now.getTime()}`;
+  const body = JSON.stringify({ type: "b1.audit.test", timestamp: now.toISOString(), data: { events: [testEvent(now)] } });
+  const timeout = AbortSignal.timeout(settings.timeoutMs);
+  try {
+    const answer = await post(url, agent, signedHeaders(settings, id, now, body), body, timeout, settings.guarded);
+    const excerpt = cleanExcerpt(await Promise.race([answer.excerpt, new Promise<string>((done) => setTimeout(() => done(""), 2000))]));
+    return { ok: answer.status >= 200 && answer.status < 300, status: answer.status, excerpt };
+  } catch (error) {
+    if (error instanceof BlockedAddressError) return { ok: false, status: null, excerpt: error.message };
+    return {
+      ok: false,
+      status: null,
+      excerpt: timeout.aborted ? `Sem resposta em ${settings.timeoutMs} ms` : `Falha de conexão: ${cleanExcerpt(causeOf(error))}`,
+    };
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** Writes one test message to the collector (syslog has no answer: taken once the connection stays up). */
+export async function testSyslog(settings: AuditSyslogSettings): Promise<TestAnswer> {
+  const sender = createSyslogSender(settings);
+  try {
+    await sender.send([testEvent(new Date())]);
+    return { ok: true, status: null, excerpt: "Conexão aceita; a mensagem de teste foi escrita e a conexão continuou aberta" };
+  } catch (error) {
+    return { ok: false, status: null, excerpt: cleanExcerpt((error as Error).message) };
+  } finally {
+    sender.close();
+  }
 }
 
 function causeOf(error: unknown): string {
@@ -175,7 +303,16 @@ export function createSyslogSender(settings: AuditSyslogSettings): Sender {
 
   function connect(): Promise<net.Socket> {
     return new Promise((resolve, reject) => {
-      const options = { host: settings.host, port: settings.port };
+      try {
+        refuseBlockedLiteral(settings.host, settings.guarded);
+      } catch (error) {
+        return reject(error as Error);
+      }
+      const options = {
+        host: settings.host,
+        port: settings.port,
+        ...(settings.guarded ? { lookup: guardedLookup as unknown as typeof dns.lookup } : {}),
+      };
       const fresh = settings.tls
         ? tls.connect({
             ...options,
@@ -240,6 +377,7 @@ export function createSyslogSender(settings: AuditSyslogSettings): Sender {
       }
     } catch (error) {
       drop();
+      if (error instanceof BlockedAddressError) throw new DeliveryError(BLOCKED_STOP, "stop");
       throw new DeliveryError(`Falha ao conectar ao coletor syslog: ${(error as Error).message}`, "retry");
     }
     const current = socket;

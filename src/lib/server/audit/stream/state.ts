@@ -34,6 +34,11 @@ export interface StreamedRow {
   hash: string | null;
 }
 
+/** A panel destination's settings, or undefined when there is no row (a read: the loops look often). */
+export async function panelConfig(db: Db, name: DestinationName): Promise<DestinationRow | undefined> {
+  return inTx(db, async (tx) => (await tx.select().from(auditDestinations).where(eq(auditDestinations.name, name)))[0]);
+}
+
 /** Every statement runs inside a transaction: on SQLite, a statement outside one while another is open is refused (db.ts). */
 function inTx<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
   return db.transaction((tx) => work(tx as unknown as Db));
