@@ -430,7 +430,13 @@ async function scoreConcept<R>(
   spellings: readonly Spelling[],
   search: (text: string) => Promise<EngineResult<R>[]>,
 ): Promise<PageScores<R>> {
-  const found = await Promise.all(spellings.map((spelling) => Promise.all([search(`"${spelling.text}"`), search(spelling.text)])));
+  // The ranked search only for spellings that exist: most forms and corrections tried match nothing.
+  const found = await Promise.all(
+    spellings.map(async (spelling) => {
+      const exact = await search(`"${spelling.text}"`);
+      return [exact, exact.length ? await search(spelling.text) : []] as const;
+    }),
+  );
   const scores: PageScores<R> = new Map();
   for (const [index, [exact, ranked]] of found.entries()) {
     if (!exact.length) continue;

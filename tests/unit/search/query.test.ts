@@ -201,6 +201,15 @@ describe("runQuery: queries as people type them", () => {
     expect(none.suggestions).toEqual(["backlog"]);
   });
 
+  it("runs the ranked search only for spellings that exist (a form or word that matches nothing costs one search)", async () => {
+    const engine = fakeEngine(PAGES, { palavras: VOCABULARY });
+    await runQuery("xyzkwq", engine);
+    expect(engine.searches.filter((text) => !text.startsWith('"'))).toEqual([]);
+    await runQuery("validação de squads", engine);
+    expect(engine.searches).not.toContain("validar");
+    expect(engine.searches).toContain("squads");
+  });
+
   it("searches a long paste with a bounded number of engine calls", async () => {
     const engine = fakeEngine(PAGES, { palavras: VOCABULARY });
     await runQuery(Array.from({ length: 300 }, (_, i) => `termo${i}`).join(" "), engine);
