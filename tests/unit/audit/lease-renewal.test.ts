@@ -88,16 +88,21 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** A webhook at `url` whose timeout is well past the lease: only the lease's renewal can cut a send. */
+function streamSettings(url: string) {
+  return readConfig({
+    AUDIT_WEBHOOK_URL: url,
+    AUDIT_WEBHOOK_SECRET: SECRET,
+    AUDIT_WEBHOOK_TIMEOUT_MS: String(10 * LEASE_MS),
+    AUDIT_STREAM_LEASE_MS: String(LEASE_MS),
+    AUDIT_STREAM_POLL_MS: "20",
+  }).auditStream;
+}
+
 describe("the audit stream's lease during a send", () => {
   it("a receiver slower than the lease keeps one sender, and the slow batch is delivered once", { timeout: 20_000 }, async () => {
     const receiver = await slowReceiver(() => 3 * LEASE_MS);
-    const settings = readConfig({
-      AUDIT_WEBHOOK_URL: receiver.url,
-      AUDIT_WEBHOOK_SECRET: SECRET,
-      AUDIT_WEBHOOK_TIMEOUT_MS: String(10 * LEASE_MS),
-      AUDIT_STREAM_LEASE_MS: String(LEASE_MS),
-      AUDIT_STREAM_POLL_MS: "20",
-    }).auditStream;
+    const settings = streamSettings(receiver.url);
     const streams: AuditStream[] = [];
     try {
       await writeAuditLog(db, { actionType: "page_access_granted", result: "success" });
@@ -115,13 +120,7 @@ describe("the audit stream's lease during a send", () => {
 
   it("a holder that cannot renew cuts its send before another instance could send", { timeout: 20_000 }, async () => {
     const receiver = await slowReceiver(() => 9 * LEASE_MS);
-    const settings = readConfig({
-      AUDIT_WEBHOOK_URL: receiver.url,
-      AUDIT_WEBHOOK_SECRET: SECRET,
-      AUDIT_WEBHOOK_TIMEOUT_MS: String(10 * LEASE_MS),
-      AUDIT_STREAM_LEASE_MS: String(LEASE_MS),
-      AUDIT_STREAM_POLL_MS: "20",
-    }).auditStream;
+    const settings = streamSettings(receiver.url);
     const stream = await startAuditStream(db, settings, quiet);
     try {
       await writeAuditLog(db, { actionType: "page_access_granted", result: "success" });
