@@ -16,6 +16,19 @@ const LEFT_OUT = new Set([
   ".node",
 ]);
 
+/**
+ * A node_modules of links to this checkout's packages (and .bin), with none of its caches: Astro
+ * (`node_modules/.astro`, its content store) and Vite (`.vite`) keep theirs there, and a build of
+ * another tree must neither read nor overwrite this checkout's.
+ */
+export function linkModules(from: string, to: string): void {
+  fs.mkdirSync(to);
+  for (const entry of fs.readdirSync(from)) {
+    if (entry.startsWith(".") && entry !== ".bin") continue;
+    fs.symlinkSync(path.join(from, entry), path.join(to, entry), "dir");
+  }
+}
+
 /** A copy of the project in a temporary folder, sharing this one's node_modules; returns its root. */
 export function copyProject(prefix: string): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));

@@ -12,6 +12,7 @@ import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { linkModules } from "../../scripts/dev/project-copy";
 import { userCacheDir } from "../../scripts/private-dir.mjs";
 
 export const PREVIOUS_RELEASE_FILE = "deploy/previous-release";
@@ -69,19 +70,6 @@ function run(command: string, args: string[], cwd: string, timeoutMs: number): v
   if (result.status !== 0) {
     const output = `${result.stdout ?? ""}${result.stderr ?? ""}${result.error ? String(result.error) : ""}`;
     throw new Error(`${command} ${args.join(" ")} (em ${cwd}) falhou (${result.status ?? result.signal}):\n${output.slice(-6000)}`);
-  }
-}
-
-/**
- * A node_modules of links to this checkout's packages (and .bin), with none of its caches: Astro
- * (`node_modules/.astro`, its content store) and Vite (`.vite`) keep theirs there, and a build of
- * another tree must neither read nor overwrite this checkout's.
- */
-function linkModules(from: string, to: string): void {
-  fs.mkdirSync(to);
-  for (const entry of fs.readdirSync(from)) {
-    if (entry.startsWith(".") && entry !== ".bin") continue;
-    fs.symlinkSync(path.join(from, entry), path.join(to, entry), "dir");
   }
 }
 
