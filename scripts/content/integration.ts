@@ -78,15 +78,26 @@ function mdxSyntaxInDev(root: string): Plugin {
   };
 }
 
+/**
+ * Writes under another name, then renames: every start of vitest or of the dev server writes the
+ * manifests again (same content) while servers of the build may be reading them — `npm test` runs
+ * its SQLite and PostgreSQL lanes side by side — and a reader must never see a half-written file.
+ */
+export function writeFileAtomic(file: string, text: string): void {
+  const partial = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(partial, text);
+  fs.renameSync(partial, file);
+}
+
 function writeManifest(outDir: string, pages: readonly ContentPageEntry[]): void {
   fs.mkdirSync(outDir, { recursive: true });
-  fs.writeFileSync(path.join(outDir, CONTENT_MANIFEST_FILE), JSON.stringify({ pages }, null, 2) + "\n");
+  writeFileAtomic(path.join(outDir, CONTENT_MANIFEST_FILE), JSON.stringify({ pages }, null, 2) + "\n");
 }
 
 function writeReadingManifests(outDir: string, reading: ReadingManifest, news: NewsManifest, history: HistoryManifest): void {
-  fs.writeFileSync(path.join(outDir, READING_MANIFEST_FILE), JSON.stringify(reading) + "\n");
-  fs.writeFileSync(path.join(outDir, NEWS_MANIFEST_FILE), JSON.stringify(news) + "\n");
-  fs.writeFileSync(path.join(outDir, HISTORY_MANIFEST_FILE), JSON.stringify(history) + "\n");
+  writeFileAtomic(path.join(outDir, READING_MANIFEST_FILE), JSON.stringify(reading) + "\n");
+  writeFileAtomic(path.join(outDir, NEWS_MANIFEST_FILE), JSON.stringify(news) + "\n");
+  writeFileAtomic(path.join(outDir, HISTORY_MANIFEST_FILE), JSON.stringify(history) + "\n");
 }
 
 /** The content changes for /novidades and every page's history, from one read of the git log. */
@@ -107,7 +118,7 @@ function writeDownloads(root: string, outDir: string, downloads: readonly Downlo
   const target = path.join(outDir, DOWNLOADS_DIST_DIR);
   fs.mkdirSync(target, { recursive: true });
   for (const { file } of downloads) fs.copyFileSync(path.join(root, DOWNLOADS_DIR, file), path.join(target, file));
-  fs.writeFileSync(path.join(outDir, DOWNLOADS_MANIFEST_FILE), JSON.stringify({ downloads }, null, 2) + "\n");
+  writeFileAtomic(path.join(outDir, DOWNLOADS_MANIFEST_FILE), JSON.stringify({ downloads }, null, 2) + "\n");
 }
 
 export function contentPages(): AstroIntegration {
