@@ -29,11 +29,11 @@ export function linkModules(from: string, to: string): void {
   }
 }
 
-/** A copy of the project in a temporary folder, sharing this one's node_modules; returns its root. */
+/** A copy of the project in a temporary folder, with this one's packages but caches of its own (linkModules); returns its root. */
 export function copyProject(prefix: string): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   for (const entry of fs.readdirSync(".")) if (!LEFT_OUT.has(entry)) fs.cpSync(entry, path.join(root, entry), { recursive: true });
-  fs.symlinkSync(path.resolve("node_modules"), path.join(root, "node_modules"), "dir");
+  linkModules(path.resolve("node_modules"), path.join(root, "node_modules"));
   return root;
 }
 
