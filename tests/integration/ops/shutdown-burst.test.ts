@@ -2,7 +2,10 @@
  * SIGTERM during a burst of new connections, with the default drain: every connection whose TCP
  * handshake completed before the signal gets its answer (none is reset from the kernel's accept
  * queue when the listener closes), and a request sent after the signal on a kept-alive connection
- * gets an answer with `Connection: close`.
+ * gets its answer; the connection then ends with a FIN, never a reset — after an answer saying
+ * `Connection: close`, or closed idle by the server once the listener has closed (until then answers
+ * keep their connections: connections.ts). Which of the two depends on how soon the burst's accept
+ * queue falls quiet, i.e. on the machine's load, so the test accepts either.
  *
  * Deterministic: the server is frozen (SIGSTOP) while the first connections complete their handshake
  * (the kernel queues them, nobody accepts them) and SIGTERM is sent; it resumes (SIGCONT) with the
@@ -45,20 +48,30 @@ function oneRequest(port: number, path: string, signalled: () => boolean): Promi
   });
 }
 
-/** A kept-alive connection: one answered request now; `again()` sends another and resolves with its answer. */
+/**
+ * A kept-alive connection: one answered request now; `again()` sends another and resolves with its
+ * answer; `end` resolves with how the connection ended ("FIN" from the server, or the error).
+ */
 async function keptAlive(port: number) {
   const socket = net.connect(port, "127.0.0.1");
   socket.setEncoding("latin1");
   let received = "";
   let ended: string | null = null;
+  let endedBy: string | null = null;
+  const end = new Promise<string>((resolve) => socket.once("close", () => resolve(endedBy ?? "fechada sem FIN nem erro")));
   socket.on("data", (part: string) => (received += part));
-  socket.on("error", (error: NodeJS.ErrnoException) => (ended = error.code ?? error.message));
+  socket.on("end", () => (endedBy ??= "FIN"));
+  socket.on("error", (error: NodeJS.ErrnoException) => {
+    ended = error.code ?? error.message;
+    endedBy ??= ended;
+  });
   socket.on("close", () => (ended ??= "fechada"));
   const request = `GET /healthz HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n\r\n`;
   await new Promise<void>((resolve) => socket.once("connect", resolve));
   socket.write(request);
   await expect.poll(() => received.includes("\r\n\r\nok\n")).toBe(true);
   return {
+    end,
     again(): Promise<{ answer: string; error: string | null }> {
       received = "";
       if (!ended) socket.write(request);
@@ -92,7 +105,7 @@ describe("SIGTERM during a burst of new connections", () => {
       const second = Array.from({ length: BURST / 2 }, () => oneRequest(port, "/auth", () => signalled));
       // The kept-alive connections send once more 500 ms after the signal, as a balancer's pooled
       // connection would, whatever the burst is doing: within a second of the signal they are still
-      // answered, with `Connection: close`.
+      // answered (with `Connection: close` once the listener has closed; a loaded machine may get there later).
       let keptSentAfterMs = 0;
       const keptAnswered = delay(500).then(() => {
         keptSentAfterMs = Date.now() - signalledAt;
@@ -112,15 +125,17 @@ describe("SIGTERM during a burst of new connections", () => {
           `(${resetBefore.map((outcome) => outcome.error).join(", ")}); depois do sinal: ${outcomes.length - before.length - after.length} respondidas, ` +
           `${after.length} recusadas (${after.map((outcome) => outcome.error).join(", ")}); keep-alive depois do sinal: ` +
           `${keptAnswers.filter((answer) => answer.error === null).length} de ${kept.length} respondidas ` +
-          `(enviadas ${keptSentAfterMs} ms depois do sinal; ${keptAnswers.map((answer) => answer.error ?? "ok").join(", ")})`,
+          `(enviadas ${keptSentAfterMs} ms depois do sinal; ${keptAnswers.map((answer) => answer.error ?? "ok").join(", ")}; ` +
+          `${keptAnswers.filter((answer) => /\r\nconnection: close\r\n/i.test(answer.answer)).length} com Connection: close)`,
       );
       expect(before.length).toBeGreaterThanOrEqual(BURST / 2);
       expect(resetBefore).toEqual([]);
       // A connection that came after the signal is either answered or refused, never reset mid-request.
       expect(after.filter((outcome) => outcome.error !== "ECONNREFUSED")).toEqual([]);
       expect(keptAnswers.map((answer) => answer.error)).toEqual(kept.map(() => null));
-      expect(keptAnswers.every((answer) => /\r\nconnection: close\r\n/i.test(answer.answer))).toBe(true);
       expect(await server.exited).toBe(0);
+      // Answered, then ended by the server with a FIN (after `Connection: close`, or closed idle): never reset.
+      expect(await Promise.all(kept.map((connection) => connection.end))).toEqual(kept.map(() => "FIN"));
     } finally {
       try {
         process.kill(server.pid, "SIGCONT");
