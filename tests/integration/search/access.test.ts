@@ -58,7 +58,8 @@ describe("search index access", () => {
     for (const file of everyFile().slice(0, 20)) expect((await fetchAs(null, file)).status, file).toBe(401);
   });
 
-  it("never serves a visualizador any fragment of /comite-ia, whatever file they ask for", async () => {
+  // Every file of every bundle (hundreds of requests, each decompressed): its own budget on a busy machine.
+  it("never serves a visualizador any fragment of /comite-ia, whatever file they ask for", { timeout: 60_000 }, async () => {
     const text = await servedText(who.visualizador!, everyFile());
     expect(text).toContain(PUBLIC_PHRASE);
     expect(text).not.toContain(COMMITTEE_ONLY);
