@@ -112,7 +112,7 @@ export async function startPgbouncer(upstreamUrl, options = {}) {
     ? ["setpriv", ["--reuid", "postgres", "--regid", "postgres", "--init-groups", "--", binary, path.join(dir, "pgbouncer.ini")]]
     : [binary, [path.join(dir, "pgbouncer.ini")]];
   // Its standard error goes to a file, never a pipe: a pipe is drained only while this process's
-  // event loop runs, and test-all.mjs runs vitest with spawnSync for the whole pass. PgBouncer logs
+  // event loop runs, and the process that starts it may block (test-all.mjs once ran vitest with spawnSync). PgBouncer logs
   // every connection there too; once the pipe's buffer was full it stopped in the write and every
   // client of the pooler waited forever (npm run test:pgbouncer hung ~2 minutes in).
   const stderrFile = path.join(dir, "stderr.log");

@@ -1,19 +1,46 @@
-// `npm test`: build once, run vitest then Playwright on SQLite, then the database-facing vitest
-// suites again on a throw-away PostgreSQL, and print one summary line CI can read.
-import { spawnSync } from "node:child_process";
+// `npm test`: build once, then two lanes side by side — eslint, vitest and Playwright on SQLite; the
+// database-facing vitest suites again on a throw-away PostgreSQL (and a few through PgBouncer) —
+// then the suites that time the portal against a wall clock, alone, on both engines; and print one
+// summary line CI can read. On 2 cores the one-after-another order used about 1.2 of them: most
+// integration files wait on their servers, timeouts and sleeps.
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { findBinDir, startCluster } from "./pg-cluster.mjs";
+import { ephemeralPortRange, findBinDir, startCluster } from "./pg-cluster.mjs";
 import { findPgbouncer, startPgbouncer } from "./pgbouncer.mjs";
 import { failureReport, serverLogDuring } from "./test-report.mjs";
 
 const results = "test-results";
 fs.mkdirSync(results, { recursive: true });
 
-function run(command, args, env = {}) {
-  console.log(`\n==> ${command} ${args.join(" ")}`);
-  return spawnSync(command, args, { stdio: "inherit", env: { ...process.env, ...env }, shell: process.platform === "win32" }).status ?? 1;
+/**
+ * Runs a command to its end and resolves with its exit status. `output`: a file descriptor its
+ * stdout and stderr go to (the PostgreSQL lane's log), else this process's own.
+ */
+function run(command, args, env = {}, output = undefined) {
+  const line = `\n==> ${command} ${args.join(" ")}\n`;
+  if (output === undefined) process.stdout.write(line);
+  else fs.writeSync(output, line);
+  const stdio = output === undefined ? "inherit" : ["ignore", output, output];
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio, env: { ...process.env, ...env }, shell: process.platform === "win32" });
+    child.once("error", () => resolve(1));
+    child.once("exit", (code) => resolve(code ?? 1));
+  });
 }
+
+/**
+ * The lanes' loopback ports: TEST_PORTS (or 16000 up to the kernel's ephemeral range) cut in two,
+ * so the SQLite lane's servers and the PostgreSQL lane's never probe the same port.
+ */
+function lanePorts() {
+  const chosen = /^(\d+)-(\d+)$/.exec(process.env.TEST_PORTS ?? "");
+  const first = chosen ? Number(chosen[1]) : 16000;
+  const last = chosen ? Number(chosen[2]) : ephemeralPortRange().low - 1;
+  const middle = Math.floor((first + last) / 2);
+  return { sqlite: `${first}-${middle}`, postgres: `${middle + 1}-${last}` };
+}
+const ports = lanePorts();
 
 function readJson(file) {
   try {
@@ -72,58 +99,111 @@ const PGBOUNCER_SUITES = [
   "tests/integration/provisioning/parallel-creates.test.ts",
 ];
 
+/**
+ * Suites whose promise is a wall-clock time (every instance served again within a second of the
+ * database's return): run after both lanes, with nothing else on the machine, so a busy neighbour
+ * lane never decides them.
+ */
+const TIMED_SUITES = ["tests/integration/reliability/database-outage.test.ts", "tests/integration/ops/load-balancer-outage.test.ts"];
+
 /** `npm run test:pgbouncer`: only the PostgreSQL pass, all of it through PgBouncer. */
 const pgbouncerFull = process.argv.includes("--pgbouncer-full");
 
 /**
- * Runs the database-facing suites on PostgreSQL, then PGBOUNCER_SUITES through PgBouncer (into
- * `pooledReport`; skipped where pgbouncer is not installed, except in CI); null when no server can
- * be started here (and CI is unset).
+ * The throw-away PostgreSQL (and PgBouncer in front of it) of the PostgreSQL lane and of the timed
+ * suites; null when no server can be started here and CI is unset (the pass is then skipped).
  */
-async function runPostgresPass(report, pooledReport) {
-  fs.rmSync(report, { force: true });
-  fs.rmSync(pooledReport, { force: true });
+async function startPostgres(say) {
   if (!process.env.CI && !findBinDir()) {
-    console.log("\n==> PostgreSQL não encontrado: a passada no PostgreSQL foi pulada (o CI a exige)");
+    say("PostgreSQL não encontrado: a passada no PostgreSQL foi pulada (o CI a exige)");
     return null;
   }
-  let cluster;
   try {
-    cluster = await startCluster();
+    const cluster = await startCluster();
+    return { cluster, env: { TEST_DATABASE: "postgres", TEST_PG_URL: cluster.url, DATABASE_URL: cluster.url, TEST_PORTS: ports.postgres } };
   } catch (error) {
-    console.log(`\n==> PostgreSQL não iniciou: ${error.message}`);
+    say(`PostgreSQL não iniciou: ${error.message}`);
     // Where a server should exist (CI), not starting one fails the run instead of hiding the pass.
-    return process.env.CI ? { status: 1, pooled: null } : null;
+    if (process.env.CI) return { cluster: null, env: null };
+    return null;
   }
-  const env = { TEST_DATABASE: "postgres", TEST_PG_URL: cluster.url, DATABASE_URL: cluster.url };
-  let bouncer;
-  let status = 0;
+}
+
+/** PgBouncer in front of `postgres` (null: not installed here, outside CI), or throws why it did not start. */
+async function startBouncer(postgres, say) {
+  if (!process.env.CI && !findPgbouncer()) {
+    say("PgBouncer não encontrado: a etapa pelo PgBouncer foi pulada (o CI a exige)");
+    return null;
+  }
+  const bouncer = await startPgbouncer(postgres.cluster.url);
+  return { bouncer, env: { ...postgres.env, TEST_PGBOUNCER_URL: bouncer.url, DATABASE_URL: bouncer.url } };
+}
+
+/** One runner's outcome: the label of its summary line, its JSON report (read at the end) and its exit status. */
+const stages = [];
+function stage(label, report, status) {
+  stages.push({ label, report, status });
+  return status;
+}
+
+/**
+ * The SQLite lane: eslint, vitest (all but the timed suites), then Playwright. Its output is this
+ * process's own, as it happens.
+ */
+async function sqliteLane() {
+  const env = { TEST_PORTS: ports.sqlite };
+  // A promise nobody awaits is a query that never runs or runs after its transaction: checked first.
+  stage("eslint", null, await run("npx", ["eslint", "src", "scripts", "tests", "db"]));
+  const args = vitestArgs(`${results}/vitest.json`);
+  for (const suite of TIMED_SUITES) args.push("--exclude", suite);
+  stage("vitest (SQLite)", `${results}/vitest.json`, await run("npx", args, env));
+  stage("playwright", `${results}/playwright.json`, await run("npx", ["playwright", "test"], env));
+}
+
+/**
+ * The PostgreSQL lane: the database-facing suites (neither engine-neutral nor timed), then
+ * PGBOUNCER_SUITES through PgBouncer — or, with --pgbouncer-full, all of them through it. Its output
+ * goes to `log` (a file descriptor), printed whole once both lanes are done rather than interleaved.
+ */
+async function postgresLane(postgres, log, say) {
+  const databaseSuites = (report) => {
+    const args = vitestArgs(report, ["tests/integration", ...databaseUnitFiles()]);
+    for (const suite of [...ENGINE_NEUTRAL_SUITES, ...TIMED_SUITES]) args.push("--exclude", suite);
+    return args;
+  };
+  if (!pgbouncerFull) {
+    stage(
+      "vitest (PostgreSQL)",
+      `${results}/vitest-pg.json`,
+      await run("npx", databaseSuites(`${results}/vitest-pg.json`), postgres.env, log),
+    );
+  }
+  let pooled;
   try {
-    if (!pgbouncerFull) {
-      const args = vitestArgs(report, ["tests/integration", ...databaseUnitFiles()]);
-      for (const suite of ENGINE_NEUTRAL_SUITES) args.push("--exclude", suite);
-      status = run("npx", args, env);
-    }
-    if (!process.env.CI && !findPgbouncer()) {
-      console.log("\n==> PgBouncer não encontrado: a etapa pelo PgBouncer foi pulada (o CI a exige)");
-      return { status, pooled: null };
-    }
-    bouncer = await startPgbouncer(cluster.url);
-    const pooledArgs = pgbouncerFull
-      ? vitestArgs(pooledReport, ["tests/integration", ...databaseUnitFiles()])
-      : vitestArgs(pooledReport, PGBOUNCER_SUITES);
-    if (pgbouncerFull) for (const suite of ENGINE_NEUTRAL_SUITES) pooledArgs.push("--exclude", suite);
-    const pooled = run("npx", pooledArgs, { ...env, TEST_PGBOUNCER_URL: bouncer.url, DATABASE_URL: bouncer.url });
-    return { status, pooled };
+    pooled = await startBouncer(postgres, say);
   } catch (error) {
-    console.log(`\n==> PgBouncer não iniciou: ${error.message}`);
-    return { status, pooled: 1 };
-  } finally {
-    // Timed: the end of the last CI run waited ~20 s here (the server's data of a whole pass is deleted).
-    const stopping = Date.now();
-    await bouncer?.stop();
-    await cluster.stop();
-    console.log(`\n==> PostgreSQL descartável parado e apagado em ${((Date.now() - stopping) / 1000).toFixed(1)} s`);
+    say(`PgBouncer não iniciou: ${error.message}`);
+    stage("vitest (PostgreSQL pelo PgBouncer)", null, 1);
+    return null;
+  }
+  if (pooled === null) return null;
+  const report = `${results}/vitest-pgbouncer.json`;
+  const args = pgbouncerFull ? databaseSuites(report) : vitestArgs(report, PGBOUNCER_SUITES);
+  const label = `vitest (PostgreSQL pelo PgBouncer${pgbouncerFull ? ", todas as suítes" : ""})`;
+  stage(label, report, await run("npx", args, pooled.env, log));
+  return pooled;
+}
+
+/** The timed suites, alone: on SQLite, then on PostgreSQL (through PgBouncer with --pgbouncer-full). */
+async function timedSuites(postgres, pooled) {
+  if (!pgbouncerFull) {
+    const report = `${results}/vitest-timed.json`;
+    stage("vitest (SQLite, cronometradas)", report, await run("npx", vitestArgs(report, TIMED_SUITES), { TEST_PORTS: ports.sqlite }));
+  }
+  if (postgres?.env) {
+    const report = `${results}/vitest-pg-timed.json`;
+    const env = pgbouncerFull ? pooled?.env : postgres.env;
+    if (env) stage("vitest (PostgreSQL, cronometradas)", report, await run("npx", vitestArgs(report, TIMED_SUITES), env));
   }
 }
 
@@ -148,63 +228,82 @@ if (build() !== 0) {
   console.log("\n0 passed, 1 failed (build)");
   process.exit(1);
 }
+const started = Date.now();
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
+for (const file of [
+  "vitest.json",
+  "playwright.json",
+  "vitest-pg.json",
+  "vitest-pgbouncer.json",
+  "vitest-timed.json",
+  "vitest-pg-timed.json",
+])
+  fs.rmSync(path.join(results, file), { force: true });
 
-// A promise nobody awaits is a query that never runs or runs after its transaction: checked first.
-// `--pgbouncer-full` (npm run test:pgbouncer): the PostgreSQL pass only, through PgBouncer.
-const lintStatus = pgbouncerFull ? 0 : run("npx", ["eslint", "src", "scripts", "tests", "db"]);
-const vitestStatus = pgbouncerFull ? 0 : run("npx", vitestArgs(`${results}/vitest.json`));
-const playwrightStatus = pgbouncerFull ? 0 : run("npx", ["playwright", "test"]);
-if (pgbouncerFull) for (const file of ["vitest.json", "playwright.json"]) fs.rmSync(`${results}/${file}`, { force: true });
-const postgres = await runPostgresPass(`${results}/vitest-pg.json`, `${results}/vitest-pgbouncer.json`);
+// This process's own servers (the throw-away PostgreSQL, PgBouncer) take the PostgreSQL lane's ports.
+process.env.TEST_PORTS = ports.postgres;
+const postgresLog = path.join(results, "postgres-lane.log");
+const log = fs.openSync(postgresLog, "w");
+const say = (text) => fs.writeSync(log, `\n==> ${text}\n`);
+const postgres = await startPostgres(say);
+if (postgres && !postgres.env) stage("PostgreSQL", null, 1);
+let pooled = null;
+try {
+  const lanes = [pgbouncerFull ? null : sqliteLane()];
+  if (postgres?.env) {
+    lanes.push(
+      postgresLane(postgres, log, say).then((result) => {
+        pooled = result;
+        console.log(`\n==> Passada no PostgreSQL terminada em ${seconds(started)} (a saída dela vem no fim)`);
+      }),
+    );
+  }
+  await Promise.all(lanes);
+  console.log(`\n==> As duas faixas terminaram em ${seconds(started)}; agora as suítes cronometradas, sozinhas`);
+  await timedSuites(postgres, pooled);
+} finally {
+  // Timed: the end of a CI run once waited ~20 s here (the server's data of a whole pass is deleted).
+  const stopping = Date.now();
+  await pooled?.bouncer.stop();
+  await postgres?.cluster?.stop();
+  if (postgres?.cluster) say(`PostgreSQL descartável parado e apagado em ${seconds(stopping)}`);
+  fs.closeSync(log);
+}
+console.log(`\n==> Saída da passada no PostgreSQL (${postgresLog})`);
+process.stdout.write(fs.readFileSync(postgresLog, "utf8"));
 
-const vitest = readJson(`${results}/vitest.json`);
-const playwright = readJson(`${results}/playwright.json`);
-const vitestPg = postgres === null || pgbouncerFull ? null : readJson(`${results}/vitest-pg.json`);
-const vitestPooled = postgres?.pooled === null || postgres === null ? null : readJson(`${results}/vitest-pgbouncer.json`);
-
-const reports = [vitest, vitestPg, vitestPooled];
-const passed =
-  reports.reduce((sum, report) => sum + (report?.numPassedTests ?? 0), 0) +
-  (playwright?.stats?.expected ?? 0) +
-  (playwright?.stats?.flaky ?? 0);
-let failed = reports.reduce((sum, report) => sum + (report?.numFailedTests ?? 0), 0) + (playwright?.stats?.unexpected ?? 0);
-const skipped = reports.reduce((sum, report) => sum + (report?.numPendingTests ?? 0), 0) + (playwright?.stats?.skipped ?? 0);
-// A runner that died without a report still fails the run.
-if (lintStatus !== 0) failed += 1;
-if (vitestStatus !== 0 && !vitest?.numFailedTests) failed += 1;
-if (playwrightStatus !== 0 && !playwright?.stats?.unexpected) failed += 1;
-if (postgres !== null && postgres.status !== 0 && !vitestPg?.numFailedTests) failed += 1;
-if (postgres !== null && postgres.pooled !== null && postgres.pooled !== 0 && !vitestPooled?.numFailedTests) failed += 1;
-
-for (const [label, report] of [
-  ["vitest SQLite", vitest],
-  ["Playwright", playwright],
-  ["vitest PostgreSQL", vitestPg],
-  ["vitest PostgreSQL pelo PgBouncer", vitestPooled],
-]) {
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const summary = [];
+for (const { label, report: file, status } of stages) {
+  const report = file === null ? null : readJson(file);
+  const isPlaywright = label === "playwright";
+  const ok = isPlaywright ? (report?.stats?.expected ?? 0) + (report?.stats?.flaky ?? 0) : (report?.numPassedTests ?? 0);
+  const bad = isPlaywright ? (report?.stats?.unexpected ?? 0) : (report?.numFailedTests ?? 0);
+  passed += ok;
+  failed += bad;
+  skipped += isPlaywright ? (report?.stats?.skipped ?? 0) : (report?.numPendingTests ?? 0);
+  // A runner that died without a report (or eslint, which has none) still fails the run.
+  if (status !== 0 && bad === 0) failed += 1;
+  if (file !== null)
+    summary.push(
+      `${label}: ${ok} passed, ${bad}${status !== 0 && bad === 0 ? " (+1: um arquivo que não carregou, ou o executor saiu sem relatório)" : ""} failed`,
+    );
+  else if (status !== 0) summary.push(`${label}: falhou`);
   const lines = failureReport(report);
   if (lines.length > 0) console.log(`\n==> Falhas (${label}):\n${lines.join("\n")}`);
+  // What the server under Playwright did while each failed test ran (playwright.config.ts keeps its log).
+  const serverLog = path.join(results, "e2e-run", "server.log");
+  if (isPlaywright && report?.stats?.unexpected && fs.existsSync(serverLog)) {
+    const during = serverLogDuring(report, fs.readFileSync(serverLog, "utf8"));
+    if (during.length > 0) console.log(`\n==> Servidor durante as falhas (Playwright):\n${during.join("\n")}`);
+  }
 }
-// What the server under Playwright did while each failed test ran (playwright.config.ts keeps its log).
-const serverLog = path.join(results, "e2e-run", "server.log");
-if (playwright?.stats?.unexpected && fs.existsSync(serverLog)) {
-  const lines = serverLogDuring(playwright, fs.readFileSync(serverLog, "utf8"));
-  if (lines.length > 0) console.log(`\n==> Servidor durante as falhas (Playwright):\n${lines.join("\n")}`);
-}
-
-if (!pgbouncerFull) {
-  console.log(`\nvitest (SQLite): ${vitest?.numPassedTests ?? 0} passed, ${vitest?.numFailedTests ?? 0} failed`);
-  console.log(`playwright: ${playwright?.stats?.expected ?? 0} passed, ${playwright?.stats?.unexpected ?? 0} failed`);
-  console.log(
-    postgres === null
-      ? "vitest (PostgreSQL): pulado, nenhum servidor PostgreSQL pôde ser iniciado aqui"
-      : `vitest (PostgreSQL): ${vitestPg?.numPassedTests ?? 0} passed, ${vitestPg?.numFailedTests ?? 0} failed`,
-  );
-}
-console.log(
-  postgres === null || postgres.pooled === null
-    ? "vitest (PostgreSQL pelo PgBouncer): pulado, PgBouncer não encontrado"
-    : `vitest (PostgreSQL pelo PgBouncer${pgbouncerFull ? ", todas as suítes" : ""}): ${vitestPooled?.numPassedTests ?? 0} passed, ${vitestPooled?.numFailedTests ?? 0} failed`,
-);
+if (postgres === null) summary.push("vitest (PostgreSQL): pulado, nenhum servidor PostgreSQL pôde ser iniciado aqui");
+else if (postgres.env && pooled === null && !stages.some((entry) => entry.label.includes("PgBouncer")))
+  summary.push("vitest (PostgreSQL pelo PgBouncer): pulado, PgBouncer não encontrado");
+console.log(`\n${summary.join("\n")}`);
+console.log(`Testes em ${seconds(started)} depois do build.`);
 console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 ? 1 : 0);

@@ -171,8 +171,8 @@ describe.skipIf(!onPostgres || !available)("through PgBouncer in transaction poo
   });
 
   it("keeps serving while the process that started it is blocked: its log never fills a pipe nobody reads", async () => {
-    // scripts/test-all.mjs starts PgBouncer, then runs vitest with spawnSync: its event loop stands
-    // still for the whole pass. 800 sign-ins are ~200 KB of PgBouncer log lines.
+    // The process that started PgBouncer may stand still for a long while (scripts/test-all.mjs once ran
+    // vitest with spawnSync for the whole pass; it still stops PostgreSQL synchronously). 800 sign-ins are ~200 KB of PgBouncer log lines.
     const pooler = await startPgbouncer(databaseUrl);
     try {
       const script = `const pg = require("pg");
