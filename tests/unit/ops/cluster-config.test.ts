@@ -52,17 +52,28 @@ describe("the reference cluster's configuration", () => {
     const ttl = Number(/^ {4}ttl: (\d+)$/m.exec(template)?.[1]);
     const loopWait = Number(/^ {4}loop_wait: (\d+)$/m.exec(template)?.[1]);
     const retry = Number(/^ {4}retry_timeout: (\d+)$/m.exec(template)?.[1]);
-    // Patroni's own rule, and the failover target of ≤ 15 s (the key expires, the standby's next loop promotes).
+    // Patroni's own rule, and the write-gap target of ≤ 10 s (issue 63): the leader key expires
+    // (ttl after its last renewal), the standby promotes at once, HAProxy sees it within 0.5 s.
     expect(loopWait + 2 * retry).toBeLessThanOrEqual(ttl);
-    expect(ttl + loopWait).toBeLessThanOrEqual(15);
+    expect(ttl + loopWait).toBeLessThanOrEqual(7);
+    // Failed before (issue 63): no failsafe_mode, one etcd member in the cluster.
+    expect(template).toMatch(/^ {4}failsafe_mode: true$/m);
+    for (const index of [0, 1]) {
+      const config = parse(patroniConfig(template, index, SECRETS)) as { etcd3: { hosts: string } };
+      expect(config.etcd3.hosts.split(",")).toEqual(PORTS.etcd.map((port) => `127.0.0.1:${port}`));
+    }
   });
 
-  it("HAProxy for PostgreSQL: the primary through Patroni's /primary; only bind and server lines change", () => {
+  it("HAProxy for PostgreSQL: the primary through Patroni's /primary; only bind, server and socket lines change", () => {
     const template = read("deploy/haproxy-postgres.cfg");
     const generated = haproxyPostgresConfig(template);
-    for (const line of changedLines(template, generated)) expect(line).toMatch(/^\s+(bind|server)\s/);
+    for (const line of changedLines(template, generated)) expect(line).toMatch(/^\s+(bind|server|stats socket)\s/);
     expect(template).toMatch(/^\s+option httpchk GET \/primary$/m);
     expect(template).toMatch(/on-marked-down shutdown-sessions/);
+    // A process of its own (issue 63): its own runtime socket, and a new primary found within 0.5 s.
+    expect(template).toMatch(/^\s+stats socket \S+ mode 600 level admin$/m);
+    expect(template).toMatch(/^\s+timeout connect \d+s$/m);
+    expect(template).toMatch(/default-server inter 1s downinter 500ms fall 2 rise 1 /);
     expect(generated).toContain(`server pg2 127.0.0.1:${PORTS.pg[1]} check port ${PORTS.rest[1]}`);
   });
 
@@ -167,6 +178,39 @@ describe("the control plane's authentication (issue 62 item 1)", () => {
       expect(read(file)).not.toMatch(/^\s*listen\s+stats/m);
     }
     expect(read("deploy/haproxy.cfg")).toMatch(/^\s+stats socket \S+ mode 600 level admin$/m);
+  });
+
+  it("refuses a Patroni file with fewer than three etcd members, without failsafe_mode, or with timings Patroni rejects (issue 63)", () => {
+    const generated = patroniConfig(template, 0, SECRETS);
+    expect(configProblems(generated, "p.yml")).toEqual([]);
+    // The deploy/patroni.yml of main before issue 63: one member in the cluster, no failsafe_mode, ttl 10 / loop_wait 2 / retry_timeout 4.
+    const oneMember = generated.replace(/^( {2}hosts: ).*$/m, `$1127.0.0.1:${PORTS.etcd[0]}`);
+    expect(configProblems(oneMember, "p.yml")).toEqual([
+      "p.yml: etcd3.hosts com 1 membro(s): são precisos três (com um ou dois, perder um membro do etcd para as gravações).",
+    ]);
+    for (const [hosts, count] of [
+      ["a:2379,b:2379", 2],
+      ["a:2379, a:2379 ,a:2379", 1],
+      ["[a:2379, b:2379]", 2],
+      ["''", 0],
+    ] as const) {
+      const problems = configProblems(generated.replace(/^( {2}hosts: ).*$/m, `$1${hosts}`), "p.yml");
+      expect(problems, hosts).toContainEqual(expect.stringMatching(new RegExp(`etcd3\\.hosts com ${count} membro`)));
+    }
+    expect(configProblems(generated.replace(/^( {2}hosts: ).*$/m, "  host: a:2379"), "p.yml")).toContainEqual(
+      expect.stringMatching(/etcd3\.hosts com 1 membro/),
+    );
+    expect(configProblems(generated.replace(/^( {2}hosts: ).*$/m, "  hosts: [a:2379, b:2379, c:2379]"), "p.yml")).toEqual([]);
+    const noFailsafe = generated.replace(/^ {4}failsafe_mode: true\n/m, "");
+    expect(configProblems(noFailsafe, "p.yml")).toEqual([
+      "p.yml: bootstrap.dcs.failsafe_mode não é true: com o etcd fora de alcance o primário se rebaixa e as gravações param até o etcd voltar.",
+    ]);
+    for (const value of ["false", '"true"', "yes", "1"]) {
+      expect(configProblems(generated.replace(/^( {4}failsafe_mode: ).*$/m, `$1${value}`), "p.yml"), value).toHaveLength(1);
+    }
+    const badTimings = generated.replace(/^( {4}retry_timeout: ).*$/m, "$110");
+    expect(configProblems(badTimings, "p.yml")).toContainEqual(expect.stringMatching(/loop_wait \+ 2 × retry_timeout ≤ ttl/));
+    expect(configProblems(generated.replace(/^( {4}ttl: ).*$/m, '$1"30"'), "p.yml")).toContainEqual(expect.stringMatching(/numéricos/));
   });
 
   it("npm run cluster -- check: 0 for the cluster's files, 1 with a line per problem for the shipped template", () => {
