@@ -194,6 +194,12 @@ export async function controlPlane() {
     ["POST", "/switchover", JSON.stringify({ leader: "pg1" })],
     ["POST", "/reinitialize", "{}"],
     ["PUT", "/config", harmless],
+    // failsafe_mode's endpoint: whoever may call it could make a standby believe in a leader that is gone.
+    [
+      "POST",
+      "/failsafe",
+      JSON.stringify({ name: "intruso", api_url: "http://127.0.0.1:9/patroni", conn_url: "postgres://127.0.0.1:9/postgres" }),
+    ],
   ] as const) {
     const status = await patroniRequest(rest, method, route, { body });
     check(`Patroni ${method} ${route} sem senha`, status, status === 401 || status === 403);
@@ -528,6 +534,25 @@ export const FAULTS: Record<string, Fault> = {
   },
 };
 
+/**
+ * Faults beyond the target, for the fault pass (`--scenario <name>` only, not in a whole run): two
+ * etcd members killed at once, no quorum left — with failsafe_mode the primary keeps writing while it
+ * reaches the standby's REST API; no failover can happen until the quorum is back.
+ */
+export const EXTRA_FAULTS: Record<string, Fault> = {
+  "etcd-two": {
+    name: "dois membros do etcd mortos 20 s (sem quórum)",
+    run: async () => {
+      const leader = await etcdLeaderIndex();
+      const names = [leader, (leader + 1) % ETCD_MEMBERS.length].map((index) => `etcd-${ETCD_MEMBERS[index]}`);
+      for (const name of names) signalComponent(name, "SIGKILL");
+      await delay(20_000);
+      for (const name of names) restartDetached(name);
+      return `${names.join(" e ")} mortos (SIGKILL) 20 s, depois reiniciados`;
+    },
+  },
+};
+
 async function waitForLeader(accept: (leader: string) => boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -586,8 +611,8 @@ async function healthProblem(): Promise<string> {
  * afterwards, and the requests the client sent again to the other HAProxy.
  */
 export async function runFault(key: string) {
-  const fault = FAULTS[key];
-  if (!Object.hasOwn(FAULTS, key) || !fault) throw new Error(`cenário desconhecido: ${key}`);
+  const fault = Object.hasOwn(FAULTS, key) ? FAULTS[key] : Object.hasOwn(EXTRA_FAULTS, key) ? EXTRA_FAULTS[key] : undefined;
+  if (!fault) throw new Error(`cenário desconhecido: ${key}`);
   await waitHealthy();
   return withDb(async (db) => {
     const cast = await createLoadCast(db, 4, 3);
@@ -697,14 +722,18 @@ async function main(): Promise<void> {
   const only = process.argv.indexOf("--scenario");
   if (only !== -1) {
     const name = process.argv[only + 1] ?? "";
-    if (Object.hasOwn(FAULTS, name)) {
+    if (Object.hasOwn(FAULTS, name) || Object.hasOwn(EXTRA_FAULTS, name)) {
       const figures = await runFault(name);
       console.log(`${faultMeetsTarget(figures) ? "ok  " : "FORA"} ${faultLine(figures)}`);
       console.log(JSON.stringify(figures));
       return;
     }
     const result = name === "control" ? await controlPlane() : name === "twelve" ? await twelveInstances(20) : null;
-    console.log(result ? JSON.stringify(result) : `uso: --scenario control|twelve|${Object.keys(FAULTS).join("|")}`);
+    console.log(
+      result
+        ? JSON.stringify(result)
+        : `uso: --scenario control|twelve|${[...Object.keys(FAULTS), ...Object.keys(EXTRA_FAULTS)].join("|")}`,
+    );
     return;
   }
   const load = os
