@@ -198,6 +198,8 @@ function etcdHostCount(etcd: Record<string, unknown>): number {
   const list = Array.isArray(hosts) ? hosts : typeof hosts === "string" ? hosts.split(",") : [];
   const named = new Set(list.map((host) => String(host).trim()).filter((host) => host !== ""));
   if (named.size > 0) return named.size;
+  // DNS discovery (SRV records): the member count is in DNS, not here; taken as three.
+  if (typeof etcd.srv === "string" || typeof etcd.srv_suffix === "string") return 3;
   return typeof etcd.host === "string" || typeof etcd.url === "string" ? 1 : 0;
 }
 
@@ -212,7 +214,7 @@ function availabilityProblems(config: Record<string, Record<string, unknown> | u
   const etcd = config?.etcd3 ?? config?.etcd;
   if (!etcd || etcdHostCount(etcd) < 3) {
     problems.push(
-      `${file}: etcd3.hosts com ${etcd ? etcdHostCount(etcd) : 0} membro(s): são precisos três (com um ou dois, perder um membro do etcd para as gravações).`,
+      `${file}: etcd3.hosts com ${etcd ? etcdHostCount(etcd) : 0} membro(s): são precisos três (com um ou dois, perder um membro tira o quórum: nenhum failover até ele voltar).`,
     );
   }
   const bootstrap = config?.bootstrap as { dcs?: Record<string, unknown> } | undefined;
@@ -761,7 +763,8 @@ export async function down(purge: boolean): Promise<void> {
     const pid = pidOf(`etcd-${member}`);
     if (alive(pid)) process.kill(pid!, "SIGCONT");
   }
-  for (const member of ETCD_MEMBERS) await stopComponent(`etcd-${member}`, 20_000);
+  // "etcd": the single member of a cluster brought up before issue 63.
+  for (const name of [...ETCD_MEMBERS.map((member) => `etcd-${member}`), "etcd"]) await stopComponent(name, 20_000);
   if (purge) fs.rmSync(ROOT, { recursive: true, force: true });
   console.log(purge ? "cluster parado e data/cluster/ apagado" : "cluster parado (dados em data/cluster/; --purge apaga)");
 }

@@ -186,7 +186,7 @@ describe("the control plane's authentication (issue 62 item 1)", () => {
     // The deploy/patroni.yml of main before issue 63: one member in the cluster, no failsafe_mode, ttl 10 / loop_wait 2 / retry_timeout 4.
     const oneMember = generated.replace(/^( {2}hosts: ).*$/m, `$1127.0.0.1:${PORTS.etcd[0]}`);
     expect(configProblems(oneMember, "p.yml")).toEqual([
-      "p.yml: etcd3.hosts com 1 membro(s): são precisos três (com um ou dois, perder um membro do etcd para as gravações).",
+      "p.yml: etcd3.hosts com 1 membro(s): são precisos três (com um ou dois, perder um membro tira o quórum: nenhum failover até ele voltar).",
     ]);
     for (const [hosts, count] of [
       ["a:2379,b:2379", 2],
@@ -201,6 +201,7 @@ describe("the control plane's authentication (issue 62 item 1)", () => {
       expect.stringMatching(/etcd3\.hosts com 1 membro/),
     );
     expect(configProblems(generated.replace(/^( {2}hosts: ).*$/m, "  hosts: [a:2379, b:2379, c:2379]"), "p.yml")).toEqual([]);
+    expect(configProblems(generated.replace(/^( {2}hosts: ).*$/m, "  srv: etcd.interno"), "p.yml")).toEqual([]);
     const noFailsafe = generated.replace(/^ {4}failsafe_mode: true\n/m, "");
     expect(configProblems(noFailsafe, "p.yml")).toEqual([
       "p.yml: bootstrap.dcs.failsafe_mode não é true: com o etcd fora de alcance o primário se rebaixa e as gravações param até o etcd voltar.",
