@@ -280,12 +280,32 @@ function startDetached(
 export function restartDetached(name: string): number {
   const ownPidfile = path.join(RUN, `${name}-own.pid`);
   if (fs.existsSync(ownPidfile) && !alive(Number(fs.readFileSync(ownPidfile, "utf8").trim()) || null)) fs.rmSync(ownPidfile);
-  const { command, args, options } = JSON.parse(fs.readFileSync(path.join(RUN, `${name}.start.json`), "utf8")) as {
-    command: string;
-    args: string[];
-    options: { asPostgres?: boolean; env?: Record<string, string> };
-  };
+  const { command, args, options } = readStartRecord(path.join(RUN, `${name}.start.json`));
   return startDetached(name, command, args, options);
+}
+
+/**
+ * A start record (run/<name>.start.json), refused unless it is a plain file of this user's that
+ * nobody else can read or write, naming one of the cluster's own programs: run/ belongs to the
+ * user PostgreSQL runs as, who must not be able to make this (root) process start anything else.
+ */
+export function readStartRecord(
+  file: string,
+  programs = ["/usr/bin/etcd", "/usr/bin/patroni", findHaproxy(), findPgbouncer()],
+): { command: string; args: string[]; options: { asPostgres?: boolean } } {
+  const stat = fs.lstatSync(file);
+  const uid = process.getuid?.();
+  if (!stat.isFile() || (uid !== undefined && stat.uid !== uid) || (stat.mode & 0o077) !== 0)
+    throw new Error(`Recusado: ${file} precisa ser um arquivo seu com modo 600; nada foi reiniciado.`);
+  const record = JSON.parse(fs.readFileSync(file, "utf8")) as { command?: unknown; args?: unknown; options?: { asPostgres?: unknown } };
+  if (
+    typeof record.command !== "string" ||
+    !programs.includes(record.command) ||
+    !Array.isArray(record.args) ||
+    !record.args.every((arg) => typeof arg === "string")
+  )
+    throw new Error(`Recusado: ${file} não descreve um programa do cluster; nada foi reiniciado.`);
+  return { command: record.command, args: record.args as string[], options: { asPostgres: record.options?.asPostgres === true } };
 }
 
 export function pidOf(name: string): number | null {
@@ -602,7 +622,7 @@ export async function up(instances = 3): Promise<void> {
   ] as const) {
     if (!found) throw new Error(`${what} não encontrado (apt-get install -y etcd-server patroni postgresql haproxy pgbouncer)`);
   }
-  if (ETCD_MEMBERS.some((member) => alive(pidOf(`etcd-${member}`))))
+  if ([...ETCD_MEMBERS.map((member) => `etcd-${member}`), "etcd"].some((name) => alive(pidOf(name))))
     throw new Error("o cluster já está no ar (npm run cluster -- status / down)");
   if (!fs.existsSync(path.join(SECRETS_DIR, "superuser")) && fs.existsSync(path.join(ROOT, NODES[0]))) {
     throw new Error(

@@ -16,6 +16,7 @@ import {
   haproxyPostgresConfig,
   parseClusterArgs,
   patroniConfig,
+  readStartRecord,
   pgbouncerClusterConfig,
   PLACEHOLDERS,
   PORTS,
@@ -273,6 +274,31 @@ describe("the control plane's authentication (issue 62 item 1)", () => {
     expect(() => clusterSecrets(dir)).toThrow(/têm o mesmo valor/);
     fs.chmodSync(dir, 0o777);
     expect(() => clusterSecrets(dir)).toThrow(/Pasta de cache recusada|pode ser escrita por outros/);
+  });
+});
+
+describe("restarting a killed component (issue 63)", () => {
+  it("runs only a start record of this user's, mode 600, naming one of the cluster's programs", () => {
+    const file = path.join(tmp, "pgbouncer.start.json");
+    const record = { command: "/usr/sbin/pgbouncer", args: ["/x/pgbouncer.ini"], options: { asPostgres: true } };
+    fs.writeFileSync(file, JSON.stringify(record), { mode: 0o600 });
+    expect(readStartRecord(file, ["/usr/sbin/pgbouncer"])).toEqual(record);
+    // The run/ folder belongs to the user PostgreSQL runs as: a record it could write must not start anything.
+    fs.chmodSync(file, 0o644);
+    expect(() => readStartRecord(file, ["/usr/sbin/pgbouncer"])).toThrow(/precisa ser um arquivo seu com modo 600/);
+    fs.chmodSync(file, 0o600);
+    for (const hostile of [
+      { command: "/bin/sh", args: ["-c", "id"] },
+      { command: "/usr/sbin/pgbouncer", args: [1] },
+      { command: ["/usr/sbin/pgbouncer"], args: [] },
+      { command: "/usr/sbin/pgbouncer" },
+    ]) {
+      fs.writeFileSync(file, JSON.stringify(hostile));
+      expect(() => readStartRecord(file, ["/usr/sbin/pgbouncer"]), JSON.stringify(hostile)).toThrow(/não descreve um programa do cluster/);
+    }
+    const link = path.join(tmp, "link.start.json");
+    fs.symlinkSync(file, link);
+    expect(() => readStartRecord(link, ["/usr/sbin/pgbouncer"])).toThrow(/precisa ser um arquivo seu/);
   });
 });
 
