@@ -28,6 +28,7 @@ import {
   etcdCall,
   etcdToken,
   ETCD_MEMBERS,
+  etcdRelayName,
   HTTP_PROXIES,
   HTTP_URL,
   HTTP_URLS,
@@ -227,6 +228,26 @@ export async function controlPlane() {
       anonymous,
       /user name is empty|permission denied|invalid auth token/.test(anonymous),
     );
+  }
+  // Each node's relays to etcd (the partition scenario's): a door of their own, on 127.0.0.1 only,
+  // that must not skip etcd's authentication (they copy bytes; etcd still asks who is calling).
+  for (const index of NODES.keys()) {
+    for (const port of PORTS.etcdRelay(index)) {
+      const anonymous = await etcdCall("kv/range", range, undefined, port).then(
+        (answer) => `${(answer.kvs as unknown[] | undefined)?.length ?? 0} chaves`,
+        (error: Error) => error.message,
+      );
+      check(
+        `relay do etcd de ${NODES[index]} (${port}): ler /service/b1/ sem usuário`,
+        anonymous,
+        /user name is empty|permission denied|invalid auth token/.test(anonymous),
+      );
+    }
+    const outsideRelay = await fetch(`http://127.0.0.2:${PORTS.etcdRelay(index)[0]}/health`, { signal: AbortSignal.timeout(3_000) }).then(
+      (response) => `HTTP ${response.status}`,
+      (error: Error) => String((error.cause as { code?: string } | undefined)?.code ?? error.message),
+    );
+    check(`relay do etcd de ${NODES[index]}: em 127.0.0.2 (fora do 127.0.0.1)`, outsideRelay, !/^HTTP/.test(outsideRelay));
   }
   const wrongEtcd = await etcdToken("patroni", "senha-errada").then(
     () => "token",
@@ -452,7 +473,58 @@ async function killAndRestart(name: string, downMs: number): Promise<string> {
  */
 interface Fault {
   name: string;
-  run: () => Promise<string>;
+  /** What was done; `figures` adds the fault's own measurements (and `twoPrimaries`, checked by faultMeetsTarget). */
+  run: () => Promise<string | { what: string; figures: { twoPrimaries: boolean } & Record<string, unknown> }>;
+}
+
+/**
+ * Every 200 ms until `stop()`, each node's PostgreSQL asked directly (not through HAProxy) whether
+ * it is a standby (pg_is_in_recovery()): the samples where both accepted writes at once (two
+ * primaries), and each node's answers (primário, réplica, sem resposta) counted.
+ */
+function watchPrimaries() {
+  const secrets = clusterSecrets();
+  const seen = NODES.map(() => ({ primário: 0, réplica: 0, "sem resposta": 0 }));
+  let both = 0;
+  let samples = 0;
+  let stopped = false;
+  const ask = async (index: number): Promise<"primário" | "réplica" | "sem resposta"> => {
+    const client = new pg.Client({
+      host: "127.0.0.1",
+      port: PORTS.pg[index],
+      user: "postgres",
+      password: secrets.superuser,
+      database: "postgres",
+      connectionTimeoutMillis: 1_000,
+      query_timeout: 1_000,
+    });
+    client.on("error", () => {});
+    try {
+      await client.connect();
+      const { rows } = await client.query<{ standby: boolean }>("select pg_is_in_recovery() as standby");
+      return rows[0]!.standby ? "réplica" : "primário";
+    } catch {
+      return "sem resposta";
+    } finally {
+      await client.end().catch(() => {});
+    }
+  };
+  const loop = (async () => {
+    while (!stopped) {
+      const answers = await Promise.all(NODES.map((_, index) => ask(index)));
+      samples++;
+      answers.forEach((answer, index) => seen[index]![answer]++);
+      if (answers.every((answer) => answer === "primário")) both++;
+      await delay(200);
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop;
+      return { samples, bothPrimary: both, byNode: Object.fromEntries(NODES.map((node, index) => [node, seen[index]])) };
+    },
+  };
 }
 
 const RESTART_SEC = 1_000;
@@ -518,6 +590,44 @@ export const FAULTS: Record<string, Fault> = {
       await delay(30_000);
       for (const member of ETCD_MEMBERS) signalComponent(`etcd-${member}`, "SIGCONT");
       return "os 3 membros congelados (SIGSTOP) 30 s: as chamadas do primário ao etcd esgotam o tempo, como numa partição";
+    },
+  },
+  "etcd-partition": {
+    name: "etcd isolado do primário 30 s (partição de um lado)",
+    run: async () => {
+      // Only the primary's Patroni loses etcd (its relays stop carrying anything: timeouts, no
+      // refusal, scripts/etcd-partition-proxy.ts); the standby's Patroni still reaches etcd, and
+      // the gates still reach the primary's PostgreSQL through HAProxy. Watched from before the
+      // cut until 10 s after the heal (when the old primary could come back beside a new one).
+      const index = await primaryIndex();
+      const relay = etcdRelayName(index);
+      const watch = watchPrimaries();
+      const leaders = new Set<string>();
+      let watching = true;
+      const leaderWatch = (async () => {
+        while (watching) {
+          for (const member of await patroniMembers()) if (member.role === "leader") leaders.add(member.name);
+          await delay(500);
+        }
+      })();
+      try {
+        signalComponent(relay, "SIGUSR1");
+        await delay(30_000);
+      } finally {
+        signalComponent(relay, "SIGUSR2");
+      }
+      await delay(10_000);
+      watching = false;
+      await leaderWatch;
+      const primaries = await watch.stop();
+      return {
+        what: `Patroni de ${NODES[index]} (primário) sem etcd 30 s (${relay}: SIGUSR1, depois SIGUSR2); o de ${NODES[1 - index]} o alcança`,
+        figures: {
+          twoPrimaries: primaries.bothPrimary > 0,
+          primaries,
+          leadersSeen: [...leaders],
+        },
+      };
     },
   },
   pgbouncer: {
@@ -625,7 +735,8 @@ export async function runFault(key: string) {
     const gap = writeGap(prober.people[0]!.token, () => faultAt, probing.signal);
     await delay(3_000);
     faultAt = performance.now();
-    const what = await fault.run();
+    const outcome = await fault.run();
+    const { what, figures: own } = typeof outcome === "string" ? { what: outcome, figures: undefined } : outcome;
     // Until writes are acknowledged again, then 3 s more.
     await waitForWrites(prober.people[0]!.token, 60_000);
     await delay(3_000);
@@ -653,6 +764,7 @@ export async function runFault(key: string) {
       otherProxyAfterCut: pair.cut - pairBefore.cut,
       exits: gateExits(),
       lost: (await verifyAfter(db, cast, result)).length,
+      ...own,
     };
     await waitHealthy();
     return figures;
@@ -666,7 +778,8 @@ export function faultMeetsTarget(figures: Awaited<ReturnType<typeof runFault>>):
     Object.keys(figures.notOnly503).length === 0 &&
     figures.networkErrors === 0 &&
     figures.exits.length === 0 &&
-    figures.lost === 0
+    figures.lost === 0 &&
+    figures.twoPrimaries !== true
   );
 }
 
@@ -713,7 +826,10 @@ function faultLine(figures: Awaited<ReturnType<typeof runFault>>): string {
     `${figures.failed} requisições recusadas, ${wrong ? "NEM TODAS" : "todas"} 503 com Retry-After em português ` +
     `(meta: só essas; outras ${JSON.stringify(figures.notOnly503)}, erros de rede ${figures.networkErrors}); ` +
     `${figures.lost} gravações confirmadas perdidas (meta 0); saídas ${figures.exits.length}; ` +
-    `reenviadas ao outro HAProxy ${figures.otherProxyAfterRefused} (conexão recusada) + ${figures.otherProxyAfterCut} (cortadas sem resposta)`
+    `reenviadas ao outro HAProxy ${figures.otherProxyAfterRefused} (conexão recusada) + ${figures.otherProxyAfterCut} (cortadas sem resposta)` +
+    (figures.twoPrimaries === undefined
+      ? ""
+      : `; dois primários aceitando gravações ao mesmo tempo: ${figures.twoPrimaries ? "SIM" : "nunca"} (meta: nunca)`)
   );
 }
 

@@ -60,6 +60,8 @@ export const PORTS = {
   rest: [BASE + 5, BASE + 6],
   pgPrimary: BASE + 7,
   bouncer: BASE + 8,
+  /** Node `index`'s relays to the three etcd members (etcdRelay; the reference cluster only). */
+  etcdRelay: (index: number) => PORTS.etcd.map((_, member) => BASE + 14 + 3 * index + member),
   gate: (index: number) => BASE + 20 + index,
 };
 export const NODES = ["pg1", "pg2"] as const;
@@ -367,7 +369,15 @@ export function patroniConfig(template: string, index: number, secrets: Secrets)
     [/^( {2}listen: )\S+:8008.*$/m, `$1127.0.0.1:${PORTS.rest[index]}`],
     [/^( {2}connect_address: )\S+:8008.*$/m, `$1127.0.0.1:${PORTS.rest[index]}`],
     [/^( {2}allowlist: ).*$/m, "$1[127.0.0.1/32]"],
-    [/^( {2}hosts: ).*$/m, `$1${PORTS.etcd.map((port) => `127.0.0.1:${port}`).join(",")}`],
+    // Through this node's relays (etcdRelay): the one-sided partition scenario cuts only them.
+    // use_proxies: Patroni keeps to these addresses instead of asking etcd for its members' own
+    // (which would bypass the relays); production has no relay and keeps discovery.
+    [
+      /^( {2}hosts: ).*$/m,
+      `$1${PORTS.etcdRelay(index)
+        .map((port) => `127.0.0.1:${port}`)
+        .join(",")} # cluster: this node's relays\n  use_proxies: true # cluster: only here (relays)`,
+    ],
     [/^( {8}shared_buffers: ).*$/m, "$116MB"],
     [/^( {4}- host replication replicator ).*$/m, "$1127.0.0.1/32 scram-sha-256"],
     [/^( {4}- host all all ).*$/m, "$1127.0.0.1/32 scram-sha-256"],
@@ -586,6 +596,24 @@ function etcdPeerTls(): void {
   }
 }
 
+/** The relay process between node `index`'s Patroni and etcd (scripts/etcd-partition-proxy.ts). */
+export const etcdRelayName = (index: number) => `etcd-relay-${NODES[index]}`;
+
+/**
+ * Node `index`'s relays to the three etcd members (scripts/etcd-partition-proxy.ts: SIGUSR1 cuts
+ * this node off etcd as a network partition would, SIGUSR2 heals), on 127.0.0.1 only. Loopback
+ * has no iptables here; production has no relay (deploy/patroni.yml talks to etcd directly).
+ */
+async function startEtcdRelay(index: number): Promise<void> {
+  const routes = PORTS.etcdRelay(index).map((port, member) => `${port}=${PORTS.etcd[member]}`);
+  // As the user Patroni runs as; env: no start record (restartDetached is for the cluster's own programs only).
+  startDetached(etcdRelayName(index), process.execPath, [path.resolve("scripts/etcd-partition-proxy.ts"), ...routes], {
+    asPostgres: true,
+    env: {},
+  });
+  for (const port of PORTS.etcdRelay(index)) await waitFor(`relay ${port}`, () => tcpAccepts(port));
+}
+
 /** etcd member `index` (e1, e2, e3): its client and peer ports on loopback, the three listed in --initial-cluster. */
 function startEtcd(index: number): void {
   const name = ETCD_MEMBERS[index]!;
@@ -661,6 +689,7 @@ export async function up(instances = 3): Promise<void> {
   for (const port of PORTS.etcd) await waitFor(`etcd ${port}`, () => httpOk(`http://127.0.0.1:${port}/health`));
   await etcdEnableAuth(secrets);
 
+  for (const index of NODES.keys()) await startEtcdRelay(index);
   for (const [index, node] of NODES.entries()) {
     console.log(`Patroni ${node}…`);
     const { file, text } = patroniFiles[index]!;
@@ -777,7 +806,13 @@ export async function down(purge: boolean): Promise<void> {
   const gates = Array.from({ length: Math.max(instanceCount(), 12) }, (_, index) => `gate${index + 1}`);
   for (const name of [...gates, ...HTTP_PROXIES, "pgbouncer", PG_PROXY]) await stopComponent(name);
   // The standby first, so the primary does not wait for a synchronous standby that is going away.
+  // A relay left partitioned by an interrupted scenario: healed first, so Patroni leaves etcd cleanly.
+  for (const index of NODES.keys()) {
+    const pid = pidOf(etcdRelayName(index));
+    if (alive(pid)) process.kill(pid!, "SIGUSR2");
+  }
   for (const name of ["patroni-pg2", "patroni-pg1"]) await stopComponent(name, 60_000);
+  for (const index of NODES.keys()) await stopComponent(etcdRelayName(index));
   // A member frozen by a scenario that was interrupted would never end on SIGTERM: let it go on first.
   for (const member of ETCD_MEMBERS) {
     const pid = pidOf(`etcd-${member}`);
@@ -801,6 +836,7 @@ export async function status(): Promise<boolean> {
   for (const [index, node] of NODES.entries()) {
     const member = members.find((candidate) => candidate.name === node);
     line(`patroni ${node}`, alive(pidOf(`patroni-${node}`)), member ? `${member.role} ${member.state} (127.0.0.1:${PORTS.pg[index]})` : "");
+    line(`etcd ← ${node}`, alive(pidOf(etcdRelayName(index))), `relays ${PORTS.etcdRelay(index).join(", ")}`);
   }
   for (const [index, name] of HTTP_PROXIES.entries()) line(name, alive(pidOf(name)), `HTTP ${HTTP_URLS[index]}`);
   line(PG_PROXY, alive(pidOf(PG_PROXY)), `primário 127.0.0.1:${PORTS.pgPrimary}`);
