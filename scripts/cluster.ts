@@ -60,11 +60,18 @@ export const PORTS = {
   rest: [BASE + 5, BASE + 6],
   pgPrimary: BASE + 7,
   bouncer: BASE + 8,
-  /** Node `index`'s relays to the three etcd members (etcdRelay; the reference cluster only). */
-  etcdRelay: (index: number) => PORTS.etcd.map((_, member) => BASE + 14 + 3 * index + member),
   gate: (index: number) => BASE + 20 + index,
 };
 export const NODES = ["pg1", "pg2"] as const;
+/**
+ * The names etcd member `member` advertises to its clients (etcd-e1.b1-cluster…), and the loopback
+ * address node `index`'s Patroni finds behind them: its own relays (startEtcdRelay), on the etcd
+ * ports. Each Patroni runs with its own /etc/hosts (a private mount namespace, patroniCommand), so
+ * the members' list Patroni asks etcd for (it does, then talks to what it got) leads it back to
+ * its own relays — the discovery of production is kept, and cutting one node's relays cuts that node only.
+ */
+export const etcdClientName = (member: number) => `etcd-${ETCD_MEMBERS[member]}.b1-cluster`;
+export const etcdRelayAddress = (index: number) => `127.0.0.${11 + index}`;
 export const ETCD_MEMBERS = ["e1", "e2", "e3"] as const;
 /** The two HAProxy in front of the gates, and the one in front of PostgreSQL (beside PgBouncer). */
 export const HTTP_PROXIES = ["haproxy-a", "haproxy-b"] as const;
@@ -369,15 +376,8 @@ export function patroniConfig(template: string, index: number, secrets: Secrets)
     [/^( {2}listen: )\S+:8008.*$/m, `$1127.0.0.1:${PORTS.rest[index]}`],
     [/^( {2}connect_address: )\S+:8008.*$/m, `$1127.0.0.1:${PORTS.rest[index]}`],
     [/^( {2}allowlist: ).*$/m, "$1[127.0.0.1/32]"],
-    // Through this node's relays (etcdRelay): the one-sided partition scenario cuts only them.
-    // use_proxies: Patroni keeps to these addresses instead of asking etcd for its members' own
-    // (which would bypass the relays); production has no relay and keeps discovery.
-    [
-      /^( {2}hosts: ).*$/m,
-      `$1${PORTS.etcdRelay(index)
-        .map((port) => `127.0.0.1:${port}`)
-        .join(",")} # cluster: this node's relays\n  use_proxies: true # cluster: only here (relays)`,
-    ],
+    // The members' advertised names: this node's /etc/hosts points them at its relays (etcdClientName).
+    [/^( {2}hosts: ).*$/m, `$1${PORTS.etcd.map((port, member) => `${etcdClientName(member)}:${port}`).join(",")}`],
     [/^( {8}shared_buffers: ).*$/m, "$116MB"],
     [/^( {4}- host replication replicator ).*$/m, "$1127.0.0.1/32 scram-sha-256"],
     [/^( {4}- host all all ).*$/m, "$1127.0.0.1/32 scram-sha-256"],
@@ -521,7 +521,7 @@ export async function startGateProcess(index: number): Promise<void> {
 /** Starts node `index`'s Patroni again (after a crash): it rejoins, as a standby when another node took over. */
 export async function restartPatroni(index: number): Promise<void> {
   const node = NODES[index]!;
-  startDetached(`patroni-${node}`, "/usr/bin/patroni", [path.join(ROOT, `patroni-${node}.yml`)], { asPostgres: true });
+  startDetached(`patroni-${node}`, ...patroniCommand(index));
   await waitFor(
     `${node} de volta`,
     async () =>
@@ -605,13 +605,51 @@ export const etcdRelayName = (index: number) => `etcd-relay-${NODES[index]}`;
  * has no iptables here; production has no relay (deploy/patroni.yml talks to etcd directly).
  */
 async function startEtcdRelay(index: number): Promise<void> {
-  const routes = PORTS.etcdRelay(index).map((port, member) => `${port}=${PORTS.etcd[member]}`);
+  const routes = PORTS.etcd.map((port) => `${etcdRelayAddress(index)}:${port}=${port}`);
   // As the user Patroni runs as; env: no start record (restartDetached is for the cluster's own programs only).
   startDetached(etcdRelayName(index), process.execPath, [path.resolve("scripts/etcd-partition-proxy.ts"), ...routes], {
     asPostgres: true,
     env: {},
   });
-  for (const port of PORTS.etcdRelay(index)) await waitFor(`relay ${port}`, () => tcpAccepts(port));
+  for (const port of PORTS.etcd) await waitFor(`relay ${port}`, () => tcpAccepts(port, etcdRelayAddress(index)));
+}
+
+/** Where node `index`'s /etc/hosts is kept (a folder 0700 of this user's: the mount below runs as root). */
+const ETCD_HOSTS = path.join(ROOT, "etcd-hosts");
+
+/**
+ * How node `index`'s Patroni is started: in a private mount namespace (unshare -m, nothing seen
+ * outside it) whose /etc/hosts names the etcd members at this node's relays, then as `postgres`
+ * (setpriv) when root; without root, in a user namespace of its own. unshare and sh exec: the pid is Patroni's.
+ */
+function patroniCommand(index: number): [string, string[], { env: Record<string, string> }] {
+  privateDir(ETCD_HOSTS);
+  const hosts = path.join(ETCD_HOSTS, NODES[index]!);
+  fs.rmSync(hosts, { force: true });
+  fs.writeFileSync(
+    hosts,
+    `127.0.0.1 localhost\n::1 localhost\n${etcdRelayAddress(index)} ${ETCD_MEMBERS.map((_, member) => etcdClientName(member)).join(" ")}\n`,
+    { mode: 0o644, flag: "wx" },
+  );
+  const config = path.join(ROOT, `patroni-${NODES[index]}.yml`);
+  const asPostgres = isRoot() ? "setpriv --reuid postgres --regid postgres --init-groups -- " : "";
+  return [
+    "/usr/bin/unshare",
+    [
+      ...(isRoot() ? [] : ["--user", "--map-current-user"]),
+      "--mount",
+      "--propagation",
+      "private",
+      "--",
+      "/bin/sh",
+      "-c",
+      `mount --bind "$0" /etc/hosts && exec ${asPostgres}/usr/bin/patroni "$1"`,
+      hosts,
+      config,
+    ],
+    // env: no start record (restartDetached starts only the cluster's own programs; restartPatroni does this).
+    { env: {} },
+  ];
 }
 
 /** etcd member `index` (e1, e2, e3): its client and peer ports on loopback, the three listed in --initial-cluster. */
@@ -625,7 +663,8 @@ function startEtcd(index: number): void {
       `--name=${name}`,
       `--data-dir=${path.join(ROOT, `etcd-${name}`)}`,
       `--listen-client-urls=http://127.0.0.1:${PORTS.etcd[index]}`,
-      `--advertise-client-urls=http://127.0.0.1:${PORTS.etcd[index]}`,
+      // A name, not the address: each Patroni resolves it to its own relays (etcdClientName).
+      `--advertise-client-urls=http://${etcdClientName(index)}:${PORTS.etcd[index]}`,
       `--listen-peer-urls=${peer(index)}`,
       `--initial-advertise-peer-urls=${peer(index)}`,
       `--initial-cluster=${ETCD_MEMBERS.map((member, at) => `${member}=${peer(at)}`).join(",")}`,
@@ -644,6 +683,7 @@ export async function up(instances = 3): Promise<void> {
   for (const [what, found] of [
     ["etcd", fs.existsSync("/usr/bin/etcd")],
     ["patroni", fs.existsSync("/usr/bin/patroni")],
+    ["unshare", fs.existsSync("/usr/bin/unshare")],
     ["PostgreSQL", Boolean(findBinDir())],
     ["HAProxy", Boolean(findHaproxy())],
     ["PgBouncer", Boolean(findPgbouncer())],
@@ -694,7 +734,7 @@ export async function up(instances = 3): Promise<void> {
     console.log(`Patroni ${node}…`);
     const { file, text } = patroniFiles[index]!;
     writeSecretFile(file, text);
-    startDetached(`patroni-${node}`, "/usr/bin/patroni", [file], { asPostgres: true });
+    startDetached(`patroni-${node}`, ...patroniCommand(index));
     // The first node bootstraps and becomes primary; the second clones it.
     if (index === 0) await waitFor("primário pg1", () => httpOk(`http://127.0.0.1:${PORTS.rest[0]}/primary`), 90_000);
   }
@@ -743,8 +783,14 @@ export async function up(instances = 3): Promise<void> {
 }
 
 /** etcd's JSON gateway (/v3/…) on the cluster's member: the answer's JSON, or throws with etcd's error. */
-export async function etcdCall(route: string, body: unknown, token?: string, port = PORTS.etcd[0]): Promise<Record<string, unknown>> {
-  const response = await fetch(`http://127.0.0.1:${port}/v3/${route}`, {
+export async function etcdCall(
+  route: string,
+  body: unknown,
+  token?: string,
+  port = PORTS.etcd[0],
+  host = "127.0.0.1",
+): Promise<Record<string, unknown>> {
+  const response = await fetch(`http://${host}:${port}/v3/${route}`, {
     method: "POST",
     headers: { "content-type": "application/json", ...(token ? { authorization: token } : {}) },
     body: JSON.stringify(body),
@@ -791,9 +837,9 @@ async function etcdEnableAuth(secrets: Secrets): Promise<void> {
   await etcdCall("auth/enable", {});
 }
 
-function tcpAccepts(port: number): Promise<boolean> {
+function tcpAccepts(port: number, host = "127.0.0.1"): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
+    const socket = net.connect(port, host);
     socket.once("connect", () => {
       socket.destroy();
       resolve(true);
@@ -836,7 +882,7 @@ export async function status(): Promise<boolean> {
   for (const [index, node] of NODES.entries()) {
     const member = members.find((candidate) => candidate.name === node);
     line(`patroni ${node}`, alive(pidOf(`patroni-${node}`)), member ? `${member.role} ${member.state} (127.0.0.1:${PORTS.pg[index]})` : "");
-    line(`etcd ← ${node}`, alive(pidOf(etcdRelayName(index))), `relays ${PORTS.etcdRelay(index).join(", ")}`);
+    line(`etcd ← ${node}`, alive(pidOf(etcdRelayName(index))), `relays em ${etcdRelayAddress(index)}`);
   }
   for (const [index, name] of HTTP_PROXIES.entries()) line(name, alive(pidOf(name)), `HTTP ${HTTP_URLS[index]}`);
   line(PG_PROXY, alive(pidOf(PG_PROXY)), `primário 127.0.0.1:${PORTS.pgPrimary}`);

@@ -1,7 +1,7 @@
 /**
  * A TCP relay between one Patroni node and the etcd members, for the reference cluster on loopback
  * only (scripts/cluster.ts starts one process per Patroni node; production, deploy/, has none):
- * `node scripts/etcd-partition-proxy.ts <listen port>=<etcd port> …`. SIGUSR1 cuts the node off
+ * `node scripts/etcd-partition-proxy.ts <127.x.y.z>:<port>=<etcd port on 127.0.0.1> …`. SIGUSR1 cuts the node off
  * etcd (a one-sided network partition: the other node still reaches etcd), SIGUSR2 heals it.
  *
  * Why this is what Patroni would see in a partition (no iptables/nft on this machine): packets that
@@ -14,7 +14,7 @@
  * carried on (a real partition's retransmissions get through), and the ends that closed meanwhile
  * close the other side then. etcd's authentication applies unchanged: the relay only copies bytes.
  *
- * Listens on 127.0.0.1 only; at most MAX_CONNECTIONS connections at once, held or carried (Patroni
+ * Listens on a loopback address only (127.0.0.0/8; the cluster gives each node its own, 127.0.0.11…); at most MAX_CONNECTIONS connections at once, held or carried (Patroni
  * uses a handful): beyond that a new one is closed at once, so a flood cannot grow its memory.
  */
 import net from "node:net";
@@ -38,12 +38,14 @@ export interface PartitionProxy {
   close: () => Promise<void>;
 }
 
-/** One relay: 127.0.0.1:`listenPort` → 127.0.0.1:`targetPort`; resolves once it listens. */
+/** One relay: `host`:`listenPort` (loopback) → 127.0.0.1:`targetPort`; resolves once it listens. */
 export async function startPartitionProxy(
   listenPort: number,
   targetPort: number,
   maxConnections = MAX_CONNECTIONS,
+  host = "127.0.0.1",
 ): Promise<PartitionProxy> {
+  if (!/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || !net.isIPv4(host)) throw new Error(`endereço fora do loopback: ${host}`);
   let partitioned = false;
   const pairs = new Set<Pair>();
 
@@ -91,7 +93,7 @@ export async function startPartitionProxy(
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(listenPort, "127.0.0.1", () => resolve());
+    server.listen(listenPort, host, () => resolve());
   });
   return {
     server,
@@ -114,17 +116,24 @@ export async function startPartitionProxy(
   };
 }
 
-/** `<listen>=<target>` pairs from the command line, or a Portuguese error. */
-export function parseRoutes(argv: string[]): { listen: number; target: number }[] | string {
+interface Route {
+  host: string;
+  listen: number;
+  target: number;
+}
+
+/** `<127.x.y.z>:<port>=<target port>` routes from the command line, or a Portuguese error. */
+export function parseRoutes(argv: string[]): Route[] | string {
   const port = (text: string) => (/^\d{4,5}$/.test(text) && Number(text) >= 1024 && Number(text) <= 65_535 ? Number(text) : null);
-  const routes = argv.map((arg) => {
-    const [listen, target, ...rest] = arg.split("=");
-    const pair = { listen: port(listen ?? ""), target: port(target ?? "") };
-    return rest.length === 0 && pair.listen !== null && pair.target !== null ? (pair as { listen: number; target: number }) : null;
+  const routes = argv.map((arg): Route | null => {
+    const match = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}):(\d+)=(\d+)$/.exec(arg);
+    if (!match || !net.isIPv4(match[1]!)) return null;
+    const [listen, target] = [port(match[2]!), port(match[3]!)];
+    return listen !== null && target !== null ? { host: match[1]!, listen, target } : null;
   });
   if (routes.length === 0 || routes.length > 10 || routes.some((route) => route === null))
-    return "uso: node scripts/etcd-partition-proxy.ts <porta de escuta>=<porta do etcd> … (de 1 a 10)";
-  return routes as { listen: number; target: number }[];
+    return "uso: node scripts/etcd-partition-proxy.ts <127.x.y.z>:<porta de escuta>=<porta do etcd> … (de 1 a 10)";
+  return routes as Route[];
 }
 
 async function main(): Promise<void> {
@@ -133,7 +142,7 @@ async function main(): Promise<void> {
     console.error(routes);
     process.exit(2);
   }
-  const proxies = await Promise.all(routes.map((route) => startPartitionProxy(route.listen, route.target)));
+  const proxies = await Promise.all(routes.map((route) => startPartitionProxy(route.listen, route.target, MAX_CONNECTIONS, route.host)));
   const stamp = () => new Date().toISOString();
   process.on("SIGUSR1", () => {
     for (const proxy of proxies) proxy.partition();
@@ -146,7 +155,7 @@ async function main(): Promise<void> {
   const stop = () => void Promise.all(proxies.map((proxy) => proxy.close())).then(() => process.exit(0));
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
-  console.log(`${stamp()} no ar: ${routes.map((route) => `127.0.0.1:${route.listen} → ${route.target}`).join(", ")}`);
+  console.log(`${stamp()} no ar: ${routes.map((route) => `${route.host}:${route.listen} → ${route.target}`).join(", ")}`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.dirname, "etcd-partition-proxy.ts")) void main();

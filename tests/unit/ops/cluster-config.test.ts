@@ -44,9 +44,7 @@ describe("the reference cluster's configuration", () => {
     const template = read("deploy/patroni.yml");
     for (const index of [0, 1]) {
       const generated = patroniConfig(template, index, SECRETS);
-      // The one line the cluster adds: Patroni keeps to its relays (etcd-partition-proxy.ts).
-      expect(generated).toMatch(/^ {2}use_proxies: true # cluster:/m);
-      for (const line of changedLines(template, generated.replace(/^ {2}use_proxies: .*\n/m, ""))) expect(line).toMatch(/# cluster:/);
+      for (const line of changedLines(template, generated)) expect(line).toMatch(/# cluster:/);
       expect(generated).toContain(`name: pg${index + 1}`);
       expect(generated).toContain(`listen: 127.0.0.1:${PORTS.pg[index]}`);
       expect(generated).not.toMatch(/10\.0\.0\./);
@@ -63,8 +61,9 @@ describe("the reference cluster's configuration", () => {
     expect(template).toMatch(/^ {4}failsafe_mode: true$/m);
     for (const index of [0, 1]) {
       const config = parse(patroniConfig(template, index, SECRETS)) as { etcd3: { hosts: string } };
-      // Each node through its own relays to the three members (the one-sided partition cuts one node's).
-      expect(config.etcd3.hosts.split(",")).toEqual(PORTS.etcdRelay(index).map((port) => `127.0.0.1:${port}`));
+      // The three members by the names they advertise (each node's /etc/hosts leads to its own relays).
+      expect(config.etcd3.hosts.split(",")).toEqual(PORTS.etcd.map((port, member) => `etcd-e${member + 1}.b1-cluster:${port}`));
+      expect(config.etcd3).not.toHaveProperty("use_proxies");
     }
   });
 

@@ -116,12 +116,22 @@ describe("etcd partition relay", () => {
     expect(proxy.connections()).toBe(20);
   });
 
-  it("parseRoutes: ports only, 1 to 10 routes", () => {
-    expect(parseRoutes(["24014=24001", "24015=24009"])).toEqual([
-      { listen: 24014, target: 24001 },
-      { listen: 24015, target: 24009 },
+  it("parseRoutes: loopback addresses only, 1 to 10 routes", async () => {
+    expect(parseRoutes(["127.0.0.11:24001=24001", "127.0.0.12:24009=24009"])).toEqual([
+      { host: "127.0.0.11", listen: 24001, target: 24001 },
+      { host: "127.0.0.12", listen: 24009, target: 24009 },
     ]);
-    for (const bad of [[], ["24014"], ["24014=24001=1"], ["0.0.0.0:24014=24001"], ["80=24001"], ["24014=99999"]])
+    for (const bad of [
+      [],
+      ["24014=24001"],
+      ["127.0.0.11:24014=24001=1"],
+      ["0.0.0.0:24014=24001"],
+      ["10.0.0.1:24014=24001"],
+      ["127.0.0.300:24014=24001"],
+      ["127.0.0.11:80=24001"],
+      ["127.0.0.11:24014=99999"],
+    ])
       expect(typeof parseRoutes(bad)).toBe("string");
+    await expect(startPartitionProxy(0, 1, 1, "0.0.0.0")).rejects.toThrow(/loopback/);
   });
 });
