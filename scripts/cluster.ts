@@ -3,7 +3,8 @@
  * data/cluster/ — etcd (three members), two PostgreSQL nodes under Patroni (synchronous_mode,
  * failsafe_mode), a pair of HAProxy balancing HTTP over the gates (clients use both addresses), one
  * HAProxy routing to the primary through Patroni's GET /primary, PgBouncer in transaction pooling,
- * and the gate instances (three; `--instances N`). The configuration files
+ * and the gate instances (three; `--instances N`); between each Patroni and etcd, that node's relays
+ * (scripts/etcd-partition-proxy.ts, loopback only: the one-sided partition scenario cuts them). The configuration files
  * are those of deploy/ (patroni.yml, haproxy.cfg, haproxy-postgres.cfg, pgbouncer.ini) with only
  * addresses, ports and paths changed (docs/implantacao.md). Ports: B1_CLUSTER_PORT (20400) and the
  * ones after it. `roll` replaces the instances one by one with the current build (dist/), each
