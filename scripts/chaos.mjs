@@ -37,7 +37,10 @@ let failed = 0;
 if (!args.includes("--skip-build")) failed += run("npm", ["run", "build"]) === 0 ? 0 : 1;
 
 // --cluster: only the reference cluster's scenarios (npm run cluster; etcd, Patroni, HAProxy,
-// PgBouncer): rolling upgrade, kill -9 of the primary and of its whole node, 12 instances; ~4 min.
+// PgBouncer): the control plane, rolling upgrade, ten single faults under load (the primary's
+// PostgreSQL, its Patroni, its node, an etcd member killed or frozen 30 s, etcd away 30 s, etcd cut
+// off from the primary only 30 s (one-sided partition), PgBouncer, one HAProxy of the HTTP pair, the PostgreSQL HAProxy), each against its target (writes
+// stopped ≤ 10 s, only 503 + Retry-After, 0 lost), 12 instances; ~12 min.
 if (args.includes("--cluster")) {
   console.log("\n==> npx tsx scripts/cluster-load.ts");
   const status = spawnSync("npx", ["tsx", "scripts/cluster-load.ts"], { stdio: "inherit" }).status ?? 1;

@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     process.exitCode = (await status()) ? 0 : 1;
     return;
   }
-  if (!alive(pidOf("haproxy"))) throw new Error("o cluster não está no ar (npm run cluster -- up)");
+  if (!alive(pidOf("haproxy-a"))) throw new Error("o cluster não está no ar (npm run cluster -- up)");
   // One roll at a time: a second one would disable the instance the first is bringing back.
   const lock = path.join(ROOT, "run", "roll.lock");
   let handle: number;

@@ -1,8 +1,10 @@
 /**
  * The reference cluster (`npm run cluster -- up|down|status|roll`, scripts/cluster-cli.ts) on loopback, its data under
- * data/cluster/ — etcd (one member), two PostgreSQL nodes under Patroni (synchronous_mode), HAProxy
- * routing to the primary through Patroni's GET /primary and balancing HTTP over the gates, PgBouncer
- * in transaction pooling, and the gate instances (three; `--instances N`). The configuration files
+ * data/cluster/ — etcd (three members), two PostgreSQL nodes under Patroni (synchronous_mode,
+ * failsafe_mode), a pair of HAProxy balancing HTTP over the gates (clients use both addresses), one
+ * HAProxy routing to the primary through Patroni's GET /primary, PgBouncer in transaction pooling,
+ * and the gate instances (three; `--instances N`); between each Patroni and etcd, that node's relays
+ * (scripts/etcd-partition-proxy.ts, loopback only: the one-sided partition scenario cuts them). The configuration files
  * are those of deploy/ (patroni.yml, haproxy.cfg, haproxy-postgres.cfg, pgbouncer.ini) with only
  * addresses, ports and paths changed (docs/implantacao.md). Ports: B1_CLUSTER_PORT (20400) and the
  * ones after it. `roll` replaces the instances one by one with the current build (dist/), each
@@ -50,9 +52,11 @@ const BASE = (() => {
 })();
 
 export const PORTS = {
+  /** The HTTP pair (haproxy-a, haproxy-b): the public address and the second one. */
   http: BASE,
-  etcd: BASE + 1,
-  etcdPeer: BASE + 2,
+  httpPair: [BASE, BASE + 13],
+  etcd: [BASE + 1, BASE + 9, BASE + 10],
+  etcdPeer: [BASE + 2, BASE + 11, BASE + 12],
   pg: [BASE + 3, BASE + 4],
   rest: [BASE + 5, BASE + 6],
   pgPrimary: BASE + 7,
@@ -60,10 +64,27 @@ export const PORTS = {
   gate: (index: number) => BASE + 20 + index,
 };
 export const NODES = ["pg1", "pg2"] as const;
+/**
+ * The names etcd member `member` advertises to its clients (etcd-e1.b1-cluster…), and the loopback
+ * address node `index`'s Patroni finds behind them: its own relays (startEtcdRelay), on the etcd
+ * ports. Each Patroni runs with its own /etc/hosts (a private mount namespace, patroniCommand), so
+ * the members' list Patroni asks etcd for (it does, then talks to what it got) leads it back to
+ * its own relays — the discovery of production is kept, and cutting one node's relays cuts that node only.
+ */
+export const etcdClientName = (member: number) => `etcd-${ETCD_MEMBERS[member]}.b1-cluster`;
+export const etcdRelayAddress = (index: number) => `127.0.0.${11 + index}`;
+export const ETCD_MEMBERS = ["e1", "e2", "e3"] as const;
+/** The two HAProxy in front of the gates, and the one in front of PostgreSQL (beside PgBouncer). */
+export const HTTP_PROXIES = ["haproxy-a", "haproxy-b"] as const;
+export const PG_PROXY = "haproxy-pg";
 export const HTTP_URL = `http://127.0.0.1:${PORTS.http}`;
+/** Both addresses of the pair (the portal's DNS name with two A records, in production). */
+export const HTTP_URLS = PORTS.httpPair.map((port) => `http://127.0.0.1:${port}`);
 /** DATABASE_URL without its password, for messages. */
 export const DATABASE_URL_SHOWN = `postgres://postgres:***@127.0.0.1:${PORTS.bouncer}/b1`;
-export const ADMIN_SOCKET = path.join(RUN, "haproxy.sock");
+/** Each HAProxy's runtime API socket (mode 600). */
+export const adminSocket = (name: string) => path.join(RUN, `${name}.sock`);
+export const ADMIN_SOCKET = adminSocket(HTTP_PROXIES[0]);
 export const SECRETS_DIR = path.join(ROOT, "secrets");
 
 /** The cluster's secrets: one file each in data/cluster/secrets/. */
@@ -176,6 +197,48 @@ export function configProblems(text: string, file: string): string[] {
     if (etcd && (typeof etcd.username !== "string" || typeof etcd.password !== "string")) {
       problems.push(`${file}: etcd3.username/password ausentes: o etcd precisa de autenticação.`);
     }
+    problems.push(...availabilityProblems(config, file));
+  }
+  return problems;
+}
+
+/** How many etcd endpoints a Patroni `etcd3`/`etcd` section names (`hosts` as a list or "a,b,c", or one `host`/`url`). */
+function etcdHostCount(etcd: Record<string, unknown>): number {
+  const hosts = etcd.hosts;
+  const list = Array.isArray(hosts) ? hosts : typeof hosts === "string" ? hosts.split(",") : [];
+  const named = new Set(list.map((host) => String(host).trim()).filter((host) => host !== ""));
+  if (named.size > 0) return named.size;
+  // DNS discovery (SRV records): the member count is in DNS, not here; taken as three.
+  if (typeof etcd.srv === "string" || typeof etcd.srv_suffix === "string") return 3;
+  return typeof etcd.host === "string" || typeof etcd.url === "string" ? 1 : 0;
+}
+
+/**
+ * Issue 63: what would let one fault stop writes for long in a Patroni file — fewer than three
+ * etcd members (one lost, or frozen, and the primary demotes), failsafe_mode off (etcd away = the
+ * primary demotes even though both nodes are fine), or timings that break Patroni's rule
+ * loop_wait + 2 × retry_timeout ≤ ttl.
+ */
+function availabilityProblems(config: Record<string, Record<string, unknown> | undefined> | null, file: string): string[] {
+  const problems: string[] = [];
+  const etcd = config?.etcd3 ?? config?.etcd;
+  if (!etcd || etcdHostCount(etcd) < 3) {
+    problems.push(
+      `${file}: etcd3.hosts com ${etcd ? etcdHostCount(etcd) : 0} membro(s): são precisos três (com um ou dois, perder um membro tira o quórum: nenhum failover até ele voltar).`,
+    );
+  }
+  const bootstrap = config?.bootstrap as { dcs?: Record<string, unknown> } | undefined;
+  const dcs = bootstrap?.dcs;
+  if (dcs?.failsafe_mode !== true) {
+    problems.push(
+      `${file}: bootstrap.dcs.failsafe_mode não é true: com o etcd fora de alcance o primário se rebaixa e as gravações param até o etcd voltar.`,
+    );
+  }
+  const [ttl, loopWait, retry] = [dcs?.ttl, dcs?.loop_wait, dcs?.retry_timeout];
+  if (typeof ttl !== "number" || typeof loopWait !== "number" || typeof retry !== "number" || loopWait + 2 * retry > ttl) {
+    problems.push(
+      `${file}: bootstrap.dcs precisa de ttl, loop_wait e retry_timeout numéricos com loop_wait + 2 × retry_timeout ≤ ttl (regra do Patroni).`,
+    );
   }
   return problems;
 }
@@ -212,7 +275,47 @@ function startDetached(
   fs.closeSync(log);
   child.unref();
   fs.writeFileSync(path.join(RUN, `${name}.pid`), String(child.pid));
+  // How to start it again (restartDetached: what systemd's Restart= does after a crash); not for
+  // the gates, whose environment holds DATABASE_URL with its password.
+  if (!options.env) fs.writeFileSync(path.join(RUN, `${name}.start.json`), JSON.stringify({ command, args, options }), { mode: 0o600 });
   return child.pid!;
+}
+
+/**
+ * Starts `name` again exactly as it was started (after a crash), as systemd's Restart=always would.
+ * PgBouncer refuses to start while its pidfile names a live process; it removes one left by a dead
+ * process itself, but here the killed one may still be a zombie until this machine's init reaps it
+ * (systemd reaps at once): such a file is removed first.
+ */
+export function restartDetached(name: string): number {
+  const ownPidfile = path.join(RUN, `${name}-own.pid`);
+  if (fs.existsSync(ownPidfile) && !alive(Number(fs.readFileSync(ownPidfile, "utf8").trim()) || null)) fs.rmSync(ownPidfile);
+  const { command, args, options } = readStartRecord(path.join(RUN, `${name}.start.json`));
+  return startDetached(name, command, args, options);
+}
+
+/**
+ * A start record (run/<name>.start.json), refused unless it is a plain file of this user's that
+ * nobody else can read or write, naming one of the cluster's own programs: run/ belongs to the
+ * user PostgreSQL runs as, who must not be able to make this (root) process start anything else.
+ */
+export function readStartRecord(
+  file: string,
+  programs = ["/usr/bin/etcd", "/usr/bin/patroni", findHaproxy(), findPgbouncer()],
+): { command: string; args: string[]; options: { asPostgres?: boolean } } {
+  const stat = fs.lstatSync(file);
+  const uid = process.getuid?.();
+  if (!stat.isFile() || (uid !== undefined && stat.uid !== uid) || (stat.mode & 0o077) !== 0)
+    throw new Error(`Recusado: ${file} precisa ser um arquivo seu com modo 600; nada foi reiniciado.`);
+  const record = JSON.parse(fs.readFileSync(file, "utf8")) as { command?: unknown; args?: unknown; options?: { asPostgres?: unknown } };
+  if (
+    typeof record.command !== "string" ||
+    !programs.includes(record.command) ||
+    !Array.isArray(record.args) ||
+    !record.args.every((arg) => typeof arg === "string")
+  )
+    throw new Error(`Recusado: ${file} não descreve um programa do cluster; nada foi reiniciado.`);
+  return { command: record.command, args: record.args as string[], options: { asPostgres: record.options?.asPostgres === true } };
 }
 
 export function pidOf(name: string): number | null {
@@ -274,7 +377,8 @@ export function patroniConfig(template: string, index: number, secrets: Secrets)
     [/^( {2}listen: )\S+:8008.*$/m, `$1127.0.0.1:${PORTS.rest[index]}`],
     [/^( {2}connect_address: )\S+:8008.*$/m, `$1127.0.0.1:${PORTS.rest[index]}`],
     [/^( {2}allowlist: ).*$/m, "$1[127.0.0.1/32]"],
-    [/^( {2}hosts: ).*$/m, `$1127.0.0.1:${PORTS.etcd}`],
+    // The members' advertised names: this node's /etc/hosts points them at its relays (etcdClientName).
+    [/^( {2}hosts: ).*$/m, `$1${PORTS.etcd.map((port, member) => `${etcdClientName(member)}:${port}`).join(",")}`],
     [/^( {8}shared_buffers: ).*$/m, "$116MB"],
     [/^( {4}- host replication replicator ).*$/m, "$1127.0.0.1/32 scram-sha-256"],
     [/^( {4}- host all all ).*$/m, "$1127.0.0.1/32 scram-sha-256"],
@@ -297,13 +401,14 @@ export function patroniConfig(template: string, index: number, secrets: Secrets)
   return text;
 }
 
-/** deploy/haproxy-postgres.cfg on loopback: the `bind` address and `server` lines change. */
-export function haproxyPostgresConfig(template: string): string {
+/** deploy/haproxy-postgres.cfg on loopback: the `bind` address, the `server` lines and the socket path change. */
+export function haproxyPostgresConfig(template: string, socket = adminSocket(PG_PROXY)): string {
   const lines = template.split("\n");
   const out: string[] = [];
   let serversDone = false;
   for (const line of lines) {
     if (/^\s+bind\s/.test(line)) out.push(line.replace(/bind\s+\S+/, `bind 127.0.0.1:${PORTS.pgPrimary}`));
+    else if (/^\s+stats socket\s/.test(line)) out.push(line.replace(/stats socket\s+\S+/, `stats socket ${socket}`));
     else if (/^\s+server\s/.test(line)) {
       if (!serversDone)
         NODES.forEach((node, index) => out.push(`    server ${node} 127.0.0.1:${PORTS.pg[index]} check port ${PORTS.rest[index]}`));
@@ -330,10 +435,10 @@ export function pgbouncerClusterConfig(template: string): string {
   return text;
 }
 
-/** One command on HAProxy's runtime API; its answer. */
-export function haproxyCommand(command: string): Promise<string> {
+/** One command on an HAProxy's runtime API (the first of the HTTP pair unless told); its answer. */
+export function haproxyCommand(command: string, socketPath = ADMIN_SOCKET): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(ADMIN_SOCKET);
+    const socket = net.connect(socketPath);
     let answer = "";
     socket.on("connect", () => socket.end(`${command}\n`));
     socket.on("data", (chunk) => (answer += chunk));
@@ -343,8 +448,12 @@ export function haproxyCommand(command: string): Promise<string> {
 }
 
 /** HAProxy's view of one server: status (UP, DOWN, MAINT…) and current sessions. */
-export async function serverState(backend: string, server: string): Promise<{ status: string; sessions: number }> {
-  const csv = await haproxyCommand("show stat");
+export async function serverState(
+  backend: string,
+  server: string,
+  socketPath = backend === "postgres_primary" ? adminSocket(PG_PROXY) : ADMIN_SOCKET,
+): Promise<{ status: string; sessions: number }> {
+  const csv = await haproxyCommand("show stat", socketPath);
   const header = csv.split("\n")[0]!.replace(/^# /, "").split(",");
   for (const line of csv.split("\n").slice(1)) {
     const fields = line.split(",");
@@ -413,7 +522,7 @@ export async function startGateProcess(index: number): Promise<void> {
 /** Starts node `index`'s Patroni again (after a crash): it rejoins, as a standby when another node took over. */
 export async function restartPatroni(index: number): Promise<void> {
   const node = NODES[index]!;
-  startDetached(`patroni-${node}`, "/usr/bin/patroni", [path.join(ROOT, `patroni-${node}.yml`)], { asPostgres: true });
+  startDetached(`patroni-${node}`, ...patroniCommand(index));
   await waitFor(
     `${node} de volta`,
     async () =>
@@ -422,31 +531,168 @@ export async function restartPatroni(index: number): Promise<void> {
   );
 }
 
-function haproxyFiles(instances: number): string[] {
-  const http = haproxyConfig(
-    fs.readFileSync(HAPROXY_CONFIG, "utf8"),
-    `127.0.0.1:${PORTS.http}`,
-    Array.from({ length: instances }, (_, index) => ({ name: `gate${index + 1}`, address: `127.0.0.1:${PORTS.gate(index)}` })),
-    path.resolve("deploy/errors/503.http"),
-    ADMIN_SOCKET,
+/** Each HAProxy's configuration file: the HTTP pair's (deploy/haproxy.cfg twice) and PostgreSQL's. */
+function haproxyFiles(instances: number): Record<string, string> {
+  const files: Record<string, string> = {};
+  HTTP_PROXIES.forEach((name, index) => {
+    const file = path.join(ROOT, `${name}.cfg`);
+    fs.writeFileSync(
+      file,
+      haproxyConfig(
+        fs.readFileSync(HAPROXY_CONFIG, "utf8"),
+        `127.0.0.1:${PORTS.httpPair[index]}`,
+        Array.from({ length: instances }, (_, gate) => ({ name: `gate${gate + 1}`, address: `127.0.0.1:${PORTS.gate(gate)}` })),
+        path.resolve("deploy/errors/503.http"),
+        adminSocket(name),
+      ),
+    );
+    files[name] = file;
+  });
+  const postgres = path.join(ROOT, `${PG_PROXY}.cfg`);
+  fs.writeFileSync(postgres, haproxyPostgresConfig(fs.readFileSync("deploy/haproxy-postgres.cfg", "utf8")));
+  files[PG_PROXY] = postgres;
+  return files;
+}
+
+/** Where the etcd members' peer certificates live (folder 0700 of the user etcd runs as, keys 0600). */
+export const ETCD_TLS = path.join(ROOT, "etcd-tls");
+
+/**
+ * The members' peer TLS, made once with openssl: a CA of this cluster and one certificate for
+ * 127.0.0.1 (server and client use); with --peer-client-cert-auth a member accepts Raft traffic only
+ * from a holder of a certificate this CA signed, so the peer ports are closed to anyone else.
+ */
+function etcdPeerTls(): void {
+  // The folder belongs to the user etcd runs as (postgres, when started as root); privateDir then
+  // refuses it if it is a link, someone else's, or open to others.
+  fs.mkdirSync(ETCD_TLS, { recursive: true, mode: 0o700 });
+  if (isRoot()) fs.lchownSync(ETCD_TLS, owner().uid, owner().gid);
+  privateDir(ETCD_TLS, isRoot() ? { uid: owner().uid } : {});
+  const file = (name: string) => path.join(ETCD_TLS, name);
+  if (!fs.existsSync(file("peer.pem"))) {
+    const openssl = (args: string[]) => {
+      const result = spawnSync("openssl", args, { encoding: "utf8" });
+      if (result.status !== 0) throw new Error(`openssl ${args[0]}: ${result.stderr.trim().split("\n").pop()}`);
+    };
+    const key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
+    openssl(["req", "-x509", ...key, "-keyout", file("ca.key"), "-out", file("ca.pem"), "-days", "365", "-subj", "/CN=b1-cluster etcd CA"]);
+    openssl(["req", ...key, "-keyout", file("peer.key"), "-out", file("peer.csr"), "-subj", "/CN=b1-cluster etcd peer"]);
+    fs.writeFileSync(file("peer.ext"), "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth,clientAuth\n");
+    openssl(
+      ["x509", "-req", "-in", file("peer.csr"), "-CA", file("ca.pem"), "-CAkey", file("ca.key"), "-CAcreateserial"].concat([
+        "-out",
+        file("peer.pem"),
+        "-days",
+        "365",
+        "-extfile",
+        file("peer.ext"),
+      ]),
+    );
+    // The CA's key is needed no more: nobody can sign another peer.
+    for (const name of ["ca.key", "peer.csr", "peer.ext", "ca.srl"]) fs.rmSync(file(name), { force: true });
+  }
+  for (const name of fs.readdirSync(ETCD_TLS)) {
+    fs.chmodSync(file(name), 0o600);
+    if (isRoot()) fs.lchownSync(file(name), owner().uid, owner().gid);
+  }
+}
+
+/** The relay process between node `index`'s Patroni and etcd (scripts/etcd-partition-proxy.ts). */
+export const etcdRelayName = (index: number) => `etcd-relay-${NODES[index]}`;
+
+/**
+ * Node `index`'s relays to the three etcd members (scripts/etcd-partition-proxy.ts: SIGUSR1 cuts
+ * this node off etcd as a network partition would, SIGUSR2 heals), on 127.0.0.1 only. Loopback
+ * has no iptables here; production has no relay (deploy/patroni.yml talks to etcd directly).
+ */
+async function startEtcdRelay(index: number): Promise<void> {
+  const routes = PORTS.etcd.map((port) => `${etcdRelayAddress(index)}:${port}=${port}`);
+  // As the user Patroni runs as; env: no start record (restartDetached is for the cluster's own programs only).
+  startDetached(etcdRelayName(index), process.execPath, [path.resolve("scripts/etcd-partition-proxy.ts"), ...routes], {
+    asPostgres: true,
+    env: {},
+  });
+  for (const port of PORTS.etcd) await waitFor(`relay ${port}`, () => tcpAccepts(port, etcdRelayAddress(index)));
+}
+
+/** Where node `index`'s /etc/hosts is kept (a folder 0700 of this user's: the mount below runs as root). */
+const ETCD_HOSTS = path.join(ROOT, "etcd-hosts");
+
+/**
+ * How node `index`'s Patroni is started: in a private mount namespace (unshare -m, nothing seen
+ * outside it) whose /etc/hosts names the etcd members at this node's relays, then as `postgres`
+ * (setpriv) when root; without root, in a user namespace of its own. unshare and sh exec: the pid is Patroni's.
+ */
+function patroniCommand(index: number): [string, string[], { env: Record<string, string> }] {
+  privateDir(ETCD_HOSTS);
+  const hosts = path.join(ETCD_HOSTS, NODES[index]!);
+  fs.rmSync(hosts, { force: true });
+  fs.writeFileSync(
+    hosts,
+    `127.0.0.1 localhost\n::1 localhost\n${etcdRelayAddress(index)} ${ETCD_MEMBERS.map((_, member) => etcdClientName(member)).join(" ")}\n`,
+    { mode: 0o644, flag: "wx" },
   );
-  const postgres = haproxyPostgresConfig(fs.readFileSync("deploy/haproxy-postgres.cfg", "utf8"));
-  fs.writeFileSync(path.join(ROOT, "haproxy.cfg"), http);
-  fs.writeFileSync(path.join(ROOT, "haproxy-postgres.cfg"), postgres);
-  return [path.join(ROOT, "haproxy.cfg"), path.join(ROOT, "haproxy-postgres.cfg")];
+  const config = path.join(ROOT, `patroni-${NODES[index]}.yml`);
+  const asPostgres = isRoot() ? "setpriv --reuid postgres --regid postgres --init-groups -- " : "";
+  return [
+    "/usr/bin/unshare",
+    [
+      ...(isRoot() ? [] : ["--user", "--map-current-user"]),
+      "--mount",
+      "--propagation",
+      "private",
+      "--",
+      "/bin/sh",
+      "-c",
+      `mount --bind "$0" /etc/hosts && exec ${asPostgres}/usr/bin/patroni "$1"`,
+      hosts,
+      config,
+    ],
+    // env: no start record (restartDetached starts only the cluster's own programs; restartPatroni does this).
+    { env: {} },
+  ];
+}
+
+/** etcd member `index` (e1, e2, e3): its client and peer ports on loopback, the three listed in --initial-cluster. */
+function startEtcd(index: number): void {
+  const name = ETCD_MEMBERS[index]!;
+  const peer = (member: number) => `https://127.0.0.1:${PORTS.etcdPeer[member]}`;
+  startDetached(
+    `etcd-${name}`,
+    "/usr/bin/etcd",
+    [
+      `--name=${name}`,
+      `--data-dir=${path.join(ROOT, `etcd-${name}`)}`,
+      `--listen-client-urls=http://127.0.0.1:${PORTS.etcd[index]}`,
+      // A name, not the address: each Patroni resolves it to its own relays (etcdClientName).
+      `--advertise-client-urls=http://${etcdClientName(index)}:${PORTS.etcd[index]}`,
+      `--listen-peer-urls=${peer(index)}`,
+      `--initial-advertise-peer-urls=${peer(index)}`,
+      `--initial-cluster=${ETCD_MEMBERS.map((member, at) => `${member}=${peer(at)}`).join(",")}`,
+      "--initial-cluster-state=new",
+      "--initial-cluster-token=b1-cluster",
+      `--peer-cert-file=${path.join(ETCD_TLS, "peer.pem")}`,
+      `--peer-key-file=${path.join(ETCD_TLS, "peer.key")}`,
+      `--peer-trusted-ca-file=${path.join(ETCD_TLS, "ca.pem")}`,
+      "--peer-client-cert-auth",
+    ],
+    { asPostgres: true },
+  );
 }
 
 export async function up(instances = 3): Promise<void> {
   for (const [what, found] of [
     ["etcd", fs.existsSync("/usr/bin/etcd")],
     ["patroni", fs.existsSync("/usr/bin/patroni")],
+    ["unshare", fs.existsSync("/usr/bin/unshare")],
     ["PostgreSQL", Boolean(findBinDir())],
     ["HAProxy", Boolean(findHaproxy())],
     ["PgBouncer", Boolean(findPgbouncer())],
   ] as const) {
     if (!found) throw new Error(`${what} não encontrado (apt-get install -y etcd-server patroni postgresql haproxy pgbouncer)`);
   }
-  if (alive(pidOf("etcd"))) throw new Error("o cluster já está no ar (npm run cluster -- status / down)");
+  if ([...ETCD_MEMBERS.map((member) => `etcd-${member}`), "etcd"].some((name) => alive(pidOf(name))))
+    throw new Error("o cluster já está no ar (npm run cluster -- status / down)");
   if (!fs.existsSync(path.join(SECRETS_DIR, "superuser")) && fs.existsSync(path.join(ROOT, NODES[0]))) {
     throw new Error(
       "data/cluster/ tem um cluster anterior sem segredos gerados (trust no loopback): rode npm run cluster -- down --purge e suba de novo.",
@@ -478,29 +724,18 @@ export async function up(instances = 3): Promise<void> {
   const bouncerConfig = pgbouncerClusterConfig(fs.readFileSync("deploy/pgbouncer.ini", "utf8"));
   assertConfigReady(path.join(ROOT, "pgbouncer.ini"), bouncerConfig);
 
-  console.log("etcd…");
-  startDetached(
-    "etcd",
-    "/usr/bin/etcd",
-    [
-      "--name=e1",
-      `--data-dir=${path.join(ROOT, "etcd")}`,
-      `--listen-client-urls=http://127.0.0.1:${PORTS.etcd}`,
-      `--advertise-client-urls=http://127.0.0.1:${PORTS.etcd}`,
-      `--listen-peer-urls=http://127.0.0.1:${PORTS.etcdPeer}`,
-      `--initial-advertise-peer-urls=http://127.0.0.1:${PORTS.etcdPeer}`,
-      `--initial-cluster=e1=http://127.0.0.1:${PORTS.etcdPeer}`,
-    ],
-    { asPostgres: true },
-  );
-  await waitFor("etcd", () => httpOk(`http://127.0.0.1:${PORTS.etcd}/health`));
+  console.log("etcd (3 membros)…");
+  etcdPeerTls();
+  for (const index of ETCD_MEMBERS.keys()) startEtcd(index);
+  for (const port of PORTS.etcd) await waitFor(`etcd ${port}`, () => httpOk(`http://127.0.0.1:${port}/health`));
   await etcdEnableAuth(secrets);
 
+  for (const index of NODES.keys()) await startEtcdRelay(index);
   for (const [index, node] of NODES.entries()) {
     console.log(`Patroni ${node}…`);
     const { file, text } = patroniFiles[index]!;
     writeSecretFile(file, text);
-    startDetached(`patroni-${node}`, "/usr/bin/patroni", [file], { asPostgres: true });
+    startDetached(`patroni-${node}`, ...patroniCommand(index));
     // The first node bootstraps and becomes primary; the second clones it.
     if (index === 0) await waitFor("primário pg1", () => httpOk(`http://127.0.0.1:${PORTS.rest[0]}/primary`), 90_000);
   }
@@ -519,8 +754,9 @@ export async function up(instances = 3): Promise<void> {
   if (exists.rowCount === 0) await admin.query("create database b1");
   await admin.end();
 
-  console.log("HAProxy e PgBouncer…");
-  startDetached("haproxy", findHaproxy()!, ["-db", ...haproxyFiles(instances).flatMap((file) => ["-f", file])]);
+  console.log("HAProxy (par HTTP e PostgreSQL) e PgBouncer…");
+  const proxies = haproxyFiles(instances);
+  startDetached(PG_PROXY, findHaproxy()!, ["-db", "-f", proxies[PG_PROXY]!]);
   await waitFor("HAProxy → primário", () => tcpAccepts(PORTS.pgPrimary));
   // HAProxy starts every server UP until its checks say otherwise: until it has marked the standby
   // down, a connection could reach it (seen: the first gate's migration refused as read-only).
@@ -536,19 +772,26 @@ export async function up(instances = 3): Promise<void> {
   startDetached("pgbouncer", findPgbouncer()!, [path.join(ROOT, "pgbouncer.ini")], { asPostgres: true });
   await waitFor("PgBouncer", () => tcpAccepts(PORTS.bouncer));
 
+  for (const name of HTTP_PROXIES) startDetached(name, findHaproxy()!, ["-db", "-f", proxies[name]!]);
   fs.writeFileSync(path.join(RUN, "instances"), String(instances));
   fs.writeFileSync(path.join(RUN, "release"), dist);
   for (let index = 0; index < instances; index++) {
     console.log(`gate${index + 1}…`);
     await startGate(index, dist);
   }
-  await waitFor("HTTP pelo HAProxy", () => httpOk(`${HTTP_URL}/readyz`));
+  for (const url of HTTP_URLS) await waitFor(`HTTP pelo HAProxy ${url}`, () => httpOk(`${url}/readyz`));
   console.log(`no ar: ${HTTP_URL} (PostgreSQL pelo PgBouncer: ${DATABASE_URL_SHOWN}; senhas em ${SECRETS_DIR})`);
 }
 
 /** etcd's JSON gateway (/v3/…) on the cluster's member: the answer's JSON, or throws with etcd's error. */
-export async function etcdCall(route: string, body: unknown, token?: string): Promise<Record<string, unknown>> {
-  const response = await fetch(`http://127.0.0.1:${PORTS.etcd}/v3/${route}`, {
+export async function etcdCall(
+  route: string,
+  body: unknown,
+  token?: string,
+  port = PORTS.etcd[0],
+  host = "127.0.0.1",
+): Promise<Record<string, unknown>> {
+  const response = await fetch(`http://${host}:${port}/v3/${route}`, {
     method: "POST",
     headers: { "content-type": "application/json", ...(token ? { authorization: token } : {}) },
     body: JSON.stringify(body),
@@ -560,9 +803,9 @@ export async function etcdCall(route: string, body: unknown, token?: string): Pr
   return answer;
 }
 
-/** An etcd token for `name` (POST /v3/auth/authenticate). */
-export async function etcdToken(name: string, password: string): Promise<string> {
-  return String((await etcdCall("auth/authenticate", { name, password })).token);
+/** An etcd token for `name` (POST /v3/auth/authenticate), from member `port`. */
+export async function etcdToken(name: string, password: string, port = PORTS.etcd[0]): Promise<string> {
+  return String((await etcdCall("auth/authenticate", { name, password }, undefined, port)).token);
 }
 
 const b64 = (text: string) => Buffer.from(text).toString("base64");
@@ -595,9 +838,9 @@ async function etcdEnableAuth(secrets: Secrets): Promise<void> {
   await etcdCall("auth/enable", {});
 }
 
-function tcpAccepts(port: number): Promise<boolean> {
+function tcpAccepts(port: number, host = "127.0.0.1"): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = net.connect(port, "127.0.0.1");
+    const socket = net.connect(port, host);
     socket.once("connect", () => {
       socket.destroy();
       resolve(true);
@@ -608,9 +851,22 @@ function tcpAccepts(port: number): Promise<boolean> {
 
 export async function down(purge: boolean): Promise<void> {
   const gates = Array.from({ length: Math.max(instanceCount(), 12) }, (_, index) => `gate${index + 1}`);
-  for (const name of [...gates, "haproxy", "pgbouncer"]) await stopComponent(name);
+  for (const name of [...gates, ...HTTP_PROXIES, "pgbouncer", PG_PROXY]) await stopComponent(name);
   // The standby first, so the primary does not wait for a synchronous standby that is going away.
-  for (const name of ["patroni-pg2", "patroni-pg1", "etcd"]) await stopComponent(name, 60_000);
+  // A relay left partitioned by an interrupted scenario: healed first, so Patroni leaves etcd cleanly.
+  for (const index of NODES.keys()) {
+    const pid = pidOf(etcdRelayName(index));
+    if (alive(pid)) process.kill(pid!, "SIGUSR2");
+  }
+  for (const name of ["patroni-pg2", "patroni-pg1"]) await stopComponent(name, 60_000);
+  for (const index of NODES.keys()) await stopComponent(etcdRelayName(index));
+  // A member frozen by a scenario that was interrupted would never end on SIGTERM: let it go on first.
+  for (const member of ETCD_MEMBERS) {
+    const pid = pidOf(`etcd-${member}`);
+    if (alive(pid)) process.kill(pid!, "SIGCONT");
+  }
+  // "etcd": the single member of a cluster brought up before issue 63.
+  for (const name of [...ETCD_MEMBERS.map((member) => `etcd-${member}`), "etcd"]) await stopComponent(name, 20_000);
   if (purge) fs.rmSync(ROOT, { recursive: true, force: true });
   console.log(purge ? "cluster parado e data/cluster/ apagado" : "cluster parado (dados em data/cluster/; --purge apaga)");
 }
@@ -621,17 +877,20 @@ export async function status(): Promise<boolean> {
     if (!ok) allUp = false;
     console.log(`${ok ? "no ar " : "FORA  "} ${name.padEnd(14)} ${detail}`);
   };
-  line("etcd", alive(pidOf("etcd")), `127.0.0.1:${PORTS.etcd}`);
+  for (const [index, member] of ETCD_MEMBERS.entries())
+    line(`etcd ${member}`, alive(pidOf(`etcd-${member}`)), `127.0.0.1:${PORTS.etcd[index]}`);
   const members = await patroniMembers();
   for (const [index, node] of NODES.entries()) {
     const member = members.find((candidate) => candidate.name === node);
     line(`patroni ${node}`, alive(pidOf(`patroni-${node}`)), member ? `${member.role} ${member.state} (127.0.0.1:${PORTS.pg[index]})` : "");
+    line(`etcd ← ${node}`, alive(pidOf(etcdRelayName(index))), `relays em ${etcdRelayAddress(index)}`);
   }
-  line("haproxy", alive(pidOf("haproxy")), `HTTP ${HTTP_URL}, primário 127.0.0.1:${PORTS.pgPrimary}`);
+  for (const [index, name] of HTTP_PROXIES.entries()) line(name, alive(pidOf(name)), `HTTP ${HTTP_URLS[index]}`);
+  line(PG_PROXY, alive(pidOf(PG_PROXY)), `primário 127.0.0.1:${PORTS.pgPrimary}`);
   line("pgbouncer", alive(pidOf("pgbouncer")), DATABASE_URL_SHOWN);
   for (let index = 0; index < instanceCount(); index++) {
     const name = `gate${index + 1}`;
-    const state = alive(pidOf("haproxy")) ? await serverState("gates", name).catch(() => null) : null;
+    const state = alive(pidOf(HTTP_PROXIES[0])) ? await serverState("gates", name).catch(() => null) : null;
     line(
       name,
       alive(pidOf(name)),
@@ -651,12 +910,22 @@ export async function roll(log: (text: string) => void = console.log): Promise<v
   for (let index = 0; index < instanceCount(); index++) {
     const name = `gate${index + 1}`;
     const began = performance.now();
-    await haproxyCommand(`disable server gates/${name}`);
-    await waitFor(`${name} sem requisições`, async () => (await serverState("gates", name)).sessions === 0, 60_000);
+    // On both HAProxy of the pair: each sends to every instance.
+    const sockets = HTTP_PROXIES.map(adminSocket);
+    for (const socket of sockets) await haproxyCommand(`disable server gates/${name}`, socket);
+    await waitFor(
+      `${name} sem requisições`,
+      async () => (await Promise.all(sockets.map((socket) => serverState("gates", name, socket)))).every((state) => state.sessions === 0),
+      60_000,
+    );
     await stopComponent(name, 60_000);
     await startGate(index, dist);
-    await haproxyCommand(`enable server gates/${name}`);
-    await waitFor(`${name} UP no HAProxy`, async () => (await serverState("gates", name)).status === "UP", 30_000);
+    for (const socket of sockets) await haproxyCommand(`enable server gates/${name}`, socket);
+    await waitFor(
+      `${name} UP no HAProxy`,
+      async () => (await Promise.all(sockets.map((socket) => serverState("gates", name, socket)))).every((state) => state.status === "UP"),
+      30_000,
+    );
     log(`${name} trocado em ${((performance.now() - began) / 1000).toFixed(1)} s`);
   }
   fs.writeFileSync(path.join(RUN, "release"), dist);

@@ -77,6 +77,8 @@ export interface LoadOptions {
   onFailure?: (failure: LoadFailure) => void;
   /** Sees every response (its body already read), e.g. to check the headers of refusals. */
   onResponse?: (kind: LoadKind, response: Response, body: string) => void;
+  /** The client's fetch (the reference cluster's tries the other HAProxy of its pair on a connection error). */
+  fetch?: typeof fetch;
 }
 
 /** Runs one loop per person and kind until the duration, the count or the signal ends it. */
@@ -94,7 +96,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     stat.requests++;
     const begin = performance.now();
     try {
-      const response = await fetch(baseUrl + path, {
+      const response = await (options.fetch ?? fetch)(baseUrl + path, {
         ...init,
         redirect: "manual",
         signal: options.signal,

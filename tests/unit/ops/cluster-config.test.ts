@@ -16,6 +16,7 @@ import {
   haproxyPostgresConfig,
   parseClusterArgs,
   patroniConfig,
+  readStartRecord,
   pgbouncerClusterConfig,
   PLACEHOLDERS,
   PORTS,
@@ -52,17 +53,30 @@ describe("the reference cluster's configuration", () => {
     const ttl = Number(/^ {4}ttl: (\d+)$/m.exec(template)?.[1]);
     const loopWait = Number(/^ {4}loop_wait: (\d+)$/m.exec(template)?.[1]);
     const retry = Number(/^ {4}retry_timeout: (\d+)$/m.exec(template)?.[1]);
-    // Patroni's own rule, and the failover target of ≤ 15 s (the key expires, the standby's next loop promotes).
+    // Patroni's own rule, and the write-gap target of ≤ 10 s (issue 63): the leader key expires
+    // (ttl after its last renewal), the standby promotes at once, HAProxy sees it within 0.5 s.
     expect(loopWait + 2 * retry).toBeLessThanOrEqual(ttl);
-    expect(ttl + loopWait).toBeLessThanOrEqual(15);
+    expect(ttl + loopWait).toBeLessThanOrEqual(7);
+    // Failed before (issue 63): no failsafe_mode, one etcd member in the cluster.
+    expect(template).toMatch(/^ {4}failsafe_mode: true$/m);
+    for (const index of [0, 1]) {
+      const config = parse(patroniConfig(template, index, SECRETS)) as { etcd3: { hosts: string } };
+      // The three members by the names they advertise (each node's /etc/hosts leads to its own relays).
+      expect(config.etcd3.hosts.split(",")).toEqual(PORTS.etcd.map((port, member) => `etcd-e${member + 1}.b1-cluster:${port}`));
+      expect(config.etcd3).not.toHaveProperty("use_proxies");
+    }
   });
 
-  it("HAProxy for PostgreSQL: the primary through Patroni's /primary; only bind and server lines change", () => {
+  it("HAProxy for PostgreSQL: the primary through Patroni's /primary; only bind, server and socket lines change", () => {
     const template = read("deploy/haproxy-postgres.cfg");
     const generated = haproxyPostgresConfig(template);
-    for (const line of changedLines(template, generated)) expect(line).toMatch(/^\s+(bind|server)\s/);
+    for (const line of changedLines(template, generated)) expect(line).toMatch(/^\s+(bind|server|stats socket)\s/);
     expect(template).toMatch(/^\s+option httpchk GET \/primary$/m);
     expect(template).toMatch(/on-marked-down shutdown-sessions/);
+    // A process of its own (issue 63): its own runtime socket, and a new primary found within 0.5 s.
+    expect(template).toMatch(/^\s+stats socket \S+ mode 600 level admin$/m);
+    expect(template).toMatch(/^\s+timeout connect \d+s$/m);
+    expect(template).toMatch(/default-server inter 1s downinter 500ms fall 2 rise 1 /);
     expect(generated).toContain(`server pg2 127.0.0.1:${PORTS.pg[1]} check port ${PORTS.rest[1]}`);
   });
 
@@ -169,6 +183,40 @@ describe("the control plane's authentication (issue 62 item 1)", () => {
     expect(read("deploy/haproxy.cfg")).toMatch(/^\s+stats socket \S+ mode 600 level admin$/m);
   });
 
+  it("refuses a Patroni file with fewer than three etcd members, without failsafe_mode, or with timings Patroni rejects (issue 63)", () => {
+    const generated = patroniConfig(template, 0, SECRETS);
+    expect(configProblems(generated, "p.yml")).toEqual([]);
+    // The deploy/patroni.yml of main before issue 63: one member in the cluster, no failsafe_mode, ttl 10 / loop_wait 2 / retry_timeout 4.
+    const oneMember = generated.replace(/^( {2}hosts: ).*$/m, `$1127.0.0.1:${PORTS.etcd[0]}`);
+    expect(configProblems(oneMember, "p.yml")).toEqual([
+      "p.yml: etcd3.hosts com 1 membro(s): são precisos três (com um ou dois, perder um membro tira o quórum: nenhum failover até ele voltar).",
+    ]);
+    for (const [hosts, count] of [
+      ["a:2379,b:2379", 2],
+      ["a:2379, a:2379 ,a:2379", 1],
+      ["[a:2379, b:2379]", 2],
+      ["''", 0],
+    ] as const) {
+      const problems = configProblems(generated.replace(/^( {2}hosts: ).*$/m, `$1${hosts}`), "p.yml");
+      expect(problems, hosts).toContainEqual(expect.stringMatching(new RegExp(`etcd3\\.hosts com ${count} membro`)));
+    }
+    expect(configProblems(generated.replace(/^( {2}hosts: ).*$/m, "  host: a:2379"), "p.yml")).toContainEqual(
+      expect.stringMatching(/etcd3\.hosts com 1 membro/),
+    );
+    expect(configProblems(generated.replace(/^( {2}hosts: ).*$/m, "  hosts: [a:2379, b:2379, c:2379]"), "p.yml")).toEqual([]);
+    expect(configProblems(generated.replace(/^( {2}hosts: ).*$/m, "  srv: etcd.interno"), "p.yml")).toEqual([]);
+    const noFailsafe = generated.replace(/^ {4}failsafe_mode: true\n/m, "");
+    expect(configProblems(noFailsafe, "p.yml")).toEqual([
+      "p.yml: bootstrap.dcs.failsafe_mode não é true: com o etcd fora de alcance o primário se rebaixa e as gravações param até o etcd voltar.",
+    ]);
+    for (const value of ["false", '"true"', "yes", "1"]) {
+      expect(configProblems(generated.replace(/^( {4}failsafe_mode: ).*$/m, `$1${value}`), "p.yml"), value).toHaveLength(1);
+    }
+    const badTimings = generated.replace(/^( {4}retry_timeout: ).*$/m, "$110");
+    expect(configProblems(badTimings, "p.yml")).toContainEqual(expect.stringMatching(/loop_wait \+ 2 × retry_timeout ≤ ttl/));
+    expect(configProblems(generated.replace(/^( {4}ttl: ).*$/m, '$1"30"'), "p.yml")).toContainEqual(expect.stringMatching(/numéricos/));
+  });
+
   it("npm run cluster -- check: 0 for the cluster's files, 1 with a line per problem for the shipped template", () => {
     const good = path.join(tmp, "patroni-bom.yml");
     fs.writeFileSync(good, patroniConfig(template, 0, SECRETS));
@@ -228,6 +276,31 @@ describe("the control plane's authentication (issue 62 item 1)", () => {
     expect(() => clusterSecrets(dir)).toThrow(/têm o mesmo valor/);
     fs.chmodSync(dir, 0o777);
     expect(() => clusterSecrets(dir)).toThrow(/Pasta de cache recusada|pode ser escrita por outros/);
+  });
+});
+
+describe("restarting a killed component (issue 63)", () => {
+  it("runs only a start record of this user's, mode 600, naming one of the cluster's programs", () => {
+    const file = path.join(tmp, "pgbouncer.start.json");
+    const record = { command: "/usr/sbin/pgbouncer", args: ["/x/pgbouncer.ini"], options: { asPostgres: true } };
+    fs.writeFileSync(file, JSON.stringify(record), { mode: 0o600 });
+    expect(readStartRecord(file, ["/usr/sbin/pgbouncer"])).toEqual(record);
+    // The run/ folder belongs to the user PostgreSQL runs as: a record it could write must not start anything.
+    fs.chmodSync(file, 0o644);
+    expect(() => readStartRecord(file, ["/usr/sbin/pgbouncer"])).toThrow(/precisa ser um arquivo seu com modo 600/);
+    fs.chmodSync(file, 0o600);
+    for (const hostile of [
+      { command: "/bin/sh", args: ["-c", "id"] },
+      { command: "/usr/sbin/pgbouncer", args: [1] },
+      { command: ["/usr/sbin/pgbouncer"], args: [] },
+      { command: "/usr/sbin/pgbouncer" },
+    ]) {
+      fs.writeFileSync(file, JSON.stringify(hostile));
+      expect(() => readStartRecord(file, ["/usr/sbin/pgbouncer"]), JSON.stringify(hostile)).toThrow(/não descreve um programa do cluster/);
+    }
+    const link = path.join(tmp, "link.start.json");
+    fs.symlinkSync(file, link);
+    expect(() => readStartRecord(link, ["/usr/sbin/pgbouncer"])).toThrow(/precisa ser um arquivo seu/);
   });
 });
 
