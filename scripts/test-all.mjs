@@ -74,7 +74,7 @@ function vitestArgs(report, files = []) {
 
 /**
  * Integration suites about HTTP edges and content, where the database only holds a test user:
- * the PostgreSQL pass skips them (they ran once, on SQLite).
+ * they run once, on SQLite, at the end of the PostgreSQL lane (in the SQLite lane when there is none).
  */
 const ENGINE_NEUTRAL_SUITES = [
   "tests/integration/content/**",
@@ -100,9 +100,9 @@ const PGBOUNCER_SUITES = [
 ];
 
 /**
- * Suites whose promise is a wall-clock time (every instance served again within a second of the
- * database's return): run after both lanes, with nothing else on the machine, so a busy neighbour
- * lane never decides them.
+ * PostgreSQL suites whose promise is a wall-clock time (every instance served again within a second
+ * of the database's return): their PostgreSQL run comes after both lanes, with nothing else on the
+ * machine, so a busy neighbour lane never decides them. (On SQLite they are skipped, in the SQLite lane.)
  */
 const TIMED_SUITES = ["tests/integration/reliability/database-outage.test.ts", "tests/integration/ops/load-balancer-outage.test.ts"];
 
@@ -147,22 +147,21 @@ function stage(label, report, status) {
 }
 
 /**
- * The SQLite lane: eslint, vitest (all but the timed suites), then Playwright. Its output is this
- * process's own, as it happens.
+ * The SQLite lane: vitest (without the engine-neutral suites when the PostgreSQL lane runs them), then
+ * Playwright: the longer lane. Its output is this process's own, as it happens.
  */
-async function sqliteLane() {
+async function sqliteLane(neutralElsewhere) {
   const env = { TEST_PORTS: ports.sqlite };
-  // A promise nobody awaits is a query that never runs or runs after its transaction: checked first.
-  stage("eslint", null, await run("npx", ["eslint", "src", "scripts", "tests", "db"]));
   const args = vitestArgs(`${results}/vitest.json`);
-  for (const suite of TIMED_SUITES) args.push("--exclude", suite);
+  if (neutralElsewhere) for (const suite of ENGINE_NEUTRAL_SUITES) args.push("--exclude", suite);
   stage("vitest (SQLite)", `${results}/vitest.json`, await run("npx", args, env));
   stage("playwright", `${results}/playwright.json`, await run("npx", ["playwright", "test"], env));
 }
 
 /**
  * The PostgreSQL lane: the database-facing suites (neither engine-neutral nor timed), then
- * PGBOUNCER_SUITES through PgBouncer — or, with --pgbouncer-full, all of them through it. Its output
+ * PGBOUNCER_SUITES through PgBouncer — or, with --pgbouncer-full, all of them through it — then the
+ * engine-neutral suites on SQLite and eslint. Its output
  * goes to `log` (a file descriptor), printed whole once both lanes are done rather than interleaved.
  */
 async function postgresLane(postgres, log, say) {
@@ -184,22 +183,32 @@ async function postgresLane(postgres, log, say) {
   } catch (error) {
     say(`PgBouncer não iniciou: ${error.message}`);
     stage("vitest (PostgreSQL pelo PgBouncer)", null, 1);
-    return null;
+    pooled = null;
   }
-  if (pooled === null) return null;
-  const report = `${results}/vitest-pgbouncer.json`;
-  const args = pgbouncerFull ? databaseSuites(report) : vitestArgs(report, PGBOUNCER_SUITES);
-  const label = `vitest (PostgreSQL pelo PgBouncer${pgbouncerFull ? ", todas as suítes" : ""})`;
-  stage(label, report, await run("npx", args, pooled.env, log));
+  if (pooled !== null) {
+    const report = `${results}/vitest-pgbouncer.json`;
+    const args = pgbouncerFull ? databaseSuites(report) : vitestArgs(report, PGBOUNCER_SUITES);
+    const label = `vitest (PostgreSQL pelo PgBouncer${pgbouncerFull ? ", todas as suítes" : ""})`;
+    stage(label, report, await run("npx", args, pooled.env, log));
+  }
+  if (!pgbouncerFull) {
+    // The engine-neutral suites on SQLite (their only run) and eslint: at the end of the shorter lane,
+    // filling time the SQLite lane's Playwright leaves.
+    const report = `${results}/vitest-neutral.json`;
+    const files = ENGINE_NEUTRAL_SUITES.map((suite) => suite.replace(/\*\*$/, ""));
+    stage("vitest (SQLite, suítes sem banco)", report, await run("npx", vitestArgs(report, files), { TEST_PORTS: ports.postgres }, log));
+    await lint(log);
+  }
   return pooled;
 }
 
-/** The timed suites, alone: on SQLite, then on PostgreSQL (through PgBouncer with --pgbouncer-full). */
+/** eslint: a promise nobody awaits is a query that never runs or runs after its transaction. */
+async function lint(log) {
+  stage("eslint", null, await run("npx", ["eslint", "src", "scripts", "tests", "db"], {}, log));
+}
+
+/** The timed suites on PostgreSQL, alone (through PgBouncer with --pgbouncer-full). */
 async function timedSuites(postgres, pooled) {
-  if (!pgbouncerFull) {
-    const report = `${results}/vitest-timed.json`;
-    stage("vitest (SQLite, cronometradas)", report, await run("npx", vitestArgs(report, TIMED_SUITES), { TEST_PORTS: ports.sqlite }));
-  }
   if (postgres?.env) {
     const report = `${results}/vitest-pg-timed.json`;
     const env = pgbouncerFull ? pooled?.env : postgres.env;
@@ -232,10 +241,10 @@ const started = Date.now();
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
 for (const file of [
   "vitest.json",
+  "vitest-neutral.json",
   "playwright.json",
   "vitest-pg.json",
   "vitest-pgbouncer.json",
-  "vitest-timed.json",
   "vitest-pg-timed.json",
 ])
   fs.rmSync(path.join(results, file), { force: true });
@@ -249,7 +258,7 @@ const postgres = await startPostgres(say);
 if (postgres && !postgres.env) stage("PostgreSQL", null, 1);
 let pooled = null;
 try {
-  const lanes = [pgbouncerFull ? null : sqliteLane()];
+  const lanes = [pgbouncerFull ? null : sqliteLane(Boolean(postgres?.env))];
   if (postgres?.env) {
     lanes.push(
       postgresLane(postgres, log, say).then((result) => {
@@ -257,6 +266,8 @@ try {
         console.log(`\n==> Passada no PostgreSQL terminada em ${seconds(started)} (a saída dela vem no fim)`);
       }),
     );
+  } else if (!pgbouncerFull) {
+    lanes.push(lint(log));
   }
   await Promise.all(lanes);
   console.log(`\n==> As duas faixas terminaram em ${seconds(started)}; agora as suítes cronometradas, sozinhas`);
