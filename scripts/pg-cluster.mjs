@@ -167,7 +167,7 @@ export async function startCluster({ port } = {}) {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     if (fs.existsSync(path.join(dataDir, "postmaster.pid"))) {
-      // Its data is deleted next: no shutdown checkpoint to wait for (a whole test pass's databases took ~10 s to write out).
+      // Its data is deleted next: no shutdown checkpoint to wait for.
       const [command, args] = asServerUser(pgCtl, ["stop", "-D", dataDir, "-m", "immediate", "-w"]);
       spawnSync(command, args, { stdio: "ignore" });
     }
